@@ -1,0 +1,48 @@
+// `npm start`: the whole service locally on DynamoDB Local. No AWS, no Docker.
+//   PORT (default 4010), HOST (default 127.0.0.1), FC_LOCAL_DATA_DIR (default .data/),
+//   FC_LOCAL_IN_MEMORY=1 (keep nothing), FC_LOCAL_SEED (applications and keys, JSON).
+import { startLocalStack } from '../functions/platform/local/local-stack';
+import { parseSeed } from '../functions/platform/local/seed';
+
+async function main(): Promise<void> {
+  // We pin the SDK to a Node 20 compatible release on purpose (see TOOLCHAIN.md).
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const inMemory = process.env.FC_LOCAL_IN_MEMORY === '1';
+  const dataDir = process.env.FC_LOCAL_DATA_DIR || '.data';
+  const port = Number(process.env.PORT ?? 4010);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${process.env.PORT}`);
+  const seed = parseSeed(process.env.FC_LOCAL_SEED);
+
+  const stack = await startLocalStack({ port, host: process.env.HOST ?? '127.0.0.1', dataDir, inMemory, seed });
+  const lines = [
+    '',
+    `Fincore is listening on ${stack.baseUrl}`,
+    `  data: ${inMemory ? 'in memory (FC_LOCAL_IN_MEMORY=1)' : `${dataDir}/ (DynamoDB Local files)`}`,
+    `  docs: ${stack.baseUrl}/openapi.json  ${stack.baseUrl}/llms.txt`,
+    '  keys (shown once; only their SHA-256 is stored):',
+    ...stack.keys.map((k) => `    ${k.application} [${k.plan}] ${k.environment}: ${k.key}`),
+    '',
+    `  try: curl -X POST ${stack.baseUrl}/v1/categories/get -H "Authorization: Bearer ${stack.keys[0]?.key ?? '<key>'}"`,
+    '  Ctrl-C stops the server and DynamoDB Local.',
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`\n${signal}: stopping...\n`);
+    stack
+      .stop()
+      .then(() => process.exit(0))
+      .catch(() => process.exit(1));
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((err: Error) => {
+  process.stderr.write(`Could not start: ${err.message}\n`);
+  process.exit(1);
+});

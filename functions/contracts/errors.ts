@@ -1,0 +1,184 @@
+// The one error catalogue: every error the API can answer, by code. The HTTP status and `type`
+// live here and nowhere else; openapi.json lists every code from this table.
+//
+// Envelope (spec §7): {"error": {"type", "code", "message", "request_id"}}.
+
+export const ERROR_TYPES = {
+  invalid_request: 400,
+  authentication_error: 401,
+  permission_denied: 403,
+  not_found: 404,
+  rate_limit_error: 429,
+  provider_error: 502,
+  api_error: 500,
+} as const;
+export type ErrorType = keyof typeof ERROR_TYPES;
+
+interface ErrorDef {
+  type: ErrorType;
+  /** Defaults to the type's status; a few transport-level errors use the more precise HTTP status. */
+  status?: number;
+  message: string;
+}
+
+const PRODUCT_CONSENT_ERRORS = {
+  transactions_not_consented: consent('transactions'),
+  identity_not_consented: consent('identity'),
+  income_not_consented: consent('income'),
+  assets_not_consented: consent('assets'),
+  investments_not_consented: consent('investments'),
+  liabilities_not_consented: consent('liabilities'),
+  recurring_not_consented: consent('recurring'),
+} satisfies Record<string, ErrorDef>;
+
+function consent(product: string): ErrorDef {
+  return {
+    type: 'permission_denied',
+    message: `The item's consent does not include the ${product} product. Open Link in update mode with ${product} in products to ask the user for it.`,
+  };
+}
+
+export const ERRORS = {
+  // --- transport and shape (400 family) ---
+  invalid_json: { type: 'invalid_request', message: 'The request body is not valid JSON.' },
+  invalid_content_type: {
+    type: 'invalid_request',
+    status: 415,
+    message: 'Send the request body as JSON with the header Content-Type: application/json.',
+  },
+  request_too_large: {
+    type: 'invalid_request',
+    status: 413,
+    message: 'The request body is larger than the 1 MiB limit.',
+  },
+  missing_field: { type: 'invalid_request', message: 'A required field is missing.' },
+  invalid_field: { type: 'invalid_request', message: 'A field has the wrong type or value.' },
+  unknown_field: { type: 'invalid_request', message: 'The request contains a field this operation does not accept.' },
+  unsupported_version: {
+    type: 'invalid_request',
+    message: 'The FC-Version header names a version this API does not serve. The current version is 2026-07-01.',
+  },
+  method_not_allowed: {
+    type: 'invalid_request',
+    status: 405,
+    message: 'This path does not accept that HTTP method.',
+  },
+  invalid_cursor: {
+    type: 'invalid_request',
+    message: 'The cursor is not usable for this item. Resync from scratch by calling without a cursor.',
+  },
+  invalid_account_id: {
+    type: 'invalid_request',
+    message: 'One or more account_ids do not belong to this item.',
+  },
+  invalid_access_token: {
+    type: 'invalid_request',
+    message: 'The access_token is not valid for this application and environment.',
+  },
+
+  // --- authentication (401) ---
+  missing_api_key: {
+    type: 'authentication_error',
+    message: 'Send your secret key in the header Authorization: Bearer fc_sk_test_... or fc_sk_live_...',
+  },
+  malformed_api_key: {
+    type: 'authentication_error',
+    message: 'The Authorization header is not of the form "Bearer fc_sk_test_..." or "Bearer fc_sk_live_...".',
+  },
+  invalid_api_key: { type: 'authentication_error', message: 'The API key is not recognised.' },
+  revoked_api_key: {
+    type: 'authentication_error',
+    message: 'The API key has been revoked. Use the key that replaced it.',
+  },
+
+  // --- permission (403) ---
+  live_access_not_in_plan: {
+    type: 'permission_denied',
+    message: 'Your plan is sandbox only. Upgrade to use live keys.',
+  },
+  test_key_required: {
+    type: 'permission_denied',
+    message: 'Sandbox helpers only accept test keys (fc_sk_test_...).',
+  },
+  ...PRODUCT_CONSENT_ERRORS,
+
+  // --- not found (404) ---
+  route_not_found: { type: 'not_found', message: 'No operation exists at this path.' },
+  institution_not_found: { type: 'not_found', message: 'No institution has this institution_id.' },
+
+  // --- limits (429) ---
+  rate_limit_exceeded: {
+    type: 'rate_limit_error',
+    message: 'Too many requests for this key. Wait for the time in Retry-After, then retry.',
+  },
+  monthly_api_quota_exceeded: {
+    type: 'rate_limit_error',
+    message: "This month's API request quota for your plan is used up. It resets on the first of next month (UTC).",
+  },
+  monthly_ai_quota_exceeded: {
+    type: 'rate_limit_error',
+    message: "This month's AI request quota for your plan is used up. It resets on the first of next month (UTC).",
+  },
+
+  // --- upstream (502) ---
+  provider_error: {
+    type: 'provider_error',
+    message: 'The institution could not be reached through any enabled connector.',
+  },
+
+  // --- ours (5xx) ---
+  not_implemented: {
+    type: 'api_error',
+    status: 501,
+    message: 'This operation is part of the contract but is not available in this release yet.',
+  },
+  internal_error: {
+    type: 'api_error',
+    message: 'Something went wrong on our side. Retry later; quote the request_id if you contact support.',
+  },
+} as const satisfies Record<string, ErrorDef>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export function statusOf(code: ErrorCode): number {
+  const def: ErrorDef = ERRORS[code];
+  return def.status ?? ERROR_TYPES[def.type];
+}
+
+/** Every status any operation can answer, for openapi.json. */
+export function allErrorStatuses(): number[] {
+  return [...new Set((Object.keys(ERRORS) as ErrorCode[]).map(statusOf))].sort((a, b) => a - b);
+}
+
+export function codesForStatus(status: number): ErrorCode[] {
+  return (Object.keys(ERRORS) as ErrorCode[]).filter((code) => statusOf(code) === status);
+}
+
+/** Thrown by handlers and middleware; the error middleware turns it into the envelope. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly type: ErrorType;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message?: string, headers: Record<string, string> = {}) {
+    super(message ?? ERRORS[code].message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.type = ERRORS[code].type;
+    this.status = statusOf(code);
+    this.headers = headers;
+  }
+}
+
+export function fail(code: ErrorCode, message?: string, headers?: Record<string, string>): never {
+  throw new ApiError(code, message, headers);
+}
+
+export interface ErrorEnvelope {
+  error: { type: ErrorType; code: ErrorCode; message: string; request_id: string };
+}
+
+export function envelope(err: ApiError, requestId: string): ErrorEnvelope {
+  return { error: { type: err.type, code: err.code, message: err.message, request_id: requestId } };
+}

@@ -1,0 +1,34 @@
+// Every request-shape bound and plan limit in one place (spec §8). Route schemas, the limiter,
+// the docs generator and the tests read these; nothing else spells the numbers.
+
+export const LIMITS = {
+  bodyMaxBytes: 1024 * 1024,
+  clientNameMax: 120,
+  institutionQueryMax: 120,
+  institutionSearchMaxResults: 20,
+  pageDefault: 100,
+  pageMax: 500,
+  /** Offsets beyond this are rejected: deep paging past 24 months of data is a client bug. */
+  offsetMax: 1_000_000,
+  accountIdsMax: 100,
+  aiTransactionsMax: 1000,
+  descriptorMaxLength: 500,
+  idMaxLength: 128,
+  tokenMaxLength: 256,
+  cursorMaxLength: 1024,
+  stringMaxLength: 1000,
+  linkTokenLifetimeMinutes: 30,
+  balanceCacheMinutes: 15,
+  webhookTimestampWindowMinutes: 5,
+  /** Burst capacity is this many seconds' worth of the plan's rate (spec §8 rule 1). */
+  burstMultiplier: 3,
+} as const;
+
+export const PLANS = {
+  free: { apiPerMonth: 10_000, aiPerMonth: 1_000, connectedUsers: 100, ratePerSecond: 10, liveAccess: false },
+  startup: { apiPerMonth: 500_000, aiPerMonth: 50_000, connectedUsers: 5_000, ratePerSecond: 50, liveAccess: true },
+  growth: { apiPerMonth: 5_000_000, aiPerMonth: 500_000, connectedUsers: 50_000, ratePerSecond: 200, liveAccess: true },
+  enterprise: { apiPerMonth: null, aiPerMonth: null, connectedUsers: null, ratePerSecond: 1000, liveAccess: true },
+} as const;
+export type PlanName = keyof typeof PLANS;
+export const PLAN_NAMES = Object.keys(PLANS) as PlanName[];

@@ -1,0 +1,524 @@
+// THE route table. Every operation is declared here once: path, method, zod request and response
+// schemas, auth mode, whether it is tied to an item, the product consent it needs, and how it is
+// metered. The CDK API, the local server, openapi.json, llms.txt and the tests all iterate ROUTES.
+//
+// Handler modules live at functions/api/<route id>.ts and export `handler`.
+import { z } from 'zod';
+import {
+  AccessToken,
+  Account,
+  AccountIds,
+  Category,
+  Count,
+  CountryCode,
+  DateString,
+  EngineMeta,
+  Holding,
+  Id,
+  Institution,
+  InstitutionType,
+  InvestmentTransaction,
+  Item,
+  Offset,
+  Product,
+  PRODUCTS,
+  RemovedTransaction,
+  Transaction,
+  tokenOrTransactions,
+} from './schemas';
+import { LIMITS } from './limits';
+
+export type AuthMode = 'none' | 'key';
+/** `api` and `ai` count one unit against that monthly quota; `none` is not metered (public documents). */
+export type Metering = 'none' | 'api' | 'ai';
+export type ResponseKind = 'json' | 'text' | 'html';
+/** `planned` routes are in the contract and the stack but answer 501 until their issue lands. */
+export type RouteStatus = 'live' | 'planned';
+
+export interface Route {
+  id: string;
+  method: 'GET' | 'POST';
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  auth: AuthMode;
+  /** Takes an `access_token` naming one item of the caller's application and environment. */
+  item: boolean;
+  /** Product the item must have consented to, if any. */
+  consent: z.infer<typeof Product> | null;
+  metering: Metering;
+  /** Sandbox helpers refuse live keys. */
+  testKeysOnly?: boolean;
+  /** JSON body schema; null for bodyless GETs. */
+  request: z.ZodType | null;
+  /** The body may be omitted entirely (spec: categories/get). */
+  bodyOptional?: boolean;
+  response: z.ZodType;
+  responseKind: ResponseKind;
+  status: RouteStatus;
+}
+
+type RouteInput = Omit<Route, 'id' | 'method' | 'auth' | 'item' | 'consent' | 'metering' | 'responseKind' | 'status'> &
+  Partial<Pick<Route, 'method' | 'auth' | 'item' | 'consent' | 'metering' | 'responseKind' | 'status'>>;
+
+function route(id: string, input: RouteInput): Route {
+  return {
+    id,
+    method: 'POST',
+    auth: 'key',
+    item: false,
+    consent: null,
+    metering: 'api',
+    responseKind: 'json',
+    status: 'planned',
+    ...input,
+  };
+}
+
+const tokenOnly = z.strictObject({ access_token: AccessToken }).meta({ id: 'AccessTokenRequest' });
+const accountsOptions = z.strictObject({ account_ids: AccountIds.optional() }).optional();
+const pageOptions = z
+  .strictObject({ count: Count.optional(), offset: Offset.optional(), account_ids: AccountIds.optional() })
+  .optional();
+const loose = (description: string) => z.looseObject({}).meta({ description });
+const aiResponse = (fields: z.ZodRawShape, description: string) =>
+  z.looseObject({ ...fields, ...EngineMeta }).meta({ description });
+
+export const ROUTES: readonly Route[] = [
+  // ---------- discovery (public documents) ----------
+  route('discovery.openapi', {
+    method: 'GET',
+    path: '/openapi.json',
+    tag: 'Discovery',
+    summary: 'This API description (OpenAPI 3.1), generated from the route table.',
+    auth: 'none',
+    metering: 'none',
+    request: null,
+    response: loose('An OpenAPI 3.1 document.'),
+    status: 'live',
+  }),
+  route('discovery.llms', {
+    method: 'GET',
+    path: '/llms.txt',
+    tag: 'Discovery',
+    summary: 'A short plain-text index of the API for language models and crawlers.',
+    auth: 'none',
+    metering: 'none',
+    request: null,
+    response: z.string(),
+    responseKind: 'text',
+    status: 'live',
+  }),
+  route('discovery.llms-full', {
+    method: 'GET',
+    path: '/llms-full.txt',
+    tag: 'Discovery',
+    summary: 'The whole API in plain text: every operation with its request and response fields.',
+    auth: 'none',
+    metering: 'none',
+    request: null,
+    response: z.string(),
+    responseKind: 'text',
+    status: 'live',
+  }),
+
+  // ---------- link ----------
+  route('link.token.create', {
+    path: '/v1/link/token/create',
+    tag: 'Link',
+    summary: 'Mint a 30-minute link token that opens hosted Link at {base_url}/link?token=...',
+    request: z.strictObject({
+      client_name: z.string().min(1).max(LIMITS.clientNameMax).optional(),
+      user: z.strictObject({ client_user_id: Id }),
+      products: z
+        .array(Product)
+        .min(1)
+        .max(PRODUCTS.length)
+        .refine((list) => new Set(list).size === list.length, 'products must not repeat'),
+      institution_id: Id.optional(),
+      update_item_id: Id.optional(),
+      webhook: z.url({ protocol: /^https?$/ }).max(LIMITS.stringMaxLength).optional(),
+      redirect_uri: z.url({ protocol: /^https?$/ }).max(LIMITS.stringMaxLength).optional(),
+    }),
+    response: z.object({ link_token: z.string(), expiration: z.string() }),
+  }),
+  route('link.token.exchange', {
+    path: '/v1/link/token/exchange',
+    tag: 'Link',
+    summary: 'Exchange a single-use public token for a permanent access token.',
+    request: z.strictObject({ public_token: z.string().min(1).max(LIMITS.tokenMaxLength) }),
+    response: z.object({ access_token: z.string(), item_id: z.string(), rotated: z.boolean() }),
+  }),
+
+  // ---------- items ----------
+  route('items.get', {
+    path: '/v1/items/get',
+    tag: 'Items',
+    summary: 'Status, institution, consented products and last sync time of an item.',
+    item: true,
+    request: tokenOnly,
+    response: z.object({ item: Item }),
+  }),
+  route('items.remove', {
+    path: '/v1/items/remove',
+    tag: 'Items',
+    summary: 'Remove an item: its cached data is deleted and its access token stops working.',
+    item: true,
+    request: tokenOnly,
+    response: z.object({ removed: z.boolean() }),
+  }),
+  route('items.refresh', {
+    path: '/v1/items/refresh',
+    tag: 'Items',
+    summary: 'Start an on-demand refresh; new transactions are announced by webhook.',
+    item: true,
+    request: tokenOnly,
+    response: z.object({ refreshing: z.boolean() }),
+  }),
+
+  // ---------- institutions ----------
+  route('institutions.search', {
+    path: '/v1/institutions/search',
+    tag: 'Institutions',
+    summary: 'Search institutions by name (case-insensitive), ordered by popularity, at most 20 results.',
+    description: 'An empty query browses the most popular institutions. The sandbox network is always included.',
+    request: z.strictObject({
+      query: z.string().max(LIMITS.institutionQueryMax),
+      types: z.array(InstitutionType).min(1).max(10).optional(),
+      country_codes: z.array(CountryCode).min(1).max(50).optional(),
+    }),
+    response: z.object({ institutions: z.array(Institution).max(LIMITS.institutionSearchMaxResults) }),
+    status: 'live',
+  }),
+  route('institutions.get_by_id', {
+    path: '/v1/institutions/get_by_id',
+    tag: 'Institutions',
+    summary: 'One institution by its id.',
+    request: z.strictObject({ institution_id: Id }),
+    response: z.object({ institution: Institution }),
+    status: 'live',
+  }),
+
+  // ---------- accounts ----------
+  route('accounts.get', {
+    path: '/v1/accounts/get',
+    tag: 'Accounts',
+    summary: 'Consented accounts with cached balances.',
+    item: true,
+    request: z.strictObject({ access_token: AccessToken, options: accountsOptions }),
+    response: z.object({ accounts: z.array(Account), item: Item }),
+  }),
+  route('accounts.balance.get', {
+    path: '/v1/accounts/balance/get',
+    tag: 'Accounts',
+    summary: 'Accounts with balances refreshed from the institution when older than 15 minutes.',
+    item: true,
+    request: z.strictObject({ access_token: AccessToken, options: accountsOptions }),
+    response: z.object({ accounts: z.array(Account), item: Item }),
+  }),
+
+  // ---------- transactions ----------
+  route('transactions.sync', {
+    path: '/v1/transactions/sync',
+    tag: 'Transactions',
+    summary: 'Page through transaction changes since a cursor (full history without one).',
+    item: true,
+    consent: 'transactions',
+    request: z.strictObject({
+      access_token: AccessToken,
+      cursor: z.string().max(LIMITS.cursorMaxLength).optional(),
+      count: Count.optional(),
+    }),
+    response: z.object({
+      added: z.array(Transaction),
+      modified: z.array(Transaction),
+      removed: z.array(RemovedTransaction),
+      next_cursor: z.string(),
+      has_more: z.boolean(),
+    }),
+  }),
+  route('transactions.get', {
+    path: '/v1/transactions/get',
+    tag: 'Transactions',
+    summary: 'Transactions in a date range, paged by count and offset; removed rows excluded.',
+    item: true,
+    consent: 'transactions',
+    request: z.strictObject({
+      access_token: AccessToken,
+      start_date: DateString,
+      end_date: DateString,
+      options: pageOptions,
+    }),
+    response: z.object({
+      accounts: z.array(Account),
+      transactions: z.array(Transaction),
+      total_transactions: z.int().min(0),
+    }),
+  }),
+
+  // ---------- other data products ----------
+  route('identity.get', {
+    path: '/v1/identity/get',
+    tag: 'Identity',
+    summary: 'Names, emails, phones and addresses of the account owners.',
+    item: true,
+    consent: 'identity',
+    request: tokenOnly,
+    response: z.object({ accounts: z.array(Account), identity: loose('Owners per account.') }),
+  }),
+  route('income.get', {
+    path: '/v1/income/get',
+    tag: 'Income',
+    summary: 'Income streams detected from payroll and other inflows.',
+    item: true,
+    consent: 'income',
+    request: tokenOnly,
+    response: z.object({ income_streams: z.array(loose('An income stream.')) }),
+  }),
+  route('liabilities.get', {
+    path: '/v1/liabilities/get',
+    tag: 'Liabilities',
+    summary: 'Credit cards, mortgages, student and auto loans.',
+    item: true,
+    consent: 'liabilities',
+    request: tokenOnly,
+    response: z.object({ accounts: z.array(Account), liabilities: loose('Liabilities by kind.') }),
+  }),
+  route('recurring.get', {
+    path: '/v1/recurring/get',
+    tag: 'Recurring',
+    summary: 'Recurring streams: subscriptions, bills and payroll.',
+    item: true,
+    consent: 'recurring',
+    request: tokenOnly,
+    response: z.object({ recurring_streams: z.array(loose('A recurring stream.')) }),
+  }),
+  route('categories.get', {
+    path: '/v1/categories/get',
+    tag: 'Categories',
+    summary: 'The static taxonomy: 14 primary and 89 detailed categories, with a Plaid crosswalk.',
+    request: z.strictObject({}),
+    bodyOptional: true,
+    response: z.object({ categories: z.array(Category) }),
+    status: 'live',
+  }),
+  route('assets.get', {
+    path: '/v1/assets/get',
+    tag: 'Assets',
+    summary: 'Assets, liabilities and net worth in one currency.',
+    item: true,
+    consent: 'assets',
+    request: tokenOnly,
+    response: z.object({
+      accounts: z.array(Account),
+      total_assets: z.number(),
+      total_liabilities: z.number(),
+      net_worth: z.number(),
+      iso_currency_code: z.string(),
+      summary: z.object({
+        total_assets: z.number(),
+        total_liabilities: z.number(),
+        net_worth: z.number(),
+        iso_currency_code: z.string(),
+      }),
+      breakdown: z.object({
+        depository: z.number().optional(),
+        investment: z.number().optional(),
+        crypto: z.number().optional(),
+        holdings: z.number().optional(),
+        credit: z.number().optional(),
+        loan: z.number().optional(),
+      }),
+      generated_at: z.string(),
+    }),
+  }),
+
+  // ---------- investments ----------
+  route('investments.holdings.get', {
+    path: '/v1/investments/holdings/get',
+    tag: 'Investments',
+    summary: 'Holdings and securities of investment and crypto accounts.',
+    item: true,
+    consent: 'investments',
+    request: tokenOnly,
+    response: z.object({ accounts: z.array(Account), holdings: z.array(Holding) }),
+  }),
+  route('investments.transactions.get', {
+    path: '/v1/investments/transactions/get',
+    tag: 'Investments',
+    summary: 'Investment transactions; omitted date bounds mean the full history.',
+    item: true,
+    consent: 'investments',
+    request: z.strictObject({
+      access_token: AccessToken,
+      start_date: DateString.optional(),
+      end_date: DateString.optional(),
+      options: pageOptions,
+    }),
+    response: z.object({
+      accounts: z.array(Account),
+      investment_transactions: z.array(InvestmentTransaction),
+      total_investment_transactions: z.int().min(0),
+    }),
+  }),
+
+  // ---------- AI enrichment (rules first) ----------
+  route('ai.categorize', {
+    path: '/v1/ai/categorize',
+    tag: 'AI',
+    summary: 'Categorize transactions into the platform taxonomy.',
+    metering: 'ai',
+    request: tokenOrTransactions({}),
+    response: z.object({
+      categorized: z.array(
+        z.object({ id: z.string(), category: z.string(), category_detailed: z.string(), confidence: z.number().min(0).max(1) }),
+      ),
+      ...EngineMeta,
+    }),
+  }),
+  route('ai.subscriptions', {
+    path: '/v1/ai/subscriptions',
+    tag: 'AI',
+    summary: 'Paid subscriptions with cadence, annual cost, likely-unused flags and savings notes.',
+    metering: 'ai',
+    request: tokenOrTransactions({}),
+    response: aiResponse({}, 'Subscriptions found.'),
+  }),
+  route('ai.cashflow', {
+    path: '/v1/ai/cashflow',
+    tag: 'AI',
+    summary: 'Cash-flow balance forecast over a configurable horizon.',
+    metering: 'ai',
+    request: tokenOrTransactions({ horizon_days: z.int().min(1).max(365).optional() }),
+    response: aiResponse({}, 'A forecast.'),
+  }),
+  route('ai.merchant', {
+    path: '/v1/ai/merchant',
+    tag: 'AI',
+    summary: 'Resolve a raw descriptor to a merchant.',
+    metering: 'ai',
+    request: z.strictObject({
+      description: z.string().min(1).max(LIMITS.descriptorMaxLength),
+      amount: z.number().optional(),
+    }),
+    response: aiResponse({}, 'The merchant.'),
+  }),
+  route('ai.health-score', {
+    path: '/v1/ai/health-score',
+    tag: 'AI',
+    summary: 'Explainable 0-100 financial health score with subscores.',
+    metering: 'ai',
+    request: tokenOnly,
+    response: aiResponse({}, 'The score.'),
+  }),
+  route('ai.financial-summary', {
+    path: '/v1/ai/financial-summary',
+    tag: 'AI',
+    summary: 'Plain-language summary with highlights.',
+    metering: 'ai',
+    request: tokenOnly,
+    response: aiResponse({}, 'The summary.'),
+  }),
+  route('ai.fraud-risk', {
+    path: '/v1/ai/fraud-risk',
+    tag: 'AI',
+    summary: 'Fraud risk signals with an overall grade.',
+    metering: 'ai',
+    request: tokenOrTransactions({}),
+    response: aiResponse({}, 'Risk signals.'),
+  }),
+  route('ai.purchase-analysis', {
+    path: '/v1/ai/purchase-analysis',
+    tag: 'AI',
+    summary: 'Buy, wait or skip analysis of a planned purchase, with opportunity cost.',
+    metering: 'ai',
+    request: z.strictObject({
+      access_token: AccessToken,
+      purchase: z.strictObject({ description: z.string().min(1).max(LIMITS.descriptorMaxLength), amount: z.number().positive() }),
+    }),
+    response: aiResponse({}, 'The analysis.'),
+  }),
+  route('ai.weekly-report', {
+    path: '/v1/ai/weekly-report',
+    tag: 'AI',
+    summary: 'Narrative weekly report.',
+    metering: 'ai',
+    request: z.strictObject({ access_token: AccessToken, week_ending: DateString.optional() }),
+    response: aiResponse({}, 'The report.'),
+  }),
+
+  // ---------- sandbox helpers (test keys only) ----------
+  route('sandbox.public_token.create', {
+    path: '/v1/sandbox/public_token/create',
+    tag: 'Sandbox',
+    summary: 'Create a public token for a sandbox institution without the browser (CI helper).',
+    testKeysOnly: true,
+    request: z.strictObject({
+      institution_id: Id,
+      products: z.array(Product).min(1).max(PRODUCTS.length),
+      username: z.string().min(1).max(LIMITS.clientNameMax).optional(),
+    }),
+    response: z.object({ public_token: z.string() }),
+  }),
+  route('sandbox.fire_webhook', {
+    path: '/v1/sandbox/fire_webhook',
+    tag: 'Sandbox',
+    summary: 'Fire a chosen webhook event for an item.',
+    testKeysOnly: true,
+    item: true,
+    request: z.strictObject({
+      access_token: AccessToken,
+      webhook_type: z.enum(['transactions.sync_updates_available', 'item.error', 'item.login_repaired', 'usage.limit_approaching']),
+    }),
+    response: z.object({ fired: z.boolean(), event_id: z.string() }),
+  }),
+  route('sandbox.item.reset_login', {
+    path: '/v1/sandbox/item/reset_login',
+    tag: 'Sandbox',
+    summary: 'Put an item into login_required (fires item.error).',
+    testKeysOnly: true,
+    item: true,
+    request: tokenOnly,
+    response: z.object({ reset_login: z.boolean() }),
+  }),
+
+  // ---------- GraphQL ----------
+  route('graphql.query', {
+    path: '/v1/graphql',
+    tag: 'GraphQL',
+    summary: 'Read-only GraphQL gateway over items, accounts and transactions.',
+    request: z.strictObject({
+      query: z.string().min(1).max(LIMITS.bodyMaxBytes),
+      variables: z.record(z.string(), z.unknown()).optional(),
+      operationName: z.string().max(LIMITS.idMaxLength).optional(),
+    }),
+    response: z.looseObject({ data: z.unknown().optional(), errors: z.array(z.unknown()).optional() }),
+  }),
+  route('graphql.ide', {
+    method: 'GET',
+    path: '/v1/graphql',
+    tag: 'GraphQL',
+    summary: 'GraphiQL, the interactive GraphQL IDE (a web page).',
+    auth: 'none',
+    metering: 'none',
+    request: null,
+    response: z.string(),
+    responseKind: 'html',
+  }),
+];
+
+export const ROUTES_BY_ID: ReadonlyMap<string, Route> = new Map(ROUTES.map((r) => [r.id, r]));
+
+export function routeById(id: string): Route {
+  const found = ROUTES_BY_ID.get(id);
+  if (!found) throw new Error(`No route with id ${id}`);
+  return found;
+}
+
+/** The alias prefix spec §9 promises: /api/v1/... answers exactly like /v1/... */
+export const ALIAS_PREFIX = '/api';
+
+export function aliasPaths(r: Route): string[] {
+  return r.path.startsWith('/v1/') ? [r.path, ALIAS_PREFIX + r.path] : [r.path];
+}

@@ -1,0 +1,207 @@
+// Resource and request-part schemas shared by the route table. Field names and bounds follow
+// spec §2, §4 and §8; where the spec says "not shown", the choice is recorded in README.md.
+import { z } from 'zod';
+import { LIMITS } from './limits';
+
+export const API_VERSION = '2026-07-01';
+
+// ---------- primitives ----------
+
+export const PRODUCTS = ['transactions', 'identity', 'income', 'assets', 'investments', 'liabilities', 'recurring'] as const;
+export const Product = z.enum(PRODUCTS).meta({ id: 'Product', description: 'A data product an item can consent to.' });
+export type Product = z.infer<typeof Product>;
+
+export const INSTITUTION_TYPES = [
+  'bank',
+  'credit_union',
+  'payment_app',
+  'investment',
+  'crypto_exchange',
+  'crypto_wallet',
+  'business',
+] as const;
+export const InstitutionType = z.enum(INSTITUTION_TYPES).meta({ id: 'InstitutionType' });
+
+const isRealDate = (value: string) => {
+  const parsed = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
+};
+export const DateString = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as YYYY-MM-DD')
+  .refine(isRealDate, 'expected a real calendar date')
+  .meta({ description: 'A calendar date, YYYY-MM-DD.', example: '2026-07-01' });
+
+export const Timestamp = z.string().meta({ description: 'ISO 8601 timestamp (UTC).', format: 'date-time' });
+export const CurrencyCode = z.string().regex(/^[A-Z]{3}$/).meta({ description: 'ISO 4217 currency code.' });
+export const CountryCode = z.string().regex(/^[A-Z]{2}$/, 'expected an ISO 3166-1 alpha-2 country code such as US');
+
+export const AccessToken = z
+  .string()
+  .max(LIMITS.tokenMaxLength)
+  .regex(/^fc_at_[A-Za-z0-9]+$/, 'expected an access token starting with fc_at_')
+  .meta({ description: 'The item access token from /v1/link/token/exchange (prefix fc_at_).' });
+
+export const Id = z.string().min(1).max(LIMITS.idMaxLength);
+export const AccountIds = z.array(Id).min(1).max(LIMITS.accountIdsMax).meta({ description: 'At least one account_id of this item.' });
+export const Count = z.int().min(1).max(LIMITS.pageMax).default(LIMITS.pageDefault);
+export const Offset = z.int().min(0).max(LIMITS.offsetMax).default(0);
+
+// ---------- resources ----------
+
+export const ItemStatus = z.enum(['healthy', 'login_required', 'error']).meta({ id: 'ItemStatus' });
+
+export const ItemError = z
+  .object({ type: z.string(), code: z.string(), message: z.string() })
+  .meta({ id: 'ItemError', description: 'Why the item is not healthy.' });
+
+export const Item = z
+  .object({
+    item_id: z.string(),
+    institution_id: z.string(),
+    institution_name: z.string(),
+    status: ItemStatus,
+    connector: z.string().meta({ description: 'The connector serving this item; `sandbox` for test keys.' }),
+    error: ItemError.nullable(),
+    consented_products: z.array(Product),
+    last_successful_sync: Timestamp.nullable(),
+    created_at: Timestamp,
+  })
+  .meta({ id: 'Item' });
+
+export const Balances = z.object({
+  current: z.number(),
+  available: z.number().nullable(),
+  limit: z.number().nullable(),
+  iso_currency_code: CurrencyCode,
+});
+
+export const ACCOUNT_TYPES = ['depository', 'investment', 'credit', 'loan', 'crypto'] as const;
+export const Account = z
+  .object({
+    account_id: z.string(),
+    name: z.string(),
+    official_name: z.string(),
+    type: z.enum(ACCOUNT_TYPES),
+    subtype: z.string(),
+    mask: z.string(),
+    balances: Balances,
+    verification_status: z.string(),
+  })
+  .meta({ id: 'Account' });
+
+export const PaymentChannel = z.enum(['online', 'in_store', 'transfer', 'other']);
+
+export const Transaction = z
+  .object({
+    transaction_id: z.string(),
+    account_id: z.string(),
+    date: z.string(),
+    authorized_datetime: Timestamp.nullable(),
+    name: z.string(),
+    merchant_name: z.string().nullable(),
+    amount: z.number(),
+    iso_currency_code: CurrencyCode,
+    pending: z.boolean(),
+    category: z.string().nullable(),
+    category_detailed: z.string().nullable(),
+    payment_channel: PaymentChannel,
+  })
+  .meta({ id: 'Transaction' });
+
+export const RemovedTransaction = z.object({ transaction_id: z.string() }).meta({ id: 'RemovedTransaction' });
+
+export const Institution = z
+  .object({
+    institution_id: z.string(),
+    name: z.string(),
+    type: InstitutionType,
+    country_codes: z.array(z.string()),
+    url: z.string().nullable(),
+    primary_color: z.string().nullable(),
+    products: z.array(Product),
+    oauth: z.boolean().meta({ description: 'Whether the login happens on the institution\u2019s own site.' }),
+    sandbox: z.boolean().meta({ description: 'Part of the simulated sandbox network (always available).' }),
+    popularity: z.int().meta({ description: 'Rank in the default ordering; 1 is the most popular.' }),
+  })
+  .meta({ id: 'Institution' });
+
+export const DetailedCategory = z
+  .object({
+    category_detailed: z.string(),
+    label: z.string(),
+    description: z.string(),
+    plaid_detailed: z.string().meta({ description: 'Closest Plaid personal-finance detailed category.' }),
+  })
+  .meta({ id: 'DetailedCategory' });
+
+export const Category = z
+  .object({
+    category: z.string(),
+    label: z.string(),
+    description: z.string(),
+    plaid_primary: z.string().meta({ description: 'Closest Plaid personal-finance primary category.' }),
+    detailed: z.array(DetailedCategory),
+  })
+  .meta({ id: 'Category' });
+
+export const Security = z.object({
+  security_id: z.string(),
+  ticker: z.string(),
+  name: z.string(),
+  type: z.enum(['equity', 'etf', 'crypto', 'cash', 'bond']),
+  close_price: z.number(),
+});
+
+export const Holding = z
+  .object({
+    holding_id: z.string(),
+    account_id: z.string(),
+    security: Security,
+    quantity: z.number(),
+    cost_basis: z.number().nullable(),
+    value: z.number(),
+  })
+  .meta({ id: 'Holding' });
+
+export const InvestmentTransaction = z
+  .object({
+    investment_transaction_id: z.string(),
+    account_id: z.string(),
+    ticker: z.string(),
+    type: z.enum(['buy', 'sell', 'dividend', 'deposit', 'withdrawal', 'fee']),
+    quantity: z.number(),
+    price: z.number(),
+    amount: z.number(),
+    date: z.string(),
+    name: z.string(),
+  })
+  .meta({ id: 'InvestmentTransaction' });
+
+export const EngineMeta = {
+  engine: z.enum(['rules', 'ai', 'ai+rules']),
+  model: z.string().meta({ description: 'The model that took part, or the rules engine version when only rules ran.' }),
+};
+
+/** Bring-your-own transaction for the AI endpoints (spec exemplifies id, description, amount). */
+export const InputTransaction = z.strictObject({
+  id: Id,
+  description: z.string().min(1).max(LIMITS.descriptorMaxLength),
+  amount: z.number(),
+  date: DateString.optional(),
+  iso_currency_code: CurrencyCode.optional(),
+});
+export const InputTransactions = z.array(InputTransaction).min(1).max(LIMITS.aiTransactionsMax);
+
+/** Request body of AI endpoints that accept either an item or a raw payload. */
+export function tokenOrTransactions<T extends z.ZodRawShape>(extra: T) {
+  return z
+    .strictObject({ access_token: AccessToken.optional(), transactions: InputTransactions.optional(), ...extra })
+    .refine(
+      (body) => {
+        const b = body as { access_token?: unknown; transactions?: unknown };
+        return b.access_token !== undefined || b.transactions !== undefined;
+      },
+      { message: 'send access_token or a non-empty transactions array', path: ['access_token'], params: { code: 'missing_field' } },
+    );
+}

@@ -1,0 +1,44 @@
+// Single-table key schema. CDK (lib/data-construct.ts) and the local engine (create-table) both
+// build the table from TABLE below; every key string is built by a function in this file.
+//
+// | entity        | pk                  | sk       | gsi1pk              | gsi1sk            | access pattern                              |
+// |---------------|---------------------|----------|---------------------|-------------------|---------------------------------------------|
+// | Application   | APP#<app_id>        | APP      |                     |                   | application by id (name, plan)              |
+// | ApiKey        | KEY#<sha256(key)>   | KEY      | APPKEYS#<app_id>    | <env>#<key_id>    | authenticate + meter a request in one write; |
+// |               |                     |          |                     |                   | list an application's keys per environment  |
+//
+// The ApiKey row also carries the key's token bucket (GCRA `tat`/`gate`) and its monthly usage
+// counters (`used_api_YYYYMM`, `used_ai_YYYYMM`), so auth, rate limit and metering are one
+// conditional UpdateItem (see functions/data/api-keys-repo.ts).
+//
+// Later entities (items, tokens, transactions change feed) add rows here, never elsewhere.
+
+export const TABLE = {
+  /** Logical name; the deployed name comes from CDK, the local name from config. */
+  logicalName: 'fincore',
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  ttlAttribute: 'expires_at',
+  globalIndexes: [{ indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
+} as const;
+
+export type Environment = 'test' | 'live';
+
+export const keys = {
+  application: (applicationId: string) => ({ pk: `APP#${applicationId}`, sk: 'APP' }),
+  apiKey: (keyHash: string) => ({ pk: `KEY#${keyHash}`, sk: 'KEY' }),
+  apiKeyByApplication: (applicationId: string, environment: Environment, keyId: string) => ({
+    gsi1pk: `APPKEYS#${applicationId}`,
+    gsi1sk: `${environment}#${keyId}`,
+  }),
+  apiKeysOfApplicationPrefix: (applicationId: string, environment?: Environment) => ({
+    gsi1pk: `APPKEYS#${applicationId}`,
+    gsi1skPrefix: environment ? `${environment}#` : '',
+  }),
+};
+
+/** Monthly usage attribute on the ApiKey row, e.g. used_api_202611. UTC month. */
+export function usageAttribute(kind: 'api' | 'ai', at: Date): string {
+  const month = `${at.getUTCFullYear()}${String(at.getUTCMonth() + 1).padStart(2, '0')}`;
+  return `used_${kind}_${month}`;
+}

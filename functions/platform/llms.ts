@@ -1,0 +1,118 @@
+// /llms.txt (index) and /llms-full.txt (every operation with its fields), generated from the route
+// table so they can never disagree with openapi.json.
+import { z } from 'zod';
+import { ERRORS, statusOf, type ErrorCode } from '../contracts/errors';
+import { LIMITS } from '../contracts/limits';
+import { ROUTES, type Route } from '../contracts/routes';
+import { API_VERSION } from '../contracts/schemas';
+
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: unknown[];
+  anyOf?: JsonSchema[];
+  description?: string;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  pattern?: string;
+  default?: unknown;
+};
+
+function typeOf(s: JsonSchema): string {
+  if (s.enum) return `one of ${s.enum.map((v) => JSON.stringify(v)).join(', ')}`;
+  if (s.anyOf) return s.anyOf.map(typeOf).join(' or ');
+  if (s.type === 'array') return `array of ${s.items ? typeOf(s.items) : 'any'}`;
+  return Array.isArray(s.type) ? s.type.join(' or ') : (s.type ?? 'any');
+}
+
+function bounds(s: JsonSchema): string {
+  const parts: string[] = [];
+  if (s.minimum !== undefined) parts.push(`min ${s.minimum}`);
+  if (s.maximum !== undefined) parts.push(`max ${s.maximum}`);
+  if (s.minLength !== undefined) parts.push(`min length ${s.minLength}`);
+  if (s.maxLength !== undefined) parts.push(`max length ${s.maxLength}`);
+  if (s.minItems !== undefined) parts.push(`at least ${s.minItems} items`);
+  if (s.maxItems !== undefined) parts.push(`at most ${s.maxItems} items`);
+  if (s.default !== undefined) parts.push(`default ${JSON.stringify(s.default)}`);
+  return parts.length ? ` (${parts.join(', ')})` : '';
+}
+
+function fieldLines(schema: JsonSchema, prefix = '', depth = 0): string[] {
+  const lines: string[] = [];
+  const required = new Set(schema.required ?? []);
+  for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+    const path = prefix ? `${prefix}.${name}` : name;
+    const flag = required.has(name) ? 'required' : 'optional';
+    const desc = prop.description ? `: ${prop.description}` : '';
+    lines.push(`  - ${path} (${typeOf(prop)}, ${flag})${bounds(prop)}${desc}`);
+    const nested = prop.type === 'array' ? prop.items : prop;
+    if (nested?.properties && depth < 2) lines.push(...fieldLines(nested, prop.type === 'array' ? `${path}[]` : path, depth + 1));
+  }
+  return lines;
+}
+
+function toJson(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  return z.toJSONSchema(schema, { io, unrepresentable: 'any', reused: 'inline' }) as JsonSchema;
+}
+
+function operationBlock(route: Route, baseUrl: string): string {
+  const lines = [`### ${route.method} ${route.path}`, '', route.summary];
+  if (route.description) lines.push(route.description);
+  const facts = [
+    route.auth === 'key' ? 'auth: bearer secret key' : 'auth: none',
+    route.consent ? `consent: ${route.consent}` : null,
+    route.metering !== 'none' ? `metered: ${route.metering}` : null,
+    route.testKeysOnly ? 'test keys only' : null,
+    route.status === 'planned' ? 'status: not available yet (501)' : null,
+  ].filter(Boolean);
+  lines.push(`(${facts.join('; ')})`, '');
+  if (route.request) {
+    lines.push('Request body:', ...fieldLines(toJson(route.request, 'input')));
+  }
+  if (route.responseKind === 'json') {
+    lines.push('Response:', ...fieldLines(toJson(route.response, 'output')));
+  }
+  lines.push('', `Example: curl -X ${route.method} ${baseUrl}${route.path}${route.auth === 'key' ? ' -H "Authorization: Bearer $FC_KEY"' : ''}${route.request ? " -H 'Content-Type: application/json' -d '{...}'" : ''}`, '');
+  return lines.join('\n');
+}
+
+export function buildLlmsTxt(baseUrl: string, depth: 'index' | 'full'): string {
+  const head = [
+    '# Fincore financial data API',
+    '',
+    `> Connect bank, card, brokerage and crypto logins through hosted Link (${baseUrl}/link?token=...), then read normalized accounts, balances, transactions, identity, income, assets, investments, liabilities and recurring streams with one access token per item. API version ${API_VERSION}.`,
+    '',
+    '- Auth: `Authorization: Bearer fc_sk_test_...` (sandbox) or `fc_sk_live_...` (live).',
+    '- Every data call is POST with a JSON body; money in major units with iso_currency_code; positive amount = money out.',
+    `- Errors: {"error": {"type", "code", "message", "request_id"}}. Limits: token bucket per key (burst 3x the plan rate), monthly quotas; 429 carries Retry-After.`,
+    `- Machine-readable description: ${baseUrl}/openapi.json. Full text: ${baseUrl}/llms-full.txt.`,
+    '- Sandbox logins in Link: user_good/pass_good connects; user_mfa/pass_good asks for code 1234; user_locked ends in an item error.',
+    '',
+  ];
+  if (depth === 'index') {
+    const list = ROUTES.map((r) => `- [${r.method} ${r.path}](${baseUrl}/llms-full.txt): ${r.summary}${r.status === 'planned' ? ' (coming)' : ''}`);
+    return [...head, '## Operations', '', ...list, ''].join('\n');
+  }
+  const errors = (Object.keys(ERRORS) as ErrorCode[]).map((c) => `- ${c} (${ERRORS[c].type}, HTTP ${statusOf(c)}): ${ERRORS[c].message}`);
+  const limits = Object.entries(LIMITS).map(([k, v]) => `- ${k}: ${v}`);
+  return [
+    ...head,
+    '## Operations',
+    '',
+    ...ROUTES.map((r) => operationBlock(r, baseUrl)),
+    '## Error codes',
+    '',
+    ...errors,
+    '',
+    '## Limits',
+    '',
+    ...limits,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,139 @@
+// The local HTTP front door: turns each request into the API Gateway (REST, proxy) event that AWS
+// would send, and calls the same handler module a Lambda runs. /api/v1/... is routed like /v1/...
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { ApiError, envelope } from '../../contracts/errors';
+import { ALIAS_PREFIX, ROUTES, type Route } from '../../contracts/routes';
+import { API_VERSION } from '../../contracts/schemas';
+import type { LambdaHandler } from '../operation';
+
+/** API Gateway's own payload limit; our middleware enforces the smaller API limit itself. */
+const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+export type HandlerTable = Map<string, LambdaHandler>;
+
+/** Imports every route's handler module plus the fallback, as the Lambdas would. */
+export function loadHandlers(): { handlers: HandlerTable; fallback: LambdaHandler } {
+  const handlers: HandlerTable = new Map();
+  for (const route of ROUTES) {
+    // require, not import(): the same CommonJS resolution tsx, jest and the Lambda bundles use.
+    const mod = require(`../../api/${route.id}`) as { handler?: LambdaHandler };
+    if (typeof mod.handler !== 'function') throw new Error(`functions/api/${route.id}.ts does not export handler`);
+    handlers.set(route.id, mod.handler);
+  }
+  const fallback = (require('../fallback') as { handler: LambdaHandler }).handler;
+  return { handlers, fallback };
+}
+
+const routeIndex = new Map<string, Route>(ROUTES.map((r) => [`${r.method} ${r.path}`, r]));
+
+export function matchRoute(method: string, path: string): Route | undefined {
+  const canonical = path.startsWith(`${ALIAS_PREFIX}/v1/`) ? path.slice(ALIAS_PREFIX.length) : path;
+  return routeIndex.get(`${method} ${canonical}`);
+}
+
+function toEvent(req: IncomingMessage, body: string, route: Route | undefined, requestId: string): APIGatewayProxyEvent {
+  const url = new URL(req.url ?? '/', 'http://local');
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i];
+    headers[name] = req.rawHeaders[i + 1];
+    (multiValueHeaders[name] ??= []).push(req.rawHeaders[i + 1]);
+  }
+  const query: Record<string, string> = {};
+  const multiQuery: Record<string, string[]> = {};
+  url.searchParams.forEach((value, key) => {
+    query[key] = value;
+    (multiQuery[key] ??= []).push(value);
+  });
+  const hasQuery = Object.keys(query).length > 0;
+  const resource = route ? (url.pathname.startsWith(ALIAS_PREFIX) ? ALIAS_PREFIX + route.path : route.path) : '/{proxy+}';
+  return {
+    resource,
+    path: url.pathname,
+    httpMethod: req.method ?? 'GET',
+    headers,
+    multiValueHeaders,
+    queryStringParameters: hasQuery ? query : null,
+    multiValueQueryStringParameters: hasQuery ? multiQuery : null,
+    pathParameters: route ? null : { proxy: url.pathname.slice(1) },
+    stageVariables: null,
+    body: body === '' ? null : body,
+    isBase64Encoded: false,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      authorizer: null,
+      domainName: req.headers.host ?? 'localhost',
+      httpMethod: req.method ?? 'GET',
+      path: url.pathname,
+      protocol: `HTTP/${req.httpVersion}`,
+      requestId,
+      requestTimeEpoch: Date.now(),
+      resourceId: 'local',
+      resourcePath: resource,
+      stage: 'local',
+      identity: {
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: req.headers['user-agent'] ?? null,
+      } as APIGatewayProxyEvent['requestContext']['identity'],
+    },
+  };
+}
+
+function lambdaContext(functionName: string, requestId: string): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId: requestId,
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => 10_000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function writeGatewayError(res: ServerResponse, err: ApiError): void {
+  // What API Gateway's gateway responses answer before any Lambda runs (see lib/api-construct.ts).
+  const requestId = `req_${randomUUID()}`;
+  res.writeHead(err.status, { 'Content-Type': 'application/json', 'X-Request-Id': requestId, 'FC-Version': API_VERSION });
+  res.end(JSON.stringify(envelope(err, requestId)));
+}
+
+export function createLocalServer(table: { handlers: HandlerTable; fallback: LambdaHandler }): Server {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > GATEWAY_MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (tooLarge) return writeGatewayError(res, new ApiError('request_too_large'));
+      const path = new URL(req.url ?? '/', 'http://local').pathname;
+      const route = matchRoute(req.method ?? 'GET', path);
+      const handler = route ? table.handlers.get(route.id)! : table.fallback;
+      const requestId = `req_${randomUUID()}`;
+      const event = toEvent(req, Buffer.concat(chunks).toString('utf8'), route, requestId);
+      handler(event, lambdaContext(route?.id ?? 'fallback', requestId))
+        .then((result) => {
+          const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
+          res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), 'Content-Length': String(body.length) });
+          res.end(body);
+        })
+        .catch(() => writeGatewayError(res, new ApiError('internal_error')));
+    });
+    req.on('error', () => res.destroy());
+  });
+  server.keepAliveTimeout = 5_000;
+  return server;
+}

@@ -1,0 +1,280 @@
+// openapi.json, generated from the route table and the error catalogue. `npm run openapi` writes
+// the committed copy; GET /openapi.json serves the same document; a test fails when they differ.
+import { z } from 'zod';
+import { ERRORS, allErrorStatuses, codesForStatus, statusOf, type ErrorCode } from '../contracts/errors';
+import { LIMITS, PLANS, PLAN_NAMES } from '../contracts/limits';
+import { ALIAS_PREFIX, ROUTES, type Route } from '../contracts/routes';
+import { API_VERSION } from '../contracts/schemas';
+
+type Json = Record<string, unknown>;
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+
+function pascal(id: string): string {
+  return id
+    .split(/[._-]/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}
+
+export function operationId(route: Route): string {
+  const p = pascal(route.id);
+  return p.charAt(0).toLowerCase() + p.slice(1);
+}
+
+/** Converts route schemas (plus every schema that carries a meta id) into components. */
+function componentSchemas(kind: 'request' | 'response'): { schemas: Record<string, Json>; ids: Map<Route, string> } {
+  const registry = z.registry<{ id: string }>();
+  const ids = new Map<Route, string>();
+  const globalIds = (z.globalRegistry as unknown as { _idmap: Map<string, z.ZodType> })._idmap;
+  for (const [id, schema] of globalIds) registry.add(schema, { id });
+  for (const route of ROUTES) {
+    const schema = kind === 'request' ? route.request : route.response;
+    if (!schema || route.responseKind !== 'json' && kind === 'response') continue;
+    const existing = registry.get(schema)?.id;
+    const id = existing ?? `${pascal(route.id)}${kind === 'request' ? 'Request' : 'Response'}`;
+    if (!existing) registry.add(schema, { id });
+    ids.set(route, id);
+  }
+  const out = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io: kind === 'request' ? 'input' : 'output',
+    unrepresentable: 'any',
+    uri: (id: string) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, Json> };
+  const schemas: Record<string, Json> = {};
+  for (const [id, schema] of Object.entries(out.schemas)) {
+    const { $schema: _s, $id: _i, ...rest } = schema;
+    schemas[id] = rest;
+  }
+  return { schemas, ids };
+}
+
+/**
+ * Requests are converted in zod's input mode and responses in output mode; a shared schema can come
+ * out differently (defaults, optionality). Responses keep the plain id; a differing request-side
+ * version is renamed `<id>Input` and the request schemas' references follow it.
+ */
+function mergeSchemas(requests: Record<string, Json>, responses: Record<string, Json>): Record<string, Json> {
+  const renames = new Map<string, string>();
+  for (const [id, schema] of Object.entries(requests)) {
+    if (responses[id] && JSON.stringify(responses[id]) !== JSON.stringify(schema)) renames.set(id, `${id}Input`);
+  }
+  let requestText = JSON.stringify(requests);
+  for (const [from, to] of renames) requestText = requestText.split(`"#/components/schemas/${from}"`).join(`"#/components/schemas/${to}"`);
+  const renamed: Record<string, Json> = {};
+  for (const [id, schema] of Object.entries(JSON.parse(requestText) as Record<string, Json>)) renamed[renames.get(id) ?? id] = schema;
+  return { ...renamed, ...responses };
+}
+
+/** Drops schemas nothing points at (shared schemas that only one mode uses). */
+function pruneUnreferenced(doc: Json, schemas: Record<string, Json>): Record<string, Json> {
+  const reachable = new Set<string>();
+  const pending = [JSON.stringify(doc)];
+  while (pending.length) {
+    for (const match of pending.pop()!.matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+      if (!reachable.has(match[1])) {
+        reachable.add(match[1]);
+        pending.push(JSON.stringify(schemas[match[1]] ?? {}));
+      }
+    }
+  }
+  return Object.fromEntries(Object.entries(schemas).filter(([id]) => reachable.has(id)).sort(([x], [y]) => x.localeCompare(y)));
+}
+
+const HEADER_DOCS: Record<string, { description: string; schema: Json }> = {
+  'X-Request-Id': { description: 'Unique id of this request; also in error bodies as request_id.', schema: { type: 'string' } },
+  'FC-Version': { description: `API version that answered (${API_VERSION}).`, schema: { type: 'string', const: API_VERSION } },
+  'X-RateLimit-Limit': { description: "The key's plan rate, requests per second.", schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: "Whole requests left in the key's bucket.", schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the bucket is full again.', schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds to wait before retrying (429 only).', schema: { type: 'integer' } },
+};
+
+function headerRefs(names: string[]): Json {
+  return Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Invalid request',
+  401: 'Missing or invalid API key',
+  403: 'Permission denied (plan, environment or consent)',
+  404: 'Not found',
+  405: 'Method not allowed',
+  413: 'Request body too large',
+  415: 'Unsupported content type',
+  429: 'Rate limit or monthly quota exceeded',
+  500: 'Internal error',
+  501: 'Not implemented yet',
+  502: 'Upstream provider error',
+};
+
+function errorResponses(): Json {
+  const out: Json = {};
+  for (const status of allErrorStatuses()) {
+    const codes = codesForStatus(status);
+    const headers = ['X-Request-Id', 'FC-Version', ...(status === 429 ? ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'] : [])];
+    out[`Error${status}`] = {
+      description: `${STATUS_TEXT[status] ?? 'Error'}. Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
+      headers: headerRefs(headers),
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['error'],
+            additionalProperties: false,
+            properties: {
+              error: {
+                type: 'object',
+                required: ['type', 'code', 'message', 'request_id'],
+                additionalProperties: false,
+                properties: {
+                  type: { type: 'string', enum: [...new Set(codes.map((c) => ERRORS[c].type))] },
+                  code: { type: 'string', enum: codes },
+                  message: { type: 'string' },
+                  request_id: { type: 'string' },
+                },
+              },
+            },
+          },
+        },
+      },
+    };
+  }
+  return out;
+}
+
+function errorStatusesOf(route: Route): number[] {
+  const statuses = new Set<number>([400, 405, 500]);
+  if (route.auth === 'key') [401, 403, 404, 429, 502].forEach((s) => statuses.add(s));
+  if (route.request) [413, 415].forEach((s) => statuses.add(s));
+  if (route.status === 'planned') statuses.add(501);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+const CONTENT_TYPES = { json: 'application/json', text: 'text/plain', html: 'text/html' } as const;
+
+function operation(route: Route, requestIds: Map<Route, string>, responseIds: Map<Route, string>): Json {
+  const notes: string[] = [];
+  if (route.description) notes.push(route.description);
+  if (route.path.startsWith('/v1/')) notes.push(`Also served at \`${ALIAS_PREFIX}${route.path}\`.`);
+  if (route.item) notes.push('Tied to one item through `access_token`.');
+  if (route.consent) notes.push(`Requires the \`${route.consent}\` product consent (403 \`${route.consent}_not_consented\` otherwise).`);
+  if (route.metering !== 'none') notes.push(`Metered: one unit of the monthly ${route.metering.toUpperCase()} quota.`);
+  if (route.testKeysOnly) notes.push('Test keys only (403 `test_key_required` for live keys).');
+  if (route.status === 'planned') notes.push('**Not available yet**: answers 501 `not_implemented` after validating the request.');
+
+  const successHeaders = ['X-Request-Id', 'FC-Version', ...(route.auth === 'key' ? ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] : [])];
+  const responseSchema = route.responseKind === 'json' ? ref(responseIds.get(route)!) : { type: 'string' };
+  const responses: Json = {
+    200: {
+      description: 'Success.',
+      headers: headerRefs(successHeaders),
+      content: { [CONTENT_TYPES[route.responseKind]]: { schema: responseSchema } },
+    },
+  };
+  for (const status of errorStatusesOf(route)) responses[status] = { $ref: `#/components/responses/Error${status}` };
+
+  const op: Json = {
+    operationId: operationId(route),
+    tags: [route.tag],
+    summary: route.summary,
+    description: notes.join('\n\n'),
+    security: route.auth === 'key' ? [{ bearerAuth: [] }] : [],
+    parameters: [{ $ref: '#/components/parameters/FCVersion' }],
+    responses,
+    'x-fc-route-id': route.id,
+    'x-fc-metering': route.metering,
+    'x-fc-status': route.status,
+  };
+  if (route.consent) op['x-fc-consent'] = route.consent;
+  if (route.request) {
+    op.requestBody = {
+      required: !route.bodyOptional,
+      content: { 'application/json': { schema: ref(requestIds.get(route)!) } },
+    };
+  }
+  return op;
+}
+
+function apiDescription(): string {
+  const codes = (Object.keys(ERRORS) as ErrorCode[])
+    .map((c) => `| \`${ERRORS[c].type}\` | \`${c}\` | ${statusOf(c)} | ${ERRORS[c].message} |`)
+    .join('\n');
+  const plans = PLAN_NAMES.map((p) => {
+    const l = PLANS[p];
+    return `| ${p} | ${l.apiPerMonth ?? 'unlimited'} | ${l.aiPerMonth ?? 'unlimited'} | ${l.ratePerSecond} (burst ${l.ratePerSecond * LIMITS.burstMultiplier}) | ${l.liveAccess ? 'yes' : 'sandbox only'} |`;
+  }).join('\n');
+  return [
+    'Connect bank, card, brokerage and crypto logins through hosted Link, then read normalized data with one access token per item.',
+    '',
+    '**Authentication**: `Authorization: Bearer fc_sk_test_...` (sandbox) or `fc_sk_live_...`. Every `/v1` path is also served under `/api/v1`.',
+    '',
+    `**Versioning**: every response carries \`FC-Version: ${API_VERSION}\`. A request may send \`FC-Version\`; any other value is a 400 \`unsupported_version\`.`,
+    '',
+    '**Limits**: a token bucket per key at the plan rate with bursts up to 3x; monthly quotas per key reset on the first of the month (UTC). Every authenticated response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`; a 429 adds `Retry-After`. A refused request consumes nothing.',
+    '',
+    '| plan | API requests / month | AI requests / month | rate / s | live access |',
+    '|---|---|---|---|---|',
+    plans,
+    '',
+    '**Errors**: every non-2xx body is `{"error": {"type", "code", "message", "request_id"}}`. All codes:',
+    '',
+    '| type | code | status | meaning |',
+    '|---|---|---|---|',
+    codes,
+  ].join('\n');
+}
+
+export function buildOpenApi(): Json {
+  const requests = componentSchemas('request');
+  const responses = componentSchemas('response');
+  const tags = [...new Set(ROUTES.map((r) => r.tag))];
+  const paths: Record<string, Json> = {};
+  for (const route of ROUTES) {
+    paths[route.path] ??= {};
+    paths[route.path][route.method.toLowerCase()] = operation(route, requests.ids, responses.ids);
+  }
+  const schemas = mergeSchemas(requests.schemas, responses.schemas);
+  const doc: Json = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Fincore financial data API',
+      version: API_VERSION,
+      description: apiDescription(),
+      contact: { name: 'Fincore API support', url: 'https://fincore.invalid/support' },
+    },
+    servers: [
+      {
+        url: '{base_url}',
+        description: 'Your deployment (local: http://localhost:4010).',
+        variables: { base_url: { default: 'http://localhost:4010' } },
+      },
+    ],
+    security: [{ bearerAuth: [] }],
+    tags: tags.map((name) => ({ name, description: `${name} operations.` })),
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Secret key: fc_sk_test_... (sandbox) or fc_sk_live_... (live). Stored by us only as a SHA-256 hash.',
+        },
+      },
+      parameters: {
+        FCVersion: {
+          name: 'FC-Version',
+          in: 'header',
+          required: false,
+          description: `Pin the API version; only ${API_VERSION} is served.`,
+          schema: { type: 'string', enum: [API_VERSION] },
+        },
+      },
+      headers: HEADER_DOCS,
+      responses: errorResponses(),
+    },
+  };
+  (doc.components as Json).schemas = pruneUnreferenced({ paths, responses: (doc.components as Json).responses }, schemas);
+  return doc;
+}

@@ -1,0 +1,47 @@
+// Validates real responses against the committed openapi.json (JSON Schema 2020-12 via ajv).
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CallResult } from './stack';
+
+const spec = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi.json'), 'utf8'));
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema(spec, 'openapi.json');
+
+const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+function resolveRef(node: any): any {
+  while (node && node.$ref) {
+    const path = node.$ref.replace(/^#\//, '').split('/').map((p: string) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    node = path.reduce((acc: any, key: string) => acc?.[key], spec);
+  }
+  return node;
+}
+
+/** Throws with a readable message when the response is not what openapi.json promises. */
+export function assertMatchesOpenApi(method: string, path: string, res: CallResult): void {
+  const canonical = path.replace(/^\/api\/v1\//, '/v1/');
+  const operation = spec.paths?.[canonical]?.[method.toLowerCase()];
+  if (!operation) throw new Error(`openapi.json has no ${method} ${canonical}`);
+  const response = resolveRef(operation.responses?.[String(res.status)]);
+  if (!response) throw new Error(`openapi.json declares no ${res.status} for ${method} ${canonical}: ${res.text.slice(0, 300)}`);
+  for (const name of Object.keys(response.headers ?? {})) {
+    if (name === 'Retry-After' && res.status !== 429) continue;
+    if (res.headers.get(name) === null) throw new Error(`${method} ${canonical} ${res.status}: missing header ${name}`);
+  }
+  const [mediaType] = Object.keys(response.content ?? {});
+  if (mediaType === 'application/json') {
+    const ref = `openapi.json#/${pointer('paths', canonical, method.toLowerCase(), 'responses', String(res.status))}`;
+    const schemaRef = operation.responses[String(res.status)].$ref
+      ? `openapi.json#/${pointer(...operation.responses[String(res.status)].$ref.replace(/^#\//, '').split('/'), 'content', 'application/json', 'schema')}`
+      : `${ref}/content/application~1json/schema`;
+    const validate = ajv.getSchema(schemaRef) ?? ajv.compile({ $ref: schemaRef });
+    if (!validate(res.json)) {
+      throw new Error(`${method} ${canonical} ${res.status} does not match openapi.json: ${ajv.errorsText(validate.errors)}\n${res.text.slice(0, 500)}`);
+    }
+  } else if (mediaType && !(res.headers.get('content-type') ?? '').startsWith(mediaType)) {
+    throw new Error(`${method} ${canonical}: content-type ${res.headers.get('content-type')} is not ${mediaType}`);
+  }
+}

@@ -1,0 +1,60 @@
+// Starts the real local service (HTTP adapter + handlers) on a random port over the run's shared
+// DynamoDB Local, with a fresh table per test file.
+import { randomUUID } from 'node:crypto';
+import { generateApiKey } from '../../functions/core/api-keys';
+import { startLocalStack, type LocalStack } from '../../functions/platform/local/local-stack';
+import type { SeedApplication } from '../../functions/platform/local/seed';
+
+export interface TestStack extends LocalStack {
+  call(path: string, init?: CallInit): Promise<CallResult>;
+}
+
+export interface CallInit {
+  method?: string;
+  key?: string | null;
+  body?: unknown;
+  /** Sent as-is (no JSON encoding) when given. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+export function makeKey(environment: 'test' | 'live' = 'test'): string {
+  return generateApiKey(environment);
+}
+
+export async function startTestStack(seed?: SeedApplication[]): Promise<TestStack> {
+  const endpoint = process.env.FC_TEST_DYNAMODB_ENDPOINT;
+  if (!endpoint) throw new Error('FC_TEST_DYNAMODB_ENDPOINT is not set: run the tests through jest (global setup)');
+  const stack = await startLocalStack({
+    dynamodbEndpoint: endpoint,
+    tableName: `t_${randomUUID().slice(0, 8)}`,
+    seed: seed ?? [{ application: 'Acme', plan: 'enterprise', keys: [makeKey('test'), makeKey('live')] }],
+  });
+  const call = async (path: string, init: CallInit = {}): Promise<CallResult> => {
+    const headers: Record<string, string> = { ...init.headers };
+    const key = init.key === undefined ? stack.keys[0].key : init.key;
+    if (key !== null && headers.Authorization === undefined) headers.Authorization = `Bearer ${key}`;
+    let body: string | undefined = init.rawBody;
+    if (body === undefined && init.body !== undefined) {
+      body = JSON.stringify(init.body);
+      headers['Content-Type'] ??= 'application/json';
+    }
+    const res = await fetch(stack.baseUrl + path, { method: init.method ?? 'POST', headers, body });
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, json };
+  };
+  return Object.assign(stack, { call });
+}

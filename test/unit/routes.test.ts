@@ -1,0 +1,73 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROUTES, aliasPaths } from '../../functions/contracts/routes';
+
+const API_DIR = join(__dirname, '..', '..', 'functions', 'api');
+
+// Every operation path spec §4 names (tables, AI paths, sandbox helpers, GraphQL).
+const SPEC_PATHS = [
+  '/v1/link/token/create', '/v1/link/token/exchange',
+  '/v1/items/get', '/v1/items/remove', '/v1/items/refresh',
+  '/v1/institutions/search', '/v1/institutions/get_by_id',
+  '/v1/accounts/get', '/v1/accounts/balance/get',
+  '/v1/transactions/sync', '/v1/transactions/get',
+  '/v1/identity/get', '/v1/income/get', '/v1/liabilities/get', '/v1/recurring/get', '/v1/categories/get',
+  '/v1/assets/get', '/v1/investments/holdings/get', '/v1/investments/transactions/get',
+  '/v1/ai/categorize', '/v1/ai/subscriptions', '/v1/ai/cashflow', '/v1/ai/merchant', '/v1/ai/health-score',
+  '/v1/ai/financial-summary', '/v1/ai/fraud-risk', '/v1/ai/purchase-analysis', '/v1/ai/weekly-report',
+  '/v1/sandbox/fire_webhook', '/v1/sandbox/item/reset_login', '/v1/graphql',
+];
+
+describe('the route table', () => {
+  it('declares every operation path the spec names', () => {
+    const declared = new Set(ROUTES.map((r) => r.path));
+    expect(SPEC_PATHS.filter((p) => !declared.has(p))).toEqual([]);
+  });
+
+  it('has a handler module for every route and a route for every handler module', () => {
+    const files = readdirSync(API_DIR).filter((f) => f.endsWith('.ts')).map((f) => f.replace(/\.ts$/, '')).sort();
+    expect(files).toEqual(ROUTES.map((r) => r.id).sort());
+  });
+
+  it('exports a handler function from every handler module', () => {
+    for (const route of ROUTES) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const mod = require(join(API_DIR, route.id));
+      expect(typeof mod.handler).toBe(`function`);
+    }
+  });
+
+  it('never declares the same method and path twice, nor the same id', () => {
+    const pairs = ROUTES.map((r) => `${r.method} ${r.path}`);
+    expect(new Set(pairs).size).toBe(pairs.length);
+    expect(new Set(ROUTES.map((r) => r.id)).size).toBe(ROUTES.length);
+  });
+
+  it('serves every /v1 path under the /api alias too', () => {
+    for (const r of ROUTES.filter((x) => x.path.startsWith('/v1/'))) {
+      expect(aliasPaths(r)).toEqual([r.path, `/api${r.path}`]);
+    }
+  });
+
+  it('makes every item-scoped route require an access_token field', () => {
+    for (const r of ROUTES.filter((x) => x.item)) {
+      const result = r.request!.safeParse({});
+      const missing = result.success ? [] : result.error.issues.map((i) => i.path.join('.'));
+      expect({ id: r.id, requiresToken: missing.includes('access_token') }).toEqual({ id: r.id, requiresToken: true });
+    }
+  });
+
+  it('meters every authenticated route and no public one', () => {
+    for (const r of ROUTES) {
+      expect({ id: r.id, metered: r.metering !== 'none' }).toEqual({ id: r.id, metered: r.auth === 'key' });
+    }
+  });
+
+  it('meters the AI paths against the AI quota', () => {
+    for (const r of ROUTES.filter((x) => x.path.startsWith('/v1/ai/'))) expect(r.metering).toBe('ai');
+  });
+
+  it('takes a JSON body on every POST route', () => {
+    for (const r of ROUTES.filter((x) => x.method === 'POST')) expect(r.request).not.toBeNull();
+  });
+});
