@@ -17,6 +17,7 @@ export const LIMITS = {
   tokenMaxLength: 256,
   cursorMaxLength: 1024,
   stringMaxLength: 1000,
+  graphqlQueryMaxLength: 100_000,
   linkTokenLifetimeMinutes: 30,
   balanceCacheMinutes: 15,
   webhookTimestampWindowMinutes: 5,

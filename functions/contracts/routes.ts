@@ -489,7 +489,7 @@ export const ROUTES: readonly Route[] = [
     tag: 'GraphQL',
     summary: 'Read-only GraphQL gateway over items, accounts and transactions.',
     request: z.strictObject({
-      query: z.string().min(1).max(LIMITS.bodyMaxBytes),
+      query: z.string().min(1).max(LIMITS.graphqlQueryMaxLength),
       variables: z.record(z.string(), z.unknown()).optional(),
       operationName: z.string().max(LIMITS.idMaxLength).optional(),
     }),

@@ -168,7 +168,7 @@ function schemaError(error: z.ZodError, body: unknown): ApiError {
     const names = issue.keys.map((k) => (path ? `${path}.${k}` : k));
     code = 'unknown_field';
     message = `Unknown field${names.length > 1 ? 's' : ''}: ${names.join(', ')}.`;
-  } else if (issue.code === 'invalid_type' && valueAtPath === undefined) {
+  } else if (issue.code !== 'custom' && valueAtPath === undefined) {
     code = 'missing_field';
     message = `Missing required field: ${path}.`;
   } else if (issue.code === 'custom' && typeof issue.params?.code === 'string') {

@@ -20,6 +20,8 @@ export interface RuntimeConfig {
   dynamodbEndpoint?: string;
   /** Public root address ({base_url}) when known; otherwise derived from the request host. */
   baseUrl?: string;
+  /** Check every JSON response against its route's schema (tests turn this on; it costs CPU). */
+  validateResponses?: boolean;
 }
 
 export interface Clock {

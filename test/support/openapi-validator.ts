@@ -24,7 +24,11 @@ function resolveRef(node: any): any {
 export function assertMatchesOpenApi(method: string, path: string, res: CallResult): void {
   const canonical = path.replace(/^\/api\/v1\//, '/v1/');
   const operation = spec.paths?.[canonical]?.[method.toLowerCase()];
-  if (!operation) throw new Error(`openapi.json has no ${method} ${canonical}`);
+  if (!operation) {
+    // Unrouted requests (unknown path, wrong method) answer a documented error response.
+    if (res.status !== 404 && res.status !== 405) throw new Error(`openapi.json has no ${method} ${canonical}`);
+    return assertDocumentedError(res);
+  }
   const response = resolveRef(operation.responses?.[String(res.status)]);
   if (!response) throw new Error(`openapi.json declares no ${res.status} for ${method} ${canonical}: ${res.text.slice(0, 300)}`);
   for (const name of Object.keys(response.headers ?? {})) {
@@ -44,4 +48,12 @@ export function assertMatchesOpenApi(method: string, path: string, res: CallResu
   } else if (mediaType && !(res.headers.get('content-type') ?? '').startsWith(mediaType)) {
     throw new Error(`${method} ${canonical}: content-type ${res.headers.get('content-type')} is not ${mediaType}`);
   }
+}
+
+/** Checks an error response against components.responses.Error<status>. */
+export function assertDocumentedError(res: CallResult): void {
+  const ref = `openapi.json#/components/responses/Error${res.status}/content/application~1json/schema`;
+  if (!spec.components.responses[`Error${res.status}`]) throw new Error(`openapi.json documents no Error${res.status}`);
+  const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
+  if (!validate(res.json)) throw new Error(`error response does not match Error${res.status}: ${ajv.errorsText(validate.errors)}\n${res.text}`);
 }

@@ -35,6 +35,7 @@ export async function startTestStack(seed?: SeedApplication[]): Promise<TestStac
   const stack = await startLocalStack({
     dynamodbEndpoint: endpoint,
     tableName: `t_${randomUUID().slice(0, 8)}`,
+    validateResponses: true,
     seed: seed ?? [{ application: 'Acme', plan: 'enterprise', keys: [makeKey('test'), makeKey('live')] }],
   });
   const call = async (path: string, init: CallInit = {}): Promise<CallResult> => {

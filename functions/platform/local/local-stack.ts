@@ -16,6 +16,8 @@ export interface LocalStackOptions {
   dynamodbEndpoint?: string;
   tableName?: string;
   seed?: SeedApplication[] | null;
+  /** Check every response against its route's schema (the test suites do). */
+  validateResponses?: boolean;
 }
 
 export interface LocalStack {
@@ -35,7 +37,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const tableName = options.tableName ?? 'fincore';
   try {
     await ensureTable(endpoint, tableName);
-    const deps = createDeps({ tableName, stage: 'local', region: 'us-east-1', dynamodbEndpoint: endpoint });
+    const deps = createDeps({ tableName, stage: 'local', region: 'us-east-1', dynamodbEndpoint: endpoint, validateResponses: options.validateResponses });
     configureRuntime(deps);
     const keys = await applySeed(deps, options.seed ?? null);
     const server = createLocalServer(loadHandlers());

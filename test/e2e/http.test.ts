@@ -1,0 +1,188 @@
+// End to end over HTTP against the local server; every response is checked against openapi.json.
+import { ROUTES } from '../../functions/contracts/routes';
+import { API_VERSION } from '../../functions/contracts/schemas';
+import { assertMatchesOpenApi } from '../support/openapi-validator';
+import { makeKey, startTestStack, type CallInit, type TestStack } from '../support/stack';
+
+let stack: TestStack;
+const sandboxKey = makeKey('test');
+const freeLiveKey = makeKey('live');
+
+beforeAll(async () => {
+  stack = await startTestStack([
+    { application: 'Acme', plan: 'enterprise', keys: [makeKey('test'), makeKey('live')] },
+    { application: 'Hobby', plan: 'free', keys: [sandboxKey, freeLiveKey] },
+  ]);
+});
+afterAll(() => stack.stop());
+
+async function checked(method: string, path: string, init: CallInit = {}) {
+  const res = await stack.call(path, { method, ...init });
+  assertMatchesOpenApi(method, path, res);
+  return res;
+}
+
+describe('every response', () => {
+  it('carries X-Request-Id and FC-Version, and the error body repeats the request id', async () => {
+    const ok = await checked('POST', '/v1/categories/get');
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('fc-version')).toBe(API_VERSION);
+    expect(ok.headers.get('x-request-id')).toMatch(/^req_/);
+    const bad = await checked('POST', '/v1/categories/get', { key: null });
+    expect(bad.status).toBe(401);
+    expect(bad.json.error.request_id).toBe(bad.headers.get('x-request-id'));
+    expect(bad.headers.get('fc-version')).toBe(API_VERSION);
+  });
+
+  it('carries the rate-limit headers when a key was presented', async () => {
+    const res = await checked('POST', '/v1/categories/get');
+    expect(Number(res.headers.get('x-ratelimit-limit'))).toBe(1000);
+    expect(Number(res.headers.get('x-ratelimit-remaining'))).toBeGreaterThan(0);
+    expect(Number(res.headers.get('x-ratelimit-reset'))).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
+  });
+});
+
+describe('authentication', () => {
+  it.each([
+    ['no header', {}, 'missing_api_key'],
+    ['a non-bearer scheme', { Authorization: `Basic ${Buffer.from('a:b').toString('base64')}` }, 'malformed_api_key'],
+    ['a key of the wrong shape', { Authorization: 'Bearer sk_live_123' }, 'malformed_api_key'],
+    ['an unknown key', { Authorization: `Bearer ${makeKey('test')}` }, 'invalid_api_key'],
+  ])('answers 401 for %s', async (_label, headers, code) => {
+    const res = await checked('POST', '/v1/institutions/search', { key: null, headers, body: { query: '' } });
+    expect(res.status).toBe(401);
+    expect(res.json.error).toMatchObject({ type: 'authentication_error', code });
+  });
+
+  it('answers 403 for a live key on a sandbox-only plan', async () => {
+    const res = await checked('POST', '/v1/categories/get', { key: freeLiveKey });
+    expect(res.status).toBe(403);
+    expect(res.json.error.code).toBe('live_access_not_in_plan');
+  });
+
+  it('refuses live keys on sandbox helpers', async () => {
+    const live = stack.keys.find((k) => k.application === 'Acme' && k.environment === 'live')!.key;
+    const res = await checked('POST', '/v1/sandbox/public_token/create', {
+      key: live,
+      body: { institution_id: 'ins_sandbox_first_bank', products: ['transactions'] },
+    });
+    expect(res.status).toBe(403);
+    expect(res.json.error.code).toBe('test_key_required');
+  });
+});
+
+describe('versioning', () => {
+  it('accepts the current FC-Version and refuses any other with 400', async () => {
+    expect((await checked('POST', '/v1/categories/get', { headers: { 'FC-Version': API_VERSION } })).status).toBe(200);
+    const res = await checked('POST', '/v1/categories/get', { headers: { 'FC-Version': '2025-01-01' } });
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe('unsupported_version');
+  });
+});
+
+describe('routing', () => {
+  it('answers /api/v1/... exactly like /v1/...', async () => {
+    const a = await checked('POST', '/v1/institutions/search', { body: { query: 'sandbox' } });
+    const b = await checked('POST', '/api/v1/institutions/search', { body: { query: 'sandbox' } });
+    expect(b.status).toBe(200);
+    expect(b.json).toEqual(a.json);
+  });
+
+  it('answers unknown paths with 404 route_not_found and wrong methods with 405 and Allow', async () => {
+    const missing = await stack.call('/v1/nothing/here', { body: {} });
+    expect(missing.status).toBe(404);
+    expect(missing.json.error).toMatchObject({ type: 'not_found', code: 'route_not_found' });
+    const wrong = await checked('GET', '/v1/items/get');
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('POST');
+    expect(wrong.json.error.code).toBe('method_not_allowed');
+  });
+
+  it('serves every route in the table at its declared method, and the planned ones answer 501 after validation', async () => {
+    for (const route of ROUTES) {
+      const res = await stack.call(route.path, { method: route.method, body: route.method === 'POST' ? {} : undefined });
+      expect({ id: route.id, status: res.status === 404 || res.status === 405 ? 'unrouted' : 'routed' }).toEqual({ id: route.id, status: 'routed' });
+    }
+    const planned = await checked('POST', '/v1/items/get', { body: { access_token: 'fc_at_abc123' } });
+    expect(planned.status).toBe(501);
+    expect(planned.json.error).toMatchObject({ type: 'api_error', code: 'not_implemented' });
+  });
+});
+
+describe('discovery', () => {
+  it('serves openapi.json with this deployment as the server', async () => {
+    const res = await stack.call('/openapi.json', { method: 'GET', key: null });
+    expect(res.status).toBe(200);
+    expect(res.json.openapi).toBe('3.1.0');
+    expect(res.json.servers).toEqual([{ url: stack.baseUrl, description: 'This deployment' }]);
+    expect(Object.keys(res.json.paths)).toEqual(expect.arrayContaining(ROUTES.map((r) => r.path)));
+  });
+
+  it('serves llms.txt and llms-full.txt naming every operation', async () => {
+    const index = await checked('GET', '/llms.txt', { key: null });
+    const full = await checked('GET', '/llms-full.txt', { key: null });
+    expect(index.headers.get('content-type')).toMatch(/^text\/plain/);
+    for (const r of ROUTES) {
+      expect(index.text).toContain(`${r.method} ${r.path}`);
+      expect(full.text).toContain(`### ${r.method} ${r.path}`);
+    }
+    expect(full.text).toContain('invalid_cursor');
+    expect(full.text).toContain('access_token (string, required)');
+  });
+});
+
+describe('categories', () => {
+  it('returns 14 primary and 89 detailed categories, each described and mapped to Plaid', async () => {
+    const res = await checked('POST', '/v1/categories/get');
+    const categories = res.json.categories as Array<{ description: string; plaid_primary: string; detailed: Array<{ plaid_detailed: string }> }>;
+    expect(categories).toHaveLength(14);
+    expect(categories.flatMap((c) => c.detailed)).toHaveLength(89);
+    for (const c of categories) {
+      expect(c.description.length).toBeGreaterThan(10);
+      expect(c.plaid_primary).toMatch(/^[A-Z_]+$/);
+    }
+  });
+
+  it('accepts an empty object as the body too', async () => {
+    expect((await checked('POST', '/v1/categories/get', { body: {} })).status).toBe(200);
+  });
+});
+
+describe('institutions', () => {
+  it('browses the most popular first with an empty query, at most 20', async () => {
+    const res = await checked('POST', '/v1/institutions/search', { body: { query: '' } });
+    const ranks = res.json.institutions.map((i: { popularity: number }) => i.popularity);
+    expect(ranks.length).toBe(20);
+    expect([...ranks].sort((a: number, b: number) => a - b)).toEqual(ranks);
+  });
+
+  it('always includes the sandbox network, several types and countries', async () => {
+    const res = await checked('POST', '/v1/institutions/search', { body: { query: 'sandbox' } });
+    const sandbox = res.json.institutions.filter((i: { sandbox: boolean }) => i.sandbox);
+    expect(new Set(sandbox.map((i: { type: string }) => i.type)).size).toBeGreaterThanOrEqual(5);
+    expect(new Set(sandbox.flatMap((i: { country_codes: string[] }) => i.country_codes)).size).toBeGreaterThanOrEqual(4);
+  });
+
+  it('filters by type and country, case-insensitively', async () => {
+    const res = await checked('POST', '/v1/institutions/search', { body: { query: 'SANDBOX', types: ['crypto_exchange'], country_codes: ['GB'] } });
+    expect(res.json.institutions.length).toBeGreaterThan(0);
+    for (const i of res.json.institutions) {
+      expect(i.type).toBe('crypto_exchange');
+      expect(i.country_codes).toContain('GB');
+    }
+  });
+
+  it('gets one by id and answers 404 institution_not_found for an unknown id', async () => {
+    const ok = await checked('POST', '/v1/institutions/get_by_id', { body: { institution_id: 'ins_sandbox_first_bank' } });
+    expect(ok.json.institution.name).toBe('Sandbox First Bank');
+    const missing = await checked('POST', '/v1/institutions/get_by_id', { body: { institution_id: 'ins_nope' } });
+    expect(missing.status).toBe(404);
+    expect(missing.json.error.code).toBe('institution_not_found');
+  });
+
+  it('works the same with a sandbox-plan test key', async () => {
+    const res = await checked('POST', '/v1/institutions/search', { key: sandboxKey, body: { query: 'first' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-ratelimit-limit')).toBe('10');
+  });
+});

@@ -1,0 +1,103 @@
+// `npm start` as a person runs it: a child process with its own DynamoDB Local. Checks the banner,
+// seeding, persistence across restarts, Ctrl-C leaving no Java process, and logs free of secrets.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeKey } from '../support/stack';
+
+const ROOT = join(__dirname, '..', '..');
+const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+
+interface Running {
+  child: ChildProcess;
+  baseUrl: string;
+  output: () => string;
+  bannerEnd: number;
+}
+
+async function start(env: Record<string, string>): Promise<Running> {
+  const child = spawn(TSX, ['bin/local.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', POWERTOOLS_LOG_LEVEL: 'INFO', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  const deadline = Date.now() + 45_000;
+  while (!/Ctrl-C stops/.test(output)) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const baseUrl = /listening on (http:\/\/\S+)/.exec(output)![1];
+  return { child, baseUrl, output: () => output, bannerEnd: output.indexOf('Ctrl-C stops') };
+}
+
+async function stop(running: Running): Promise<number | null> {
+  const exited = new Promise<number | null>((resolve) => running.child.once('exit', (code) => resolve(code)));
+  running.child.kill('SIGINT');
+  return exited;
+}
+
+function javaProcessesUsing(dir: string): string[] {
+  const ps = spawnSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' });
+  return ps.stdout.split('\n').filter((line) => line.includes('DynamoDBLocal.jar') && line.includes(dir));
+}
+
+const post = (baseUrl: string, path: string, key: string, body: unknown) =>
+  fetch(baseUrl + path, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+
+describe('the local runtime as a process', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'fincore-data-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('prints its URL and keys, persists data across restarts, stops cleanly on Ctrl-C, and logs no secret', async () => {
+    const firstKey = makeKey('test');
+    const first = await start({
+      FC_LOCAL_DATA_DIR: dataDir,
+      FC_LOCAL_SEED: JSON.stringify([{ application: 'Persisted', plan: 'startup', keys: [firstKey] }]),
+    });
+    expect(first.output()).toContain(`Persisted [startup] test: ${firstKey}`);
+    expect(javaProcessesUsing(dataDir)).toHaveLength(1);
+
+    const accessToken = 'fc_at_' + 'Z'.repeat(30);
+    const unknownKey = makeKey('live');
+    expect((await post(first.baseUrl, '/v1/categories/get', firstKey, {})).status).toBe(200);
+    expect((await post(first.baseUrl, '/v1/items/get', firstKey, { access_token: accessToken })).status).toBe(501);
+    expect((await post(first.baseUrl, '/v1/link/token/exchange', firstKey, { public_token: 'fc_pub_' + 'Y'.repeat(30) })).status).toBe(501);
+    expect((await post(first.baseUrl, '/v1/categories/get', unknownKey, {})).status).toBe(401);
+
+    expect(await stop(first)).toBe(0);
+    expect(javaProcessesUsing(dataDir)).toEqual([]);
+
+    const logs = first.output().slice(first.bannerEnd);
+    expect(logs).toContain('"message":"request"');
+    expect(logs).toContain('"request_id":"req_');
+    for (const secret of [firstKey, unknownKey, accessToken, 'fc_pub_' + 'Y'.repeat(30)]) expect(logs).not.toContain(secret);
+
+    // Second start: another application is seeded; the first one's key still works because its
+    // hash was persisted under FC_LOCAL_DATA_DIR.
+    const second = await start({
+      FC_LOCAL_DATA_DIR: dataDir,
+      FC_LOCAL_SEED: JSON.stringify([{ application: 'Other', plan: 'free', keys: [makeKey('test')] }]),
+    });
+    try {
+      expect((await post(second.baseUrl, '/v1/categories/get', firstKey, {})).status).toBe(200);
+    } finally {
+      expect(await stop(second)).toBe(0);
+    }
+  });
+
+  it('generates a fresh free-plan test key when no seed is given, and keeps nothing in memory mode', async () => {
+    const running = await start({ FC_LOCAL_IN_MEMORY: '1', FC_LOCAL_SEED: '' });
+    try {
+      const key = /Local development \[free\] test: (fc_sk_test_\w+)/.exec(running.output())![1];
+      const res = await post(running.baseUrl, '/v1/categories/get', key, {});
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-limit')).toBe('10');
+    } finally {
+      expect(await stop(running)).toBe(0);
+    }
+  });
+});
