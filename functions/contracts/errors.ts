@@ -58,6 +58,10 @@ export const ERRORS = {
     type: 'invalid_request',
     message: 'The FC-Version header names a version this API does not serve. The current version is 2026-07-01.',
   },
+  request_rejected: {
+    type: 'invalid_request',
+    message: 'The API gateway rejected the request before it reached the service.',
+  },
   method_not_allowed: {
     type: 'invalid_request',
     status: 405,

@@ -1,0 +1,22 @@
+// The CDK app. The only place that reads CDK context (the stage) and the process environment
+// (target account and region; fixed fallbacks keep `cdk synth` working offline).
+//
+//   npx cdk synth  -c stage=sandbox
+//   npx cdk deploy -c stage=production
+import { App } from 'aws-cdk-lib';
+import { addFincoreStack } from '../lib/fincore-app';
+import { parseStage, type Stage } from '../lib/stage-config';
+
+const app = new App();
+let stage: Stage;
+try {
+  stage = parseStage(app.node.tryGetContext('stage'));
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+addFincoreStack(app, stage, {
+  account: process.env.CDK_DEFAULT_ACCOUNT ?? '000000000000',
+  region: process.env.CDK_DEFAULT_REGION ?? 'us-east-1',
+});
+app.synth();

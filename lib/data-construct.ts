@@ -1,0 +1,59 @@
+// The single DynamoDB table and the two customer-managed KMS keys. The table is built from TABLE in
+// functions/data/keys.ts, the same definition the local engine uses, so key names live in one place.
+import { Duration } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import { Construct } from 'constructs';
+import { TABLE } from '../functions/data/keys';
+import type { StageConfig } from './stage-config';
+
+export interface DataProps {
+  config: StageConfig;
+}
+
+const stringKey = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.AttributeType.STRING });
+
+export class Data extends Construct {
+  readonly table: dynamodb.TableV2;
+  /** Encrypts the table at rest. */
+  readonly tableKey: kms.Key;
+  /** Envelope key for webhook signing secrets and provider tokens (application-level encryption). */
+  readonly secretsKey: kms.Key;
+
+  constructor(scope: Construct, id: string, props: DataProps) {
+    super(scope, id);
+    const { config } = props;
+    const keyProps: kms.KeyProps = {
+      enableKeyRotation: true,
+      removalPolicy: config.removalPolicy,
+      pendingWindow: Duration.days(config.stage === 'production' ? 30 : 7),
+    };
+
+    this.tableKey = new kms.Key(this, 'TableKey', {
+      ...keyProps,
+      description: `fincore ${config.stage}: DynamoDB table encryption at rest`,
+      alias: `alias/fincore-${config.stage}-table`,
+    });
+    this.secretsKey = new kms.Key(this, 'SecretsKey', {
+      ...keyProps,
+      description: `fincore ${config.stage}: webhook secrets and provider tokens`,
+      alias: `alias/fincore-${config.stage}-secrets`,
+    });
+
+    this.table = new dynamodb.TableV2(this, 'Table', {
+      partitionKey: stringKey(TABLE.partitionKey),
+      sortKey: stringKey(TABLE.sortKey),
+      globalSecondaryIndexes: TABLE.globalIndexes.map((index) => ({
+        indexName: index.indexName,
+        partitionKey: stringKey(index.partitionKey),
+        sortKey: stringKey(index.sortKey),
+      })),
+      timeToLiveAttribute: TABLE.ttlAttribute,
+      billing: dynamodb.Billing.onDemand(),
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: dynamodb.TableEncryptionV2.customerManagedKey(this.tableKey),
+      deletionProtection: config.deletionProtection,
+      removalPolicy: config.removalPolicy,
+    });
+  }
+}

@@ -1,0 +1,22 @@
+// Builds the CDK app for one stage: the stack plus the cdk-nag AwsSolutions checks, which run as a
+// validation plugin and fail synthesis on any unacknowledged finding. bin/app.ts (the CLI) and the
+// CDK tests both build the app through here, so the tests check exactly what gets deployed.
+import { type App, type Environment, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { FincoreStack } from './fincore-stack';
+import { stageConfig, type Stage } from './stage-config';
+
+export function stackId(stage: Stage): string {
+  return `Fincore-${stage}`;
+}
+
+export function addFincoreStack(app: App, stage: Stage, env: Required<Pick<Environment, 'account' | 'region'>>): FincoreStack {
+  const stack = new FincoreStack(app, stackId(stage), {
+    env,
+    stackName: `fincore-${stage}`,
+    description: `fincore financial-data API, ${stage} stage`,
+    config: stageConfig(stage),
+  });
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  return stack;
+}

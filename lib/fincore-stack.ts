@@ -1,0 +1,46 @@
+// The whole service for one stage. The stack only composes constructs; each concern lives in its
+// own file (data, api, async jobs, observability).
+import { CfnOutput, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { Api } from './api-construct';
+import { AsyncJobs } from './async-jobs-construct';
+import { Data } from './data-construct';
+import { FincoreFunction } from './fincore-function';
+import { Observability } from './observability-construct';
+import type { StageConfig } from './stage-config';
+
+export interface FincoreStackProps extends StackProps {
+  config: StageConfig;
+}
+
+export class FincoreStack extends Stack {
+  readonly data: Data;
+  readonly api: Api;
+  readonly jobs: AsyncJobs;
+  readonly observability: Observability;
+
+  constructor(scope: Construct, id: string, props: FincoreStackProps) {
+    super(scope, id, props);
+    const { config } = props;
+    Tags.of(this).add('project', 'fincore');
+    Tags.of(this).add('stage', config.stage);
+
+    this.data = new Data(this, 'Data', { config });
+    this.api = new Api(this, 'Api', { config, table: this.data.table, tableKey: this.data.tableKey });
+    this.jobs = new AsyncJobs(this, 'AsyncJobs', { config, table: this.data.table });
+    this.observability = new Observability(this, 'Observability', {
+      config,
+      restApi: this.api.restApi,
+      functions: this.node.findAll().filter((c): c is FincoreFunction => c instanceof FincoreFunction),
+      deadLetterQueues: {
+        WebhookEvents: this.jobs.webhookEvents.deadLetterQueue,
+        ItemRefresh: this.jobs.itemRefresh.deadLetterQueue,
+      },
+      stateMachines: { WebhookDelivery: this.jobs.webhookDelivery, ItemRefresh: this.jobs.itemRefreshMachine },
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL ({base_url}) of this stage' });
+    new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
+    new CfnOutput(this, 'SecretsKeyArn', { value: this.data.secretsKey.keyArn });
+  }
+}
