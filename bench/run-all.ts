@@ -1,11 +1,13 @@
 // `npm run bench`: every benchmark, one after another, printing figures (never asserting them).
 import { runMiddlewareOverhead } from './middleware-overhead';
+import { runSyncPages } from './sync-pages';
 
 async function main(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
   console.log(`machine: ${require('node:os').cpus().length} cores, node ${process.version}`);
   await runMiddlewareOverhead();
+  await runSyncPages();
 }
 
 main().catch((err) => {

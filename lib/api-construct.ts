@@ -1,23 +1,36 @@
-// The REST API: one function per route in ROUTES, one method per alias path of that route, and one
-// fallback function behind a greedy proxy and ANY methods so unknown paths (404) and wrong methods
-// (405) answer with our error envelope too.
-import { Aws, RemovalPolicy, Validations } from 'aws-cdk-lib';
+// The REST API. The parent stack holds the API itself (stage, deployment, gateway responses, access
+// logs), the fallback function behind a greedy proxy and root ANY method so unknown paths answer 404
+// with our error envelope, and the few path segments shared by several route groups. The route
+// functions and their methods (one per alias path, plus an ANY fallback per route path for 405) live
+// in nested stacks, one per route tag (lib/api-route-stack.ts, planned by lib/api-layout.ts).
+import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { aliasPaths, ROUTES, type Route } from '../functions/contracts/routes';
-import { AUTH_AND_METER_ACTIONS, TABLE_KEY_ACTIONS, tableAccessFor } from './api-grants';
+import { ROUTES, type Route } from '../functions/contracts/routes';
+import { planApi, type ApiPlan } from './api-layout';
+import { acknowledgeNoGatewayAuth, lambdaProxy, RouteStack } from './api-route-stack';
 import { FincoreFunction } from './fincore-function';
 import { addGatewayResponses } from './gateway-responses';
 import type { StageConfig } from './stage-config';
 
-export interface ApiProps {
+export { invokeSourcePath, routeConstructId } from './api-route-stack';
+
+export interface ApiProps extends ApiRouteOptions {
   config: StageConfig;
   table: dynamodb.ITableV2;
   tableKey: kms.IKey;
+}
+
+/** Defaults are the real route table and its handlers; the CDK tests pass larger tables to check the layout scales. */
+export interface ApiRouteOptions {
+  /** @default ROUTES */
+  routes?: readonly Route[];
+  /** Entry below functions/ of a route's handler. @default `api/<route id>.ts` */
+  handlerEntry?: (route: Route) => string;
 }
 
 /** Access log line: one JSON object per request, keyed by the same request id the handler echoes. */
@@ -40,18 +53,12 @@ const ACCESS_LOG_FIELDS: Record<string, string> = {
   xrayTraceId: '$context.xrayTraceId',
 };
 
-/** Construct id of a route's function, e.g. `items.get` -> `ItemsGet`, `discovery.llms-full` -> `DiscoveryLlmsFull`. */
-export function routeConstructId(routeId: string): string {
-  return routeId
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((part) => part[0].toUpperCase() + part.slice(1))
-    .join('');
-}
-
 export class Api extends Construct {
   readonly restApi: apigw.RestApi;
   readonly accessLogs: logs.LogGroup;
+  readonly plan: ApiPlan;
+  readonly routeStacks: RouteStack[] = [];
+  /** Every route's function, in route-table order, whichever nested stack holds it. */
   readonly routeFunctions = new Map<string, FincoreFunction>();
   readonly fallback: FincoreFunction;
 
@@ -87,108 +94,45 @@ export class Api extends Construct {
     });
     addGatewayResponses(this.restApi);
 
-    const environment = { FC_TABLE_NAME: props.table.tableName };
-    for (const route of ROUTES) {
-      const fn = new FincoreFunction(this, routeConstructId(route.id), {
-        entry: `api/${route.id}.ts`,
-        description: `${route.id}: ${route.method} ${route.path}`,
-        config,
-        environment,
-        memorySize: config.apiFunction.memorySize,
-        timeout: config.apiFunction.timeout,
-      });
-      this.grantRoute(route, fn, props);
-      this.routeFunctions.set(route.id, fn);
-    }
-
     this.fallback = new FincoreFunction(this, 'Fallback', {
       entry: 'platform/fallback.ts',
       description: 'fallback: unknown paths (404) and wrong methods (405)',
       config,
-      environment,
+      environment: { FC_TABLE_NAME: props.table.tableName },
       memorySize: 256,
       timeout: config.apiFunction.timeout,
     });
+    this.wireFallback();
 
-    this.wireMethods();
-  }
+    // Path segments under which routes of several nested stacks sit are created here, once.
+    const routes = props.routes ?? ROUTES;
+    this.plan = planApi(routes);
+    const parentResources = new Map<string, apigw.IResource>([['/', this.restApi.root]]);
+    for (const path of this.plan.sharedPaths) parentResources.set(path, this.restApi.root.resourceForPath(path));
 
-  private grantRoute(route: Route, fn: FincoreFunction, props: ApiProps): void {
-    switch (tableAccessFor(route)) {
-      case 'none':
-        return;
-      case 'auth-and-meter':
-        fn.role.addToPrincipalPolicy(
-          new iam.PolicyStatement({ actions: [...AUTH_AND_METER_ACTIONS], resources: [props.table.tableArn] }),
-        );
-        fn.role.addToPrincipalPolicy(
-          new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [props.tableKey.keyArn] }),
-        );
-        return;
-      case 'read-write':
-        props.table.grantReadWriteData(fn.role);
-        Validations.of(fn).acknowledge(
-          {
-            id: `AwsSolutions-IAM5[Resource::<${this.tableLogicalIdRef(props.table)}.Arn>/index/*]`,
-            reason:
-              'Item routes query the GSI (gsi1); grantReadWriteData grants the table ARN plus "<table ARN>/index/*", ' +
-              'which covers this one table\'s indexes and nothing else.',
-          },
-          {
-            id: 'AwsSolutions-IAM5[Action::kms:ReEncrypt*]',
-            reason:
-              'Part of grantReadWriteData for a table under a customer-managed key: the wildcard only spans ' +
-              'kms:ReEncryptFrom/ReEncryptTo and is limited to the table key\'s ARN.',
-          },
-          {
-            id: 'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
-            reason:
-              'Part of grantReadWriteData for a table under a customer-managed key: the wildcard only spans the ' +
-              'GenerateDataKey variants and is limited to the table key\'s ARN.',
-          },
-        );
-        return;
-    }
-  }
-
-  /** nag names a GetAtt by the logical id of the table resource. */
-  private tableLogicalIdRef(table: dynamodb.ITableV2): string {
-    const cfn = table.node.defaultChild as dynamodb.CfnGlobalTable;
-    return cfn.stack.getLogicalId(cfn);
-  }
-
-  private wireMethods(): void {
-    const fallback = this.lambdaProxy(this.fallback);
-    const routeResources = new Set<apigw.Resource>();
-    const methodOptions = { authorizationType: apigw.AuthorizationType.NONE };
-
-    for (const route of ROUTES) {
-      const fn = this.routeFunctions.get(route.id)!;
-      const integration = this.lambdaProxy(fn);
-      for (const path of aliasPaths(route)) {
-        const resource = this.restApi.root.resourceForPath(path);
-        acknowledgeNoGatewayAuth(resource.addMethod(route.method, integration, methodOptions), route);
-        routeResources.add(resource);
-      }
-      fn.fn.addPermission('InvokeFromApi', {
-        principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
-        sourceArn: this.restApi.arnForExecuteApi(route.method, invokeSourcePath(route), '*'),
+    const deployment = this.restApi.latestDeployment!;
+    for (const plan of this.plan.stacks) {
+      const stack = new RouteStack(this, plan.id, {
+        config,
+        plan,
+        restApi: this.restApi,
+        parentResources,
+        table: props.table,
+        tableKey: props.tableKey,
+        fallback: this.fallback,
+        handlerEntry: props.handlerEntry ?? ((route) => `api/${route.id}.ts`),
       });
+      this.routeStacks.push(stack);
+      // The stage's deployment is a snapshot: it must be taken after every nested stack has created
+      // or changed its methods, and it must be a new deployment whenever any of them changed (CDK
+      // only fingerprints methods of this stack's own RestApi construct).
+      deployment.node.addDependency(stack.nestedStackResource!);
+      deployment.addToLogicalId({ routeStack: plan.id, wiring: stack.wiring });
     }
-
-    // A wrong method on a known path reaches the fallback (405 with Allow); API Gateway prefers the
-    // explicit method when one exists.
-    for (const resource of routeResources) {
-      acknowledgeNoGatewayAuth(resource.addMethod('ANY', fallback, methodOptions), null);
+    for (const route of routes) {
+      const stack = this.routeStacks.find((s) => s.routeFunctions.has(route.id))!;
+      this.routeFunctions.set(route.id, stack.routeFunctions.get(route.id)!);
     }
-    acknowledgeNoGatewayAuth(this.restApi.root.addMethod('ANY', fallback, methodOptions), null);
-    const proxy = this.restApi.root.addResource('{proxy+}');
-    acknowledgeNoGatewayAuth(proxy.addMethod('ANY', fallback, methodOptions), null);
-    // One permission for every fallback method: it only ever answers 404/405.
-    this.fallback.fn.addPermission('InvokeFromApi', {
-      principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
-      sourceArn: this.restApi.arnForExecuteApi('*', '/*', '*'),
-    });
 
     Validations.of(this.restApi).acknowledge(
       {
@@ -213,41 +157,17 @@ export class Api extends Construct {
     );
   }
 
-  /** Lambda proxy integration without CDK's per-method permissions (permissions are added explicitly). */
-  private lambdaProxy(fn: FincoreFunction): apigw.Integration {
-    return new apigw.Integration({
-      type: apigw.IntegrationType.AWS_PROXY,
-      integrationHttpMethod: 'POST',
-      uri: `arn:${Aws.PARTITION}:apigateway:${Aws.REGION}:lambda:path/2015-03-31/functions/${fn.fn.functionArn}/invocations`,
+  /** Unknown paths: ANY on the root and on a greedy proxy. The route stacks add ANY on route paths. */
+  private wireFallback(): void {
+    const fallback = lambdaProxy(this.fallback.fn.functionArn);
+    const methodOptions = { authorizationType: apigw.AuthorizationType.NONE };
+    acknowledgeNoGatewayAuth(this.restApi.root.addMethod('ANY', fallback, methodOptions), null);
+    const proxy = this.restApi.root.addResource('{proxy+}');
+    acknowledgeNoGatewayAuth(proxy.addMethod('ANY', fallback, methodOptions), null);
+    // One permission for every fallback method, here and in the route stacks: it only ever answers 404/405.
+    this.fallback.fn.addPermission('InvokeFromApi', {
+      principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
+      sourceArn: this.restApi.arnForExecuteApi('*', '/*', '*'),
     });
   }
-}
-
-/**
- * The execute-api path a route's function may be invoked through: its one path, or for /v1 routes a
- * pattern matching exactly its alias paths (/v1/x and /api/v1/x). One Lambda permission per route
- * instead of one per alias keeps the stack well inside CloudFormation's 500-resource limit.
- */
-export function invokeSourcePath(route: Route): string {
-  const paths = aliasPaths(route);
-  if (paths.length === 1) return paths[0];
-  if (!paths.every((p) => p.endsWith(route.path))) throw new Error(`Alias paths of ${route.path} do not share its suffix`);
-  return `/*${route.path.slice(1)}`;
-}
-
-function acknowledgeNoGatewayAuth(method: apigw.Method, route: Route | null): void {
-  const reason =
-    route === null
-      ? 'Fallback method: it only answers 404 route_not_found or 405 method_not_allowed with the error envelope ' +
-        'and touches no data, so there is nothing to authorize.'
-      : route.auth === 'none'
-        ? `${route.id} serves a public document by design (auth: none in the route table); its function has no ` +
-          'table access at all.'
-        : `${route.id} authenticates in the Lambda: the bearer secret key is hashed (SHA-256) and checked against ` +
-          'the hashed ApiKey row in DynamoDB in the same conditional write that rate-limits and meters it; there ' +
-          'are no Cognito users, so neither an IAM nor a Cognito authorizer applies.';
-  Validations.of(method).acknowledge(
-    { id: 'AwsSolutions-APIG4', reason },
-    { id: 'AwsSolutions-COG4', reason },
-  );
 }

@@ -3,6 +3,7 @@
 // CDK tests both build the app through here, so the tests check exactly what gets deployed.
 import { type App, type Environment, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import type { ApiRouteOptions } from './api-construct';
 import { FincoreStack } from './fincore-stack';
 import { stageConfig, type Stage } from './stage-config';
 
@@ -10,8 +11,15 @@ export function stackId(stage: Stage): string {
   return `Fincore-${stage}`;
 }
 
-export function addFincoreStack(app: App, stage: Stage, env: Required<Pick<Environment, 'account' | 'region'>>): FincoreStack {
+export function addFincoreStack(
+  app: App,
+  stage: Stage,
+  env: Required<Pick<Environment, 'account' | 'region'>>,
+  /** Only the CDK tests pass these (a larger route table); the CLI deploys ROUTES. */
+  routeOptions: ApiRouteOptions = {},
+): FincoreStack {
   const stack = new FincoreStack(app, stackId(stage), {
+    ...routeOptions,
     env,
     stackName: `fincore-${stage}`,
     description: `fincore financial-data API, ${stage} stage`,

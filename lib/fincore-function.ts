@@ -3,8 +3,8 @@
 // it may write to its own log group and nothing else until a construct grants more.
 //
 // Grants land in the role's inline policy rather than a separate AWS::IAM::Policy: one resource
-// fewer per function (the API alone has ~40 functions against CloudFormation's 500-resource limit)
-// and the function is never created before its permissions exist.
+// fewer per function (every stack counts against CloudFormation's 500-resource limit, see
+// docs/stack.md) and the function is never created before its permissions exist.
 import * as path from 'node:path';
 import { Duration, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';

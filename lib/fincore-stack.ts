@@ -2,14 +2,14 @@
 // own file (data, api, async jobs, observability).
 import { CfnOutput, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { Api } from './api-construct';
+import { Api, type ApiRouteOptions } from './api-construct';
 import { AsyncJobs } from './async-jobs-construct';
 import { Data } from './data-construct';
 import { FincoreFunction } from './fincore-function';
 import { Observability } from './observability-construct';
 import type { StageConfig } from './stage-config';
 
-export interface FincoreStackProps extends StackProps {
+export interface FincoreStackProps extends StackProps, ApiRouteOptions {
   config: StageConfig;
 }
 
@@ -26,7 +26,13 @@ export class FincoreStack extends Stack {
     Tags.of(this).add('stage', config.stage);
 
     this.data = new Data(this, 'Data', { config });
-    this.api = new Api(this, 'Api', { config, table: this.data.table, tableKey: this.data.tableKey });
+    this.api = new Api(this, 'Api', {
+      config,
+      table: this.data.table,
+      tableKey: this.data.tableKey,
+      routes: props.routes,
+      handlerEntry: props.handlerEntry,
+    });
     this.jobs = new AsyncJobs(this, 'AsyncJobs', { config, table: this.data.table });
     this.observability = new Observability(this, 'Observability', {
       config,

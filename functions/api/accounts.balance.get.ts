@@ -1,5 +1,11 @@
-// POST /v1/accounts/balance/get: Accounts with balances refreshed from the institution when older than 15 minutes.
-// In the contract and the stack; its behaviour lands with a later issue (answers 501 until then).
-import { plannedOperation } from '../platform/operation';
+// POST /v1/accounts/balance/get: balances refreshed from the source when older than 15 minutes.
+import { freshAccounts } from '../app/reads';
+import { publicItem } from '../data/items-repo';
+import { defineOperation } from '../platform/operation';
 
-export const handler = plannedOperation('accounts.balance.get');
+type Body = { options?: { account_ids?: string[] } };
+
+export const handler = defineOperation<Body>('accounts.balance.get', async ({ deps, item, body }) => ({
+  accounts: await freshAccounts(deps, item!, body.options?.account_ids),
+  item: publicItem(item!),
+}));

@@ -1,5 +1,11 @@
-// POST /v1/accounts/get: Consented accounts with cached balances.
-// In the contract and the stack; its behaviour lands with a later issue (answers 501 until then).
-import { plannedOperation } from '../platform/operation';
+// POST /v1/accounts/get: consented accounts with cached balances.
+import { cachedAccounts } from '../app/reads';
+import { publicItem } from '../data/items-repo';
+import { defineOperation } from '../platform/operation';
 
-export const handler = plannedOperation('accounts.get');
+type Body = { options?: { account_ids?: string[] } };
+
+export const handler = defineOperation<Body>('accounts.get', async ({ deps, item, body }) => ({
+  accounts: await cachedAccounts(deps, item!, body.options?.account_ids),
+  item: publicItem(item!),
+}));

@@ -1,5 +1,8 @@
-// POST /v1/items/remove: Remove an item: its cached data is deleted and its access token stops working.
-// In the contract and the stack; its behaviour lands with a later issue (answers 501 until then).
-import { plannedOperation } from '../platform/operation';
+// POST /v1/items/remove: deletes the item's cached data; its access token stops working at once.
+import { removeItem } from '../data/items-repo';
+import { defineOperation } from '../platform/operation';
 
-export const handler = plannedOperation('items.remove');
+export const handler = defineOperation('items.remove', async ({ deps, item }) => {
+  await removeItem(deps, item!);
+  return { removed: true };
+});

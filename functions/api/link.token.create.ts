@@ -1,5 +1,5 @@
-// POST /v1/link/token/create: Mint a 30-minute link token that opens hosted Link at {base_url}/link?token=...
-// In the contract and the stack; its behaviour lands with a later issue (answers 501 until then).
-import { plannedOperation } from '../platform/operation';
+// POST /v1/link/token/create: a 30-minute link token for hosted Link (create or update mode).
+import { createLinkToken, type LinkTokenRequest } from '../app/link';
+import { defineOperation } from '../platform/operation';
 
-export const handler = plannedOperation('link.token.create');
+export const handler = defineOperation<LinkTokenRequest>('link.token.create', ({ deps, auth, body }) => createLinkToken(deps, auth!, body));

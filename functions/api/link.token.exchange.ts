@@ -1,5 +1,7 @@
-// POST /v1/link/token/exchange: Exchange a single-use public token for a permanent access token.
-// In the contract and the stack; its behaviour lands with a later issue (answers 501 until then).
-import { plannedOperation } from '../platform/operation';
+// POST /v1/link/token/exchange: single-use public token -> permanent access token (rotates in update mode).
+import { exchangePublicToken } from '../app/link';
+import { defineOperation } from '../platform/operation';
 
-export const handler = plannedOperation('link.token.exchange');
+export const handler = defineOperation<{ public_token: string }>('link.token.exchange', ({ deps, auth, body }) =>
+  exchangePublicToken(deps, auth!, body.public_token),
+);

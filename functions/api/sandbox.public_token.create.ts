@@ -1,5 +1,8 @@
-// POST /v1/sandbox/public_token/create: Create a public token for a sandbox institution without the browser (CI helper).
-// In the contract and the stack; its behaviour lands with a later issue (answers 501 until then).
-import { plannedOperation } from '../platform/operation';
+// POST /v1/sandbox/public_token/create: connect a sandbox login without the browser (test keys only).
+import type { Product } from '../contracts/schemas';
+import { createSandboxPublicToken } from '../app/link';
+import { defineOperation } from '../platform/operation';
 
-export const handler = plannedOperation('sandbox.public_token.create');
+type Body = { institution_id: string; products: Product[]; username?: string };
+
+export const handler = defineOperation<Body>('sandbox.public_token.create', ({ deps, auth, body }) => createSandboxPublicToken(deps, auth!, body));

@@ -1,5 +1,5 @@
-// POST /v1/transactions/get: Transactions in a date range, paged by count and offset; removed rows excluded.
-// In the contract and the stack; its behaviour lands with a later issue (answers 501 until then).
-import { plannedOperation } from '../platform/operation';
+// POST /v1/transactions/get: a date range, paged by count and offset; removed rows excluded.
+import { getTransactions, type TransactionsGetRequest } from '../app/reads';
+import { defineOperation } from '../platform/operation';
 
-export const handler = plannedOperation('transactions.get');
+export const handler = defineOperation<TransactionsGetRequest>('transactions.get', ({ deps, item, body }) => getTransactions(deps, item!, body));

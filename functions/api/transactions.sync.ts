@@ -1,5 +1,8 @@
-// POST /v1/transactions/sync: Page through transaction changes since a cursor (full history without one).
-// In the contract and the stack; its behaviour lands with a later issue (answers 501 until then).
-import { plannedOperation } from '../platform/operation';
+// POST /v1/transactions/sync: changes since the cursor (full history as `added` without one).
+import { LIMITS } from '../contracts/limits';
+import { syncTransactions } from '../app/sync';
+import { defineOperation } from '../platform/operation';
 
-export const handler = plannedOperation('transactions.sync');
+export const handler = defineOperation<{ cursor?: string; count?: number }>('transactions.sync', ({ deps, item, body }) =>
+  syncTransactions(deps, item!, body.cursor, body.count ?? LIMITS.pageDefault),
+);

@@ -11,6 +11,8 @@ export const ERROR_TYPES = {
   rate_limit_error: 429,
   provider_error: 502,
   api_error: 500,
+  /** The institution login itself failed (credentials, MFA, locked): shown in Link, passed to onExit. */
+  item_error: 400,
 } as const;
 export type ErrorType = keyof typeof ERROR_TYPES;
 
@@ -79,6 +81,41 @@ export const ERRORS = {
     type: 'invalid_request',
     message: 'The access_token is not valid for this application and environment.',
   },
+  invalid_public_token: {
+    type: 'invalid_request',
+    message: 'The public_token is not valid for this application and environment.',
+  },
+  public_token_expired: {
+    type: 'invalid_request',
+    message: 'The public_token expired (they live 30 minutes). Open Link again.',
+  },
+  public_token_used: {
+    type: 'invalid_request',
+    message: 'The public_token was already exchanged; public tokens are single-use.',
+  },
+  invalid_link_token: { type: 'invalid_request', message: 'The link token is not valid.' },
+  link_token_expired: {
+    type: 'invalid_request',
+    message: 'This link has expired (link tokens live 30 minutes). Ask the app for a new one.',
+  },
+  link_token_used: {
+    type: 'invalid_request',
+    message: 'This link was already used to connect an account. Ask the app for a new one.',
+  },
+  invalid_item_id: {
+    type: 'invalid_request',
+    message: 'update_item_id does not name an item of this application and environment.',
+  },
+  products_not_supported: {
+    type: 'invalid_request',
+    message: 'The institution does not support every requested product.',
+  },
+  institution_mismatch: {
+    type: 'invalid_request',
+    message: 'Update mode must reconnect the same institution as the item.',
+  },
+  no_mfa_pending: { type: 'invalid_request', message: 'There is no MFA challenge to answer; submit credentials first.' },
+  invalid_date_range: { type: 'invalid_request', message: 'start_date must not be after end_date.' },
 
   // --- authentication (401) ---
   missing_api_key: {
@@ -93,6 +130,21 @@ export const ERRORS = {
   revoked_api_key: {
     type: 'authentication_error',
     message: 'The API key has been revoked. Use the key that replaced it.',
+  },
+
+  // --- the institution login (item errors, 400) ---
+  invalid_credentials: {
+    type: 'item_error',
+    message: 'The username or password is incorrect. Check them and try again.',
+  },
+  invalid_mfa_code: { type: 'item_error', message: 'The code is incorrect. Check it and try again.' },
+  item_locked: {
+    type: 'item_error',
+    message: 'The institution has locked this login. The user must unlock it with the institution first.',
+  },
+  too_many_attempts: {
+    type: 'item_error',
+    message: 'Too many failed attempts for this link. Ask the app for a new link.',
   },
 
   // --- permission (403) ---

@@ -18,6 +18,10 @@ export const LIMITS = {
   cursorMaxLength: 1024,
   stringMaxLength: 1000,
   graphqlQueryMaxLength: 100_000,
+  credentialMaxLength: 200,
+  mfaCodeMaxLength: 16,
+  /** Wrong credentials or MFA codes one link token accepts before the session is locked. */
+  linkAttemptsMax: 5,
   linkTokenLifetimeMinutes: 30,
   balanceCacheMinutes: 15,
   webhookTimestampWindowMinutes: 5,

@@ -27,11 +27,19 @@ import {
   tokenOrTransactions,
 } from './schemas';
 import { LIMITS } from './limits';
+import { LinkSession, LinkStep, LinkTokenField } from './link-schemas';
 
-export type AuthMode = 'none' | 'key';
+/** `link`: the hosted Link page's own API, authenticated by the link token in the body (not metered). */
+export type AuthMode = 'none' | 'key' | 'link';
 /** `api` and `ai` count one unit against that monthly quota; `none` is not metered (public documents). */
 export type Metering = 'none' | 'api' | 'ai';
-export type ResponseKind = 'json' | 'text' | 'html';
+export const CONTENT_TYPES = {
+  json: 'application/json',
+  text: 'text/plain; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+} as const;
+export type ResponseKind = keyof typeof CONTENT_TYPES;
 /** `planned` routes are in the contract and the stack but answer 501 until their issue lands. */
 export type RouteStatus = 'live' | 'planned';
 
@@ -45,6 +53,11 @@ export interface Route {
   auth: AuthMode;
   /** Takes an `access_token` naming one item of the caller's application and environment. */
   item: boolean;
+  /**
+   * Reads or writes rows beyond the key's own metering row (items, tokens, link sessions). Drives
+   * least-privilege grants in the stack. Defaults to `item || auth === 'link'`.
+   */
+  dataAccess: boolean;
   /** Product the item must have consented to, if any. */
   consent: z.infer<typeof Product> | null;
   metering: Metering;
@@ -59,8 +72,8 @@ export interface Route {
   status: RouteStatus;
 }
 
-type RouteInput = Omit<Route, 'id' | 'method' | 'auth' | 'item' | 'consent' | 'metering' | 'responseKind' | 'status'> &
-  Partial<Pick<Route, 'method' | 'auth' | 'item' | 'consent' | 'metering' | 'responseKind' | 'status'>>;
+type RouteInput = Omit<Route, 'id' | 'method' | 'auth' | 'item' | 'dataAccess' | 'consent' | 'metering' | 'responseKind' | 'status'> &
+  Partial<Pick<Route, 'method' | 'auth' | 'item' | 'dataAccess' | 'consent' | 'metering' | 'responseKind' | 'status'>>;
 
 function route(id: string, input: RouteInput): Route {
   return {
@@ -73,6 +86,7 @@ function route(id: string, input: RouteInput): Route {
     responseKind: 'json',
     status: 'planned',
     ...input,
+    dataAccess: input.dataAccess ?? (input.item === true || input.auth === 'link'),
   };
 }
 
@@ -128,6 +142,7 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/link/token/create',
     tag: 'Link',
     summary: 'Mint a 30-minute link token that opens hosted Link at {base_url}/link?token=...',
+    dataAccess: true,
     request: z.strictObject({
       client_name: z.string().min(1).max(LIMITS.clientNameMax).optional(),
       user: z.strictObject({ client_user_id: Id }),
@@ -147,6 +162,7 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/link/token/exchange',
     tag: 'Link',
     summary: 'Exchange a single-use public token for a permanent access token.',
+    dataAccess: true,
     request: z.strictObject({ public_token: z.string().min(1).max(LIMITS.tokenMaxLength) }),
     response: z.object({ access_token: z.string(), item_id: z.string(), rotated: z.boolean() }),
   }),
@@ -365,6 +381,7 @@ export const ROUTES: readonly Route[] = [
 
   // ---------- AI enrichment (rules first) ----------
   route('ai.categorize', {
+    dataAccess: true,
     path: '/v1/ai/categorize',
     tag: 'AI',
     summary: 'Categorize transactions into the platform taxonomy.',
@@ -378,6 +395,7 @@ export const ROUTES: readonly Route[] = [
     }),
   }),
   route('ai.subscriptions', {
+    dataAccess: true,
     path: '/v1/ai/subscriptions',
     tag: 'AI',
     summary: 'Paid subscriptions with cadence, annual cost, likely-unused flags and savings notes.',
@@ -386,6 +404,7 @@ export const ROUTES: readonly Route[] = [
     response: aiResponse({}, 'Subscriptions found.'),
   }),
   route('ai.cashflow', {
+    dataAccess: true,
     path: '/v1/ai/cashflow',
     tag: 'AI',
     summary: 'Cash-flow balance forecast over a configurable horizon.',
@@ -405,6 +424,7 @@ export const ROUTES: readonly Route[] = [
     response: aiResponse({}, 'The merchant.'),
   }),
   route('ai.health-score', {
+    dataAccess: true,
     path: '/v1/ai/health-score',
     tag: 'AI',
     summary: 'Explainable 0-100 financial health score with subscores.',
@@ -413,6 +433,7 @@ export const ROUTES: readonly Route[] = [
     response: aiResponse({}, 'The score.'),
   }),
   route('ai.financial-summary', {
+    dataAccess: true,
     path: '/v1/ai/financial-summary',
     tag: 'AI',
     summary: 'Plain-language summary with highlights.',
@@ -421,6 +442,7 @@ export const ROUTES: readonly Route[] = [
     response: aiResponse({}, 'The summary.'),
   }),
   route('ai.fraud-risk', {
+    dataAccess: true,
     path: '/v1/ai/fraud-risk',
     tag: 'AI',
     summary: 'Fraud risk signals with an overall grade.',
@@ -429,6 +451,7 @@ export const ROUTES: readonly Route[] = [
     response: aiResponse({}, 'Risk signals.'),
   }),
   route('ai.purchase-analysis', {
+    dataAccess: true,
     path: '/v1/ai/purchase-analysis',
     tag: 'AI',
     summary: 'Buy, wait or skip analysis of a planned purchase, with opportunity cost.',
@@ -440,6 +463,7 @@ export const ROUTES: readonly Route[] = [
     response: aiResponse({}, 'The analysis.'),
   }),
   route('ai.weekly-report', {
+    dataAccess: true,
     path: '/v1/ai/weekly-report',
     tag: 'AI',
     summary: 'Narrative weekly report.',
@@ -448,12 +472,84 @@ export const ROUTES: readonly Route[] = [
     response: aiResponse({}, 'The report.'),
   }),
 
+  // ---------- hosted Link (the page, the SDK and the page's own API) ----------
+  route('link.page', {
+    method: 'GET',
+    path: '/link',
+    tag: 'Hosted Link',
+    summary: 'The hosted Link page: open {base_url}/link?token=<link_token> in a browser or the SDK modal.',
+    auth: 'none',
+    metering: 'none',
+    dataAccess: true,
+    request: null,
+    response: z.string(),
+    responseKind: 'html',
+  }),
+  route('link.sdk', {
+    method: 'GET',
+    path: '/link/sdk.js',
+    tag: 'Hosted Link',
+    summary: 'The Link SDK: FincoreLink.create({ token, onSuccess, onExit }).open() shows Link in a modal.',
+    auth: 'none',
+    metering: 'none',
+    request: null,
+    response: z.string(),
+    responseKind: 'js',
+  }),
+  route('link.session', {
+    path: '/link/api/session',
+    tag: 'Hosted Link',
+    summary: 'What the Link page needs to render a session (called by the page).',
+    auth: 'link',
+    metering: 'none',
+    request: z.strictObject({ link_token: LinkTokenField }),
+    response: LinkSession,
+  }),
+  route('link.institutions', {
+    path: '/link/api/institutions',
+    tag: 'Hosted Link',
+    summary: 'Institution search for the Link page (as-you-type).',
+    auth: 'link',
+    metering: 'none',
+    request: z.strictObject({
+      link_token: LinkTokenField,
+      query: z.string().max(LIMITS.institutionQueryMax),
+      types: z.array(InstitutionType).min(1).max(10).optional(),
+      country_codes: z.array(CountryCode).min(1).max(50).optional(),
+    }),
+    response: z.object({ institutions: z.array(Institution).max(LIMITS.institutionSearchMaxResults) }),
+  }),
+  route('link.connect', {
+    path: '/link/api/connect',
+    tag: 'Hosted Link',
+    summary: 'Submit credentials for an institution (called by the page).',
+    auth: 'link',
+    metering: 'none',
+    request: z.strictObject({
+      link_token: LinkTokenField,
+      institution_id: Id,
+      username: z.string().min(1).max(LIMITS.credentialMaxLength),
+      password: z.string().min(1).max(LIMITS.credentialMaxLength),
+    }),
+    response: LinkStep,
+  }),
+  route('link.mfa', {
+    path: '/link/api/mfa',
+    tag: 'Hosted Link',
+    summary: 'Submit the one-time code of an MFA challenge (called by the page).',
+    auth: 'link',
+    metering: 'none',
+    request: z.strictObject({ link_token: LinkTokenField, code: z.string().min(1).max(LIMITS.mfaCodeMaxLength) }),
+    response: LinkStep,
+  }),
+
   // ---------- sandbox helpers (test keys only) ----------
   route('sandbox.public_token.create', {
     path: '/v1/sandbox/public_token/create',
     tag: 'Sandbox',
     summary: 'Create a public token for a sandbox institution without the browser (CI helper).',
     testKeysOnly: true,
+    dataAccess: true,
     request: z.strictObject({
       institution_id: Id,
       products: z.array(Product).min(1).max(PRODUCTS.length),
@@ -485,6 +581,7 @@ export const ROUTES: readonly Route[] = [
 
   // ---------- GraphQL ----------
   route('graphql.query', {
+    dataAccess: true,
     path: '/v1/graphql',
     tag: 'GraphQL',
     summary: 'Read-only GraphQL gateway over items, accounts and transactions.',

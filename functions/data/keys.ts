@@ -6,7 +6,15 @@
 // | Application   | APP#<app_id>        | APP      |                     |                   | application by id (name, plan)              |
 // | ApiKey        | KEY#<sha256(key)>   | KEY      | APPKEYS#<app_id>    | <env>#<key_id>    | authenticate + meter a request in one write; |
 // |               |                     |          |                     |                   | list an application's keys per environment  |
+// | LinkToken     | LINK#<sha256(tok)>  | LINK     |                     |                   | open a Link session; its state (TTL 30 min) |
+// | PublicToken   | PUB#<sha256(tok)>   | PUB      |                     |                   | spend once at exchange (TTL 30 min)         |
+// | AccessToken   | TOKEN#<sha256(tok)> | TOKEN    |                     |                   | access_token -> item (hash only)            |
+// | Item          | ITEM#<item_id>      | ITEM     | APPITEMS#<app>#<env>| <created>#<item>  | item by id; items of an application         |
+// | Account       | ITEM#<item_id>      | ACCT#<account_id>   |          |                   | accounts of an item (one Query)             |
+// | FeedEntry     | FEED#<item_id>      | <seq:12>#<txn_id>   |          |                   | transactions change feed: versions in       |
+// |               |                     |          |                     |                   | sequence order (sync = one Query from pos)  |
 //
+// Every row that belongs to an application carries application_id and environment.
 // The ApiKey row also carries the key's token bucket (GCRA `tat`/`gate`) and its monthly usage
 // counters (`used_api_YYYYMM`, `used_ai_YYYYMM`), so auth, rate limit and metering are one
 // conditional UpdateItem (see functions/data/api-keys-repo.ts).
@@ -35,6 +43,20 @@ export const keys = {
     gsi1pk: `APPKEYS#${applicationId}`,
     gsi1skPrefix: environment ? `${environment}#` : '',
   }),
+  linkToken: (tokenHash: string) => ({ pk: `LINK#${tokenHash}`, sk: 'LINK' }),
+  publicToken: (tokenHash: string) => ({ pk: `PUB#${tokenHash}`, sk: 'PUB' }),
+  accessToken: (tokenHash: string) => ({ pk: `TOKEN#${tokenHash}`, sk: 'TOKEN' }),
+  item: (itemId: string) => ({ pk: `ITEM#${itemId}`, sk: 'ITEM' }),
+  itemByApplication: (applicationId: string, environment: Environment, createdAt: string, itemId: string) => ({
+    gsi1pk: `APPITEMS#${applicationId}#${environment}`,
+    gsi1sk: `${createdAt}#${itemId}`,
+  }),
+  account: (itemId: string, accountId: string) => ({ pk: `ITEM#${itemId}`, sk: `ACCT#${accountId}` }),
+  accountsOfItem: (itemId: string) => ({ pk: `ITEM#${itemId}`, skPrefix: 'ACCT#' }),
+  /** Item-owned partitions deleted with the item. */
+  itemPartitions: (itemId: string) => [`ITEM#${itemId}`, `FEED#${itemId}`],
+  feedEntry: (itemId: string, sk: string) => ({ pk: `FEED#${itemId}`, sk }),
+  feed: (itemId: string) => ({ pk: `FEED#${itemId}` }),
 };
 
 /** Monthly usage attribute on the ApiKey row, e.g. used_api_202611. UTC month. */

@@ -133,7 +133,8 @@ export function versionCheck(): middy.MiddlewareObj<ApiEvent, ApiResult> {
 export function authenticate(route: Route, deps: () => Deps): middy.MiddlewareObj<ApiEvent, ApiResult> {
   return {
     before: async (request: ApiRequest) => {
-      if (route.auth === 'none') return;
+      // Public documents need no key; the Link page's API is authenticated by its link token.
+      if (route.auth !== 'key') return;
       const state = stateOf(request);
       const header = state.headers['authorization'];
       if (header === undefined || header.trim() === '') throw new ApiError('missing_api_key');

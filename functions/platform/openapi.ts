@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { ERRORS, allErrorStatuses, codesForStatus, statusOf, type ErrorCode } from '../contracts/errors';
 import { LIMITS, PLANS, PLAN_NAMES } from '../contracts/limits';
-import { ALIAS_PREFIX, ROUTES, type Route } from '../contracts/routes';
+import { ALIAS_PREFIX, CONTENT_TYPES, ROUTES, type Route } from '../contracts/routes';
 import { API_VERSION } from '../contracts/schemas';
 
 type Json = Record<string, unknown>;
@@ -147,18 +147,19 @@ function errorResponses(): Json {
 function errorStatusesOf(route: Route): number[] {
   const statuses = new Set<number>([400, 405, 500]);
   if (route.auth === 'key') [401, 403, 404, 429, 502].forEach((s) => statuses.add(s));
+  if (route.auth === 'link') [404, 502].forEach((s) => statuses.add(s));
   if (route.request) [413, 415].forEach((s) => statuses.add(s));
   if (route.status === 'planned') statuses.add(501);
   return [...statuses].sort((a, b) => a - b);
 }
 
-const CONTENT_TYPES = { json: 'application/json', text: 'text/plain', html: 'text/html' } as const;
 
 function operation(route: Route, requestIds: Map<Route, string>, responseIds: Map<Route, string>): Json {
   const notes: string[] = [];
   if (route.description) notes.push(route.description);
   if (route.path.startsWith('/v1/')) notes.push(`Also served at \`${ALIAS_PREFIX}${route.path}\`.`);
   if (route.item) notes.push('Tied to one item through `access_token`.');
+  if (route.auth === 'link') notes.push('Authenticated by the `link_token` in the body (no API key); called by the hosted Link page.');
   if (route.consent) notes.push(`Requires the \`${route.consent}\` product consent (403 \`${route.consent}_not_consented\` otherwise).`);
   if (route.metering !== 'none') notes.push(`Metered: one unit of the monthly ${route.metering.toUpperCase()} quota.`);
   if (route.testKeysOnly) notes.push('Test keys only (403 `test_key_required` for live keys).');
@@ -170,7 +171,7 @@ function operation(route: Route, requestIds: Map<Route, string>, responseIds: Ma
     200: {
       description: 'Success.',
       headers: headerRefs(successHeaders),
-      content: { [CONTENT_TYPES[route.responseKind]]: { schema: responseSchema } },
+      content: { [CONTENT_TYPES[route.responseKind].split(';')[0]]: { schema: responseSchema } },
     },
   };
   for (const status of errorStatusesOf(route)) responses[status] = { $ref: `#/components/responses/Error${status}` };

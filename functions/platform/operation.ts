@@ -3,8 +3,9 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { ApiError } from '../contracts/errors';
-import { routeById, ROUTES, aliasPaths, type Route } from '../contracts/routes';
+import { CONTENT_TYPES, routeById, ROUTES, aliasPaths, type Route } from '../contracts/routes';
 import type { AuthContext } from '../data/api-keys-repo';
+import { itemForAccessToken, type ItemRecord } from '../data/items-repo';
 import {
   authenticate,
   errorEnvelope,
@@ -20,8 +21,10 @@ import { runtime, type Deps } from './runtime';
 
 export interface OperationContext<Body> {
   body: Body;
-  /** Null only on public routes (auth: none). */
+  /** Null only on routes that take no API key (public documents, the Link page's API). */
   auth: AuthContext | null;
+  /** The item named by `access_token` on item routes (consent already checked); null elsewhere. */
+  item: ItemRecord | null;
   deps: Deps;
   route: Route;
   requestId: string;
@@ -32,7 +35,6 @@ export interface OperationContext<Body> {
 
 export type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
-const CONTENT_TYPES = { json: 'application/json', text: 'text/plain; charset=utf-8', html: 'text/html; charset=utf-8' };
 
 export function baseUrlOf(event: ApiEvent, deps: Deps): string {
   if (deps.config.baseUrl) return deps.config.baseUrl.replace(/\/$/, '');
@@ -40,6 +42,18 @@ export function baseUrlOf(event: ApiEvent, deps: Deps): string {
   if (domain.includes('.execute-api.')) return `https://${domain}/${event.requestContext.stage}`;
   const proto = event.headers?.['x-forwarded-proto'] ?? event.headers?.['X-Forwarded-Proto'] ?? (deps.config.stage === 'local' ? 'http' : 'https');
   return `${proto}://${domain}`;
+}
+
+/**
+ * The item an access token names. Unknown, removed, rotated-out and other applications' or
+ * environments' tokens all get the same answer, so nothing leaks that an item exists.
+ */
+async function resolveItem(deps: Deps, route: Route, auth: AuthContext, body: unknown): Promise<ItemRecord> {
+  const token = (body as { access_token: string }).access_token;
+  const item = await itemForAccessToken(deps, token, auth.applicationId, auth.environment);
+  if (!item) throw new ApiError('invalid_access_token');
+  if (route.consent && !item.consentedProducts.includes(route.consent)) throw new ApiError(`${route.consent}_not_consented`);
+  return item;
 }
 
 export function defineOperation<Body = Record<string, never>>(
@@ -50,9 +64,11 @@ export function defineOperation<Body = Record<string, never>>(
   const base = async (event: ApiEvent): Promise<ApiResult> => {
     const deps = runtime();
     const state = stateOf({ event });
+    const item = route.item ? await resolveItem(deps, route, state.auth!, state.body) : null;
     const result = await impl({
       body: state.body as Body,
       auth: state.auth,
+      item,
       deps,
       route,
       requestId: state.requestId,

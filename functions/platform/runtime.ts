@@ -22,6 +22,8 @@ export interface RuntimeConfig {
   baseUrl?: string;
   /** Check every JSON response against its route's schema (tests turn this on; it costs CPU). */
   validateResponses?: boolean;
+  /** Connector credentials present in this deployment (env var name -> value); none locally. */
+  connectorEnv?: Record<string, string | undefined>;
 }
 
 export interface Clock {
@@ -33,7 +35,14 @@ export interface Deps {
   ddb: DynamoDBDocumentClient;
   clock: Clock;
   /** Counts DynamoDB calls made through `ddb` (for benchmarks and cost statements). */
-  ddbCalls: { count: number };
+  ddbCalls: DynamoDbCallStats;
+}
+
+export interface DynamoDbCallStats {
+  count: number;
+  /** Capacity units DynamoDB reports consumed; only summed when `trackCapacity` is on. */
+  capacityUnits: number;
+  trackCapacity: boolean;
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
@@ -46,10 +55,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): RuntimeConf
     region: parsed.AWS_REGION,
     dynamodbEndpoint: parsed.FC_DYNAMODB_ENDPOINT,
     baseUrl: parsed.FC_BASE_URL,
+    connectorEnv: env,
   };
 }
 
-export function createDocumentClient(config: RuntimeConfig, ddbCalls: { count: number }): DynamoDBDocumentClient {
+export function createDocumentClient(config: RuntimeConfig, ddbCalls: DynamoDbCallStats): DynamoDBDocumentClient {
   const local = config.dynamodbEndpoint !== undefined;
   const client = new DynamoDBClient({
     region: config.region,
@@ -61,7 +71,12 @@ export function createDocumentClient(config: RuntimeConfig, ddbCalls: { count: n
   client.middlewareStack.add(
     (next) => async (args) => {
       ddbCalls.count += 1;
-      return next(args);
+      if (!ddbCalls.trackCapacity) return next(args);
+      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+      const result = await next(args);
+      const consumed = (result.output as { ConsumedCapacity?: { CapacityUnits?: number } | Array<{ CapacityUnits?: number }> }).ConsumedCapacity;
+      for (const c of [consumed ?? []].flat()) ddbCalls.capacityUnits += c.CapacityUnits ?? 0;
+      return result;
     },
     { step: 'initialize', name: 'countDynamoDbCalls' },
   );
@@ -69,7 +84,7 @@ export function createDocumentClient(config: RuntimeConfig, ddbCalls: { count: n
 }
 
 export function createDeps(config: RuntimeConfig, clock: Clock = systemClock): Deps {
-  const ddbCalls = { count: 0 };
+  const ddbCalls: DynamoDbCallStats = { count: 0, capacityUnits: 0, trackCapacity: false };
   return { config, ddb: createDocumentClient(config, ddbCalls), clock, ddbCalls };
 }
 

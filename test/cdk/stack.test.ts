@@ -1,17 +1,25 @@
-// CDK assertions on the synthesized stack, for both stages: every route has exactly one function and
-// one method per alias path; grants are the least each route kind needs; the table, queues, state
-// machines and alarms are shaped as designed; cdk-nag's AwsSolutions pack has no unacknowledged
-// finding and every acknowledgement says why.
-import { App, type CfnElement, Stack, Validations } from 'aws-cdk-lib';
+// CDK assertions on the synthesized app, for both stages: every route has exactly one function and
+// one method per alias path, wired from a nested stack per route tag; grants follow each route's
+// auth mode and `dataAccess`; the table, queues, state machines and alarms are shaped as designed;
+// every stack stays well inside CloudFormation's resource limit, also with a much larger route
+// table; cdk-nag's AwsSolutions pack has no unacknowledged finding (nested stacks included) and
+// every acknowledgement says why.
+//
+// The parent template and the nested templates are read as one (template-helpers.flattenTemplates):
+// a nested resource is keyed `<nested stack logical id>/<logical id>` and parameters are replaced by
+// what the parent passes, so references across stacks compare like references within one.
+import { App, type CfnElement, NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
-import { ROUTES, aliasPaths } from '../../functions/contracts/routes';
+import { ROUTES, aliasPaths, routeById, type Route } from '../../functions/contracts/routes';
 import { TABLE } from '../../functions/data/keys';
 import { API_VERSION } from '../../functions/contracts/schemas';
 import { AUTH_AND_METER_ACTIONS, TABLE_KEY_ACTIONS, tableAccessFor } from '../../lib/api-grants';
-import { invokeSourcePath } from '../../lib/api-construct';
+import type { ApiRouteOptions } from '../../lib/api-construct';
+import { pathParameterName, planApi, routeStackId } from '../../lib/api-layout';
+import { invokeSourcePath, ROUTE_STACK_PARAMETERS } from '../../lib/api-route-stack';
 import { MAX_RECEIVE_COUNT, WEBHOOK_RETRY_DELAYS_SECONDS } from '../../lib/async-jobs-construct';
 import { addFincoreStack } from '../../lib/fincore-app';
 import type { FincoreFunction } from '../../lib/fincore-function';
@@ -19,6 +27,8 @@ import type { FincoreStack } from '../../lib/fincore-stack';
 import { STAGES, parseStage, stageConfig, type Stage } from '../../lib/stage-config';
 import {
   apiMethods,
+  apiResourcePaths,
+  flattenTemplates,
   ofType,
   referencedLogicalIds,
   resolveIntrinsics,
@@ -32,28 +42,49 @@ const aslValidator: (definition: unknown) => { isValid: boolean; errorsText: (se
 
 const ENV = { account: '111111111111', region: 'us-east-1' };
 const WORKER_COUNT = 5;
+/** Fail well before CloudFormation's 500 resources per stack. */
+const RESOURCE_BUDGET = 450;
 
 interface Synthesized {
   stage: Stage;
   app: App;
   stack: FincoreStack;
+  /** The parent stack's template. */
   template: Template;
+  nested: { stack: NestedStack; template: Template }[];
+  /** Parent and nested templates read as one (see flattenTemplates). */
   resources: Resources;
 }
 
-function synthesize(stage: Stage): Synthesized {
-  // Bundling is skipped: these tests read the template, not the code assets.
+function synthesize(stage: Stage, routeOptions?: ApiRouteOptions): Synthesized {
+  // Bundling is skipped: these tests read the templates, not the code assets.
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const stack = addFincoreStack(app, stage, ENV);
+  const stack = addFincoreStack(app, stage, ENV, routeOptions);
   // Synthesis runs the cdk-nag validation plugin and throws on any unacknowledged finding.
   const template = Template.fromStack(stack);
-  return { stage, app, stack, template, resources: template.toJSON().Resources };
+  const nested = stack.node
+    .findAll()
+    .filter((c): c is NestedStack => NestedStack.isNestedStack(c))
+    .map((n) => ({ stack: n, template: Template.fromStack(n) }));
+  const resources = flattenTemplates(
+    template.toJSON(),
+    nested.map((n) => ({ logicalId: stack.getLogicalId(n.stack.nestedStackResource as CfnElement), template: n.template.toJSON() })),
+  );
+  return { stage, app, stack, template, nested, resources };
 }
 
-/** Logical id of a construct's CloudFormation resource. */
-const cfnId = (stack: Stack, construct: IConstruct) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
-const logicalId = (stack: Stack, fn: FincoreFunction) => cfnId(stack, fn.fn);
-const roleLogicalId = (stack: Stack, fn: FincoreFunction) => cfnId(stack, fn.role);
+/** Key of a construct's CloudFormation resource in the flattened resources. */
+function cfnId(construct: IConstruct): string {
+  const element = (construct.node.defaultChild ?? construct) as CfnElement;
+  const stack = Stack.of(element);
+  const id = stack.getLogicalId(element);
+  if (!NestedStack.isNestedStack(stack)) return id;
+  const resource = stack.nestedStackResource as CfnElement;
+  return `${Stack.of(resource).getLogicalId(resource)}/${id}`;
+}
+const logicalId = (fn: FincoreFunction) => cfnId(fn.fn);
+const roleLogicalId = (fn: FincoreFunction) => cfnId(fn.role);
+const resourceCount = (template: Template) => Object.keys(template.toJSON().Resources).length;
 
 const built = new Map<Stage, Synthesized>();
 beforeAll(() => {
@@ -61,18 +92,49 @@ beforeAll(() => {
 });
 const get = (stage: Stage) => built.get(stage)!;
 
+/** The hosted Link page, its SDK and the page's own API: not under /v1, so one path each. */
+const LINK_PAGE_ROUTES: Record<string, string> = {
+  'link.page': 'GET /link',
+  'link.sdk': 'GET /link/sdk.js',
+  'link.session': 'POST /link/api/session',
+  'link.institutions': 'POST /link/api/institutions',
+  'link.connect': 'POST /link/api/connect',
+  'link.mfa': 'POST /link/api/mfa',
+};
+
+describe('API layout plan', () => {
+  it('puts every route into the nested stack of its tag, exactly once', () => {
+    const plan = planApi(ROUTES);
+    const placed = plan.stacks.flatMap((s) => s.routes.map((r) => `${s.id}:${r.id}`)).sort();
+    expect(placed).toEqual(ROUTES.map((r) => `${routeStackId(r)}:${r.id}`).sort());
+  });
+
+  it('keeps only the path segments shared by several route stacks in the parent', () => {
+    // A new entry here means a route of another tag now sits below a path that used to belong to a
+    // single route stack: that API Gateway resource moves to the parent, and CloudFormation would
+    // create the new one before deleting the old. Deploy such a change in two steps (see docs/stack.md).
+    expect(planApi(ROUTES).sharedPaths).toEqual(['/api', '/api/v1', '/v1']);
+  });
+
+  it('gives every route path its ANY fallback in exactly one stack', () => {
+    const plan = planApi(ROUTES);
+    const fallbackPaths = plan.stacks.flatMap((s) => s.fallbackPaths).sort();
+    expect(fallbackPaths).toEqual([...new Set(ROUTES.flatMap(aliasPaths))].sort());
+  });
+});
+
 describe.each(STAGES)('the %s stack', (stage) => {
   describe('API routes', () => {
     it('gives every route exactly one function of its own, and one method per alias path bound to it', () => {
       const { stack, resources } = get(stage);
       const methods = apiMethods(resources);
-      const fallbackId = logicalId(stack, stack.api.fallback);
+      const fallbackId = logicalId(stack.api.fallback);
       const routeFunctionIds = new Set<string>();
 
       for (const route of ROUTES) {
         const fn = stack.api.routeFunctions.get(route.id);
         expect(fn).toBeDefined();
-        const fnId = logicalId(stack, fn!);
+        const fnId = logicalId(fn!);
         routeFunctionIds.add(fnId);
 
         const expected = aliasPaths(route).map((path) => `${route.method} ${path}`).sort();
@@ -91,24 +153,44 @@ describe.each(STAGES)('the %s stack', (stage) => {
       expect(methods.every((m) => m.integrationType === 'AWS_PROXY')).toBe(true);
     });
 
+    it('wires the hosted Link page, its SDK and its API at their one path each', () => {
+      const { stack, resources } = get(stage);
+      const methods = apiMethods(resources);
+      const linkRoutes = ROUTES.filter((r) => r.tag === 'Hosted Link');
+      expect(linkRoutes.map((r) => r.id).sort()).toEqual(Object.keys(LINK_PAGE_ROUTES).sort());
+      for (const route of linkRoutes) {
+        expect(aliasPaths(route)).toEqual([route.path]);
+        const fnId = logicalId(stack.api.routeFunctions.get(route.id)!);
+        expect(methods.filter((m) => m.functionLogicalId === fnId).map((m) => `${m.httpMethod} ${m.path}`)).toEqual([
+          LINK_PAGE_ROUTES[route.id],
+        ]);
+        expect(methods.some((m) => m.path === route.path && m.httpMethod === 'ANY')).toBe(true);
+      }
+    });
+
     it('sends unknown paths and wrong methods on route paths to the one fallback function', () => {
       const { stack, resources } = get(stage);
       const methods = apiMethods(resources);
-      const fallbackId = logicalId(stack, stack.api.fallback);
-      const anyPaths = new Set(methods.filter((m) => m.httpMethod === 'ANY' && m.functionLogicalId === fallbackId).map((m) => m.path));
+      const fallbackId = logicalId(stack.api.fallback);
+      const anyMethods = methods.filter((m) => m.httpMethod === 'ANY' && m.functionLogicalId === fallbackId);
+      const anyPaths = new Set(anyMethods.map((m) => m.path));
       expect(anyPaths.has('/')).toBe(true);
       expect(anyPaths.has('/{proxy+}')).toBe(true);
       for (const route of ROUTES) for (const path of aliasPaths(route)) expect(anyPaths.has(path)).toBe(true);
+      // One ANY per path, wherever it lives.
+      expect(anyMethods).toHaveLength(anyPaths.size);
     });
 
     it('lets API Gateway invoke a route function only through that route method and its alias paths', () => {
       const { stack, resources } = get(stage);
+      const restApiId = cfnId(stack.api.restApi);
       for (const route of ROUTES) {
-        const fnId = logicalId(stack, stack.api.routeFunctions.get(route.id)!);
+        const fnId = logicalId(stack.api.routeFunctions.get(route.id)!);
         const permissions = ofType(resources, 'AWS::Lambda::Permission').filter(([, p]) =>
           referencedLogicalIds(p.FunctionName).includes(fnId),
         );
         expect(permissions).toHaveLength(1);
+        expect(referencedLogicalIds(permissions[0][1].SourceArn)).toEqual([restApiId]);
         const sourceArn = String(resolveIntrinsics(permissions[0][1].SourceArn));
         expect(sourceArn.endsWith(`/*/${route.method}${invokeSourcePath(route)}`)).toBe(true);
         const pattern = new RegExp(
@@ -121,8 +203,8 @@ describe.each(STAGES)('the %s stack', (stage) => {
     });
 
     it('has one function per route, plus the fallback and the workers, all arm64 nodejs22.x with active tracing', () => {
-      const { template, resources } = get(stage);
-      template.resourceCountIs('AWS::Lambda::Function', ROUTES.length + 1 + WORKER_COUNT);
+      const { resources } = get(stage);
+      expect(ofType(resources, 'AWS::Lambda::Function')).toHaveLength(ROUTES.length + 1 + WORKER_COUNT);
       for (const [, fn] of ofType(resources, 'AWS::Lambda::Function')) {
         expect(fn.Runtime).toBe('nodejs22.x');
         expect(fn.Architectures).toEqual(['arm64']);
@@ -185,44 +267,160 @@ describe.each(STAGES)('the %s stack', (stage) => {
     });
   });
 
+  describe('nested route stacks', () => {
+    it('holds every route function, role, log group, permission and method in the nested stack of its tag', () => {
+      const { stack } = get(stage);
+      expect(stack.api.routeStacks.map((s) => s.node.id).sort()).toEqual([...new Set(ROUTES.map(routeStackId))].sort());
+      for (const route of ROUTES) {
+        const fn = stack.api.routeFunctions.get(route.id)!;
+        const owner = Stack.of(fn.fn);
+        expect(NestedStack.isNestedStack(owner)).toBe(true);
+        expect(owner.node.id).toBe(routeStackId(route));
+        expect(Stack.of(fn.role)).toBe(owner);
+        expect(Stack.of(fn.logGroup)).toBe(owner);
+      }
+    });
+
+    it('creates in the parent only the API root, the greedy proxy and the shared path segments', () => {
+      const { template } = get(stage);
+      const parentPaths = [...apiResourcePaths(template.toJSON().Resources).values()].sort();
+      expect(parentPaths).toEqual(['/{proxy+}', ...planApi(ROUTES).sharedPaths].sort());
+      const parentMethods = apiMethods(template.toJSON().Resources).map((m) => `${m.httpMethod} ${m.path}`).sort();
+      expect(parentMethods).toEqual(['ANY /', 'ANY /{proxy+}']);
+    });
+
+    it('passes each route stack exactly its declared parameters, with no implicit cross-stack references', () => {
+      const { stack, template, nested } = get(stage);
+      const parentResources = template.toJSON().Resources;
+      for (const routeStack of stack.api.routeStacks) {
+        const plan = stack.api.plan.stacks.find((p) => p.id === routeStack.node.id)!;
+        const nestedTemplate = nested.find((n) => n.stack === routeStack)!.template.toJSON();
+        const declared = Object.keys(nestedTemplate.Parameters ?? {}).sort();
+        const imported = plan.importedPaths.filter((p) => p !== '/').map(pathParameterName);
+        expect(declared).toEqual([...ROUTE_STACK_PARAMETERS, ...imported].sort());
+        const passed = parentResources[stack.getLogicalId(routeStack.nestedStackResource as CfnElement)].Properties.Parameters;
+        expect(Object.keys(passed).sort()).toEqual(declared);
+      }
+    });
+
+    it('deploys the stage only after every route stack, and fingerprints their methods in the deployment', () => {
+      const { stack, template } = get(stage);
+      const deployments = ofType(template.toJSON().Resources, 'AWS::ApiGateway::Deployment');
+      expect(deployments).toHaveLength(1);
+      const dependsOn: string[] = template.toJSON().Resources[deployments[0][0]].DependsOn;
+      for (const routeStack of stack.api.routeStacks) {
+        expect(dependsOn).toContain(stack.getLogicalId(routeStack.nestedStackResource as CfnElement));
+      }
+      const wired = stack.api.routeStacks.flatMap((s) => s.wiring);
+      expect(wired).toHaveLength(ROUTES.flatMap(aliasPaths).length + new Set(ROUTES.flatMap(aliasPaths)).size);
+    });
+  });
+
   describe('least-privilege grants', () => {
     const dynamoActions = (statements: ReturnType<typeof roleStatements>) =>
       statements.flatMap((s) => s.actions).filter((a) => a.startsWith('dynamodb:'));
-
-    it.each(ROUTES.map((r) => [r.id, r] as const))('%s gets exactly the table access its route kind needs', (_id, route) => {
+    const kmsActions = (statements: ReturnType<typeof roleStatements>) =>
+      statements.flatMap((s) => s.actions).filter((a) => a.startsWith('kms:'));
+    const statementsOf = (route: Route) => {
       const { stack, resources } = get(stage);
-      const fn = stack.api.routeFunctions.get(route.id)!;
-      const statements = roleStatements(resources, roleLogicalId(stack, fn));
-      const tableId = cfnId(stack, stack.data.table);
-      const keyId = cfnId(stack, stack.data.tableKey);
+      return roleStatements(resources, roleLogicalId(stack.api.routeFunctions.get(route.id)!));
+    };
+
+    it.each(ROUTES.map((r) => [r.id, r] as const))('%s gets exactly the table access its auth and dataAccess call for', (_id, route) => {
+      const { stack } = get(stage);
+      const statements = statementsOf(route);
+      const tableArn = { 'Fn::GetAtt': [cfnId(stack.data.table), 'Arn'] };
+      const keyArn = { 'Fn::GetAtt': [cfnId(stack.data.tableKey), 'Arn'] };
 
       switch (tableAccessFor(route)) {
         case 'none':
           expect(dynamoActions(statements)).toEqual([]);
-          expect(statements.flatMap((s) => s.actions).filter((a) => a.startsWith('kms:'))).toEqual([]);
+          expect(kmsActions(statements)).toEqual([]);
           break;
         case 'auth-and-meter': {
           expect(dynamoActions(statements)).toEqual([...AUTH_AND_METER_ACTIONS]);
           const tableStatement = statements.find((s) => s.actions.some((a) => a.startsWith('dynamodb:')))!;
-          expect(tableStatement.resources).toEqual([{ 'Fn::GetAtt': [tableId, 'Arn'] }]);
+          expect(tableStatement.resources).toEqual([tableArn]);
           const kms = statements.filter((s) => s.actions.some((a) => a.startsWith('kms:')));
           expect(kms.flatMap((s) => s.actions).sort()).toEqual([...TABLE_KEY_ACTIONS].sort());
-          expect(kms.flatMap((s) => s.resources)).toEqual([{ 'Fn::GetAtt': [keyId, 'Arn'] }]);
+          expect(kms.flatMap((s) => s.resources)).toEqual([keyArn]);
           break;
         }
-        case 'read-write':
+        case 'read-write': {
           expect(dynamoActions(statements)).toEqual(
-            expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']),
+            expect.arrayContaining([
+              'dynamodb:GetItem',
+              'dynamodb:Query',
+              'dynamodb:PutItem',
+              'dynamodb:UpdateItem',
+              'dynamodb:DeleteItem',
+              'dynamodb:BatchWriteItem',
+            ]),
           );
+          const tableResources = statements.filter((s) => s.actions.some((a) => a.startsWith('dynamodb:'))).flatMap((s) => s.resources);
+          for (const resource of tableResources) {
+            expect([tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }]).toContainEqual(resource);
+          }
+          expect(kmsActions(statements)).toEqual(expect.arrayContaining(['kms:Decrypt', 'kms:Encrypt']));
+          const kms = statements.filter((s) => s.actions.some((a) => a.startsWith('kms:')));
+          for (const s of kms) expect(s.resources).toEqual([keyArn]);
           break;
+        }
       }
+    });
+
+    it('derives table access from auth and dataAccess alone', () => {
+      const probe = (auth: Route['auth'], dataAccess: boolean) => tableAccessFor({ id: 'probe', auth, dataAccess });
+      expect(probe('none', false)).toBe('none');
+      expect(probe('key', false)).toBe('auth-and-meter');
+      expect(probe('none', true)).toBe('read-write');
+      expect(probe('key', true)).toBe('read-write');
+      expect(probe('link', true)).toBe('read-write');
+      expect(() => probe('link', false)).toThrow(/dataAccess/);
+      for (const route of ROUTES) {
+        expect(tableAccessFor(route)).toBe(route.dataAccess ? 'read-write' : route.auth === 'none' ? 'none' : 'auth-and-meter');
+      }
+    });
+
+    it('gives full data grants to routes with dataAccess that are not item routes (tokens, link, GraphQL, AI)', () => {
+      const nonItem = ROUTES.filter((r) => r.dataAccess && !r.item);
+      expect(nonItem.map((r) => r.id)).toEqual(
+        expect.arrayContaining(['link.token.create', 'link.token.exchange', 'sandbox.public_token.create', 'graphql.query', 'link.page']),
+      );
+      for (const route of nonItem) {
+        expect(tableAccessFor(route)).toBe('read-write');
+        expect(dynamoActions(statementsOf(route))).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query']));
+      }
+    });
+
+    it('gives the Link page API (auth: link) full data grants and never the API-key metering-only grant', () => {
+      const linkRoutes = ROUTES.filter((r) => r.auth === 'link');
+      expect(linkRoutes.map((r) => r.id).sort()).toEqual(['link.connect', 'link.institutions', 'link.mfa', 'link.session']);
+      for (const route of linkRoutes) {
+        expect(route.metering).toBe('none');
+        expect(tableAccessFor(route)).toBe('read-write');
+        const actions = dynamoActions(statementsOf(route));
+        expect(actions).not.toEqual([...AUTH_AND_METER_ACTIONS]);
+        expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem']));
+      }
+    });
+
+    it('gives the scripts and public documents that touch no rows no table or key access at all', () => {
+      const js = ROUTES.filter((r) => r.responseKind === 'js');
+      expect(js.map((r) => r.id)).toEqual(['link.sdk']);
+      for (const route of ROUTES.filter((r) => r.auth === 'none' && !r.dataAccess)) {
+        expect(tableAccessFor(route)).toBe('none');
+        expect(dynamoActions(statementsOf(route))).toEqual([]);
+        expect(kmsActions(statementsOf(route))).toEqual([]);
+      }
+      expect(dynamoActions(statementsOf(routeById('link.sdk')))).toEqual([]);
     });
 
     it('uses no managed policies on function roles and grants "*" only for X-Ray', () => {
       const { stack, resources } = get(stage);
       const functions = [...stack.api.routeFunctions.values(), stack.api.fallback, ...Object.values(stack.jobs.workers)];
       for (const fn of functions) {
-        const roleId = roleLogicalId(stack, fn);
+        const roleId = roleLogicalId(fn);
         expect(resources[roleId].Properties?.ManagedPolicyArns).toBeUndefined();
         for (const statement of roleStatements(resources, roleId)) {
           if (statement.resources.includes('*')) {
@@ -235,12 +433,12 @@ describe.each(STAGES)('the %s stack', (stage) => {
     it('lets the dispatch worker start only the delivery machine and the scheduler only send to the refresh queue', () => {
       const { stack, resources } = get(stage);
       const { dispatch, scheduledRefresh } = stack.jobs.workers;
-      const machineId = cfnId(stack, stack.jobs.webhookDelivery);
-      const start = roleStatements(resources, roleLogicalId(stack, dispatch)).filter((s) => s.actions.some((a) => a.startsWith('states:')));
+      const machineId = cfnId(stack.jobs.webhookDelivery);
+      const start = roleStatements(resources, roleLogicalId(dispatch)).filter((s) => s.actions.some((a) => a.startsWith('states:')));
       expect(start).toEqual([{ actions: ['states:StartExecution'], resources: [{ Ref: machineId }] }]);
 
-      const queueId = cfnId(stack, stack.jobs.itemRefresh.queue);
-      const send = roleStatements(resources, roleLogicalId(stack, scheduledRefresh)).filter((s) => s.actions.some((a) => a.startsWith('sqs:')));
+      const queueId = cfnId(stack.jobs.itemRefresh.queue);
+      const send = roleStatements(resources, roleLogicalId(scheduledRefresh)).filter((s) => s.actions.some((a) => a.startsWith('sqs:')));
       expect(send).toEqual([{ actions: ['sqs:SendMessage'], resources: [{ 'Fn::GetAtt': [queueId, 'Arn'] }] }]);
     });
   });
@@ -248,7 +446,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
   describe('data', () => {
     it('builds the table from TABLE: keys, GSI, TTL, PITR, on-demand, customer-managed KMS key', () => {
       const { template, stack } = get(stage);
-      const keyId = cfnId(stack, stack.data.tableKey);
+      const keyId = cfnId(stack.data.tableKey);
       template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
         BillingMode: 'PAY_PER_REQUEST',
         KeySchema: [
@@ -298,7 +496,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
         const policies = ofType(resources, 'AWS::SQS::QueuePolicy').filter(([, p]) => referencedLogicalIds(p.Queues).includes(id));
         expect(JSON.stringify(policies.map(([, p]) => p.PolicyDocument))).toContain('"aws:SecureTransport":"false"');
       }
-      const refresh = resources[cfnId(stack, stack.jobs.itemRefresh.queue)].Properties!;
+      const refresh = resources[cfnId(stack.jobs.itemRefresh.queue)].Properties!;
       expect(refresh.FifoQueue).toBe(true);
       expect(refresh.ContentBasedDeduplication).toBe(true);
     });
@@ -309,23 +507,23 @@ describe.each(STAGES)('the %s stack', (stage) => {
         referencedLogicalIds(m.EventSourceArn)[0],
         referencedLogicalIds(m.FunctionName)[0],
       ]);
-      const queueId = (q: sqs.Queue) => cfnId(stack, q);
+      const queueId = (q: sqs.Queue) => cfnId(q);
       expect(mappings).toEqual(
         expect.arrayContaining([
-          [queueId(stack.jobs.webhookEvents.queue), logicalId(stack, stack.jobs.workers.dispatch)],
-          [queueId(stack.jobs.itemRefresh.queue), logicalId(stack, stack.jobs.workers.refresh)],
+          [queueId(stack.jobs.webhookEvents.queue), logicalId(stack.jobs.workers.dispatch)],
+          [queueId(stack.jobs.itemRefresh.queue), logicalId(stack.jobs.workers.refresh)],
         ]),
       );
       const hours = stageConfig(stage).itemRefreshInterval.toHours();
       template.hasResourceProperties('AWS::Events::Rule', {
         ScheduleExpression: `rate(${hours} ${hours === 1 ? 'hour' : 'hours'})`,
-        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(stack, stack.jobs.workers.scheduledRefresh), 'Arn'] } })],
+        Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalId(stack.jobs.workers.scheduledRefresh), 'Arn'] } })],
       });
     });
 
     it('defines a valid WebhookDelivery machine that retries at the schedule, then records a dead letter', () => {
       const { stack, resources } = get(stage);
-      const machine = resources[cfnId(stack, stack.jobs.webhookDelivery)].Properties!;
+      const machine = resources[cfnId(stack.jobs.webhookDelivery)].Properties!;
       expect(machine.LoggingConfiguration.Level).toBe('ALL');
       expect(machine.TracingConfiguration).toEqual({ Enabled: true });
 
@@ -334,8 +532,8 @@ describe.each(STAGES)('the %s stack', (stage) => {
       expect(validation.errorsText('\n')).toBe('');
       expect(validation.isValid).toBe(true);
 
-      const deliveryArn = `function:${logicalId(stack, stack.jobs.workers.delivery)}`;
-      const deadLetterArn = `function:${logicalId(stack, stack.jobs.workers.deadLetter)}`;
+      const deliveryArn = `function:${logicalId(stack.jobs.workers.delivery)}`;
+      const deadLetterArn = `function:${logicalId(stack.jobs.workers.deadLetter)}`;
       // Follow the failure path: every Choice's Default, every other state's Next.
       const delays: number[] = [];
       let pending = 0;
@@ -363,11 +561,11 @@ describe.each(STAGES)('the %s stack', (stage) => {
 
     it('defines a valid ItemRefresh machine that retries the refresh worker', () => {
       const { stack, resources } = get(stage);
-      const machine = resources[cfnId(stack, stack.jobs.itemRefreshMachine)].Properties!;
+      const machine = resources[cfnId(stack.jobs.itemRefreshMachine)].Properties!;
       const definition = JSON.parse(String(resolveIntrinsics(machine.DefinitionString)));
       expect(aslValidator(definition).isValid).toBe(true);
       const task = definition.States[definition.StartAt];
-      expect(task.Resource.endsWith(`function:${logicalId(stack, stack.jobs.workers.refresh)}`)).toBe(true);
+      expect(task.Resource.endsWith(`function:${logicalId(stack.jobs.workers.refresh)}`)).toBe(true);
       expect(task.Retry.some((r: { ErrorEquals: string[] }) => r.ErrorEquals.includes('States.ALL'))).toBe(true);
     });
   });
@@ -378,7 +576,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
       const alarms = ofType(resources, 'AWS::CloudWatch::Alarm').map(([, a]) => a);
       const metricNames = (alarm: any) =>
         [alarm.MetricName, ...(alarm.Metrics ?? []).map((m: any) => m.MetricStat?.Metric.MetricName)].filter(Boolean);
-      const topicId = cfnId(stack, stack.observability.alarmTopic);
+      const topicId = cfnId(stack.observability.alarmTopic);
 
       const fiveXx = alarms.filter((a) => metricNames(a).includes('5XXError'));
       expect(fiveXx).toHaveLength(1);
@@ -388,14 +586,16 @@ describe.each(STAGES)('the %s stack', (stage) => {
       const latency = alarms.filter((a) => metricNames(a).includes('Latency'));
       expect(latency.map((a) => a.Metrics[0].MetricStat.Stat)).toEqual(['p99']);
 
+      // Functions in nested stacks reach the parent's alarms through nested stack outputs.
       const throttled = new Set(
         alarms
           .filter((a) => metricNames(a).includes('Throttles'))
           .flatMap((a) => a.Metrics.filter((m: any) => m.MetricStat).map((m: any) => m.MetricStat.Metric.Dimensions[0].Value.Ref)),
       );
       expect(throttled.size).toBe(ROUTES.length + 1 + WORKER_COUNT);
+      expect([...throttled].sort()).toEqual(allFunctions(stack).map(logicalId).sort());
 
-      const dlqIds = [stack.jobs.webhookEvents.deadLetterQueue, stack.jobs.itemRefresh.deadLetterQueue].map((q) => cfnId(stack, q));
+      const dlqIds = [stack.jobs.webhookEvents.deadLetterQueue, stack.jobs.itemRefresh.deadLetterQueue].map((q) => cfnId(q));
       for (const dlqId of dlqIds) {
         const depth = alarms.filter((a) => referencedLogicalIds(a.Metrics).includes(dlqId));
         expect(depth).toHaveLength(1);
@@ -407,8 +607,12 @@ describe.each(STAGES)('the %s stack', (stage) => {
       expect(resources[topicId].Properties!.KmsMasterKeyId).toBeDefined();
     });
 
-    it('has a dashboard', () => {
-      get(stage).template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+    it('has a dashboard that graphs every function, those in nested stacks included', () => {
+      const { stack, template, resources } = get(stage);
+      template.resourceCountIs('AWS::CloudWatch::Dashboard', 1);
+      const [[, dashboard]] = ofType(resources, 'AWS::CloudWatch::Dashboard');
+      const referenced = new Set(referencedLogicalIds(dashboard.DashboardBody));
+      for (const fn of allFunctions(stack)) expect(referenced.has(logicalId(fn))).toBe(true);
     });
   });
 
@@ -419,6 +623,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
       // pack directly too, so a failure lists the findings.
       const report = new AwsSolutionsChecks().validateScope(app);
       expect(report.violations.map((v) => `${v.ruleName} at ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+      // Nested stacks are no artifacts of their own: their annotations are in the parent's metadata.
       expect(Annotations.fromStack(stack).findError('*', Match.anyValue())).toEqual([]);
     });
 
@@ -463,6 +668,8 @@ describe('cdk-nag acknowledgements', () => {
       }
     }
     expect(stale).toEqual([]);
+    // The pack walks the nested stacks too: their functions' findings are there to acknowledge.
+    expect(findings.some((f) => f.path.includes('/Api/RoutesItems/ItemsGet/'))).toBe(true);
   });
 });
 
@@ -477,10 +684,75 @@ describe('stage differences', () => {
     });
   });
 
-  it('keeps each stage well inside the CloudFormation resource limit', () => {
-    for (const stage of STAGES) expect(Object.keys(get(stage).resources).length).toBeLessThan(480);
+});
+
+describe('CloudFormation resource limit (500 per stack)', () => {
+  it.each(STAGES)('keeps the %s parent stack and every nested stack under the budget', (stage) => {
+    const { template, nested } = get(stage);
+    expect(resourceCount(template)).toBeLessThan(RESOURCE_BUDGET);
+    // The parent does not grow with routes (only by one nested stack per new tag and one alarm per
+    // ten functions), so it keeps most of its budget.
+    expect(resourceCount(template)).toBeLessThan(150);
+    for (const { stack, template: nestedTemplate } of nested) {
+      expect({ stack: stack.node.id, count: resourceCount(nestedTemplate) < RESOURCE_BUDGET }).toEqual({
+        stack: stack.node.id,
+        count: true,
+      });
+    }
+  });
+
+  it('still fits with a route table of about 70 routes (webhook management, MCP, more in existing tags)', () => {
+    const routes = largerRouteTable(72);
+    expect(routes).toHaveLength(72);
+    const { stack, template, nested, resources } = synthesize('production', { routes, handlerEntry: stubEntry });
+    expect(stack.api.routeFunctions.size).toBe(72);
+    expect(ofType(resources, 'AWS::Lambda::Function')).toHaveLength(72 + 1 + WORKER_COUNT);
+    expect(resourceCount(template)).toBeLessThan(150);
+    const counts = nested.map((n) => resourceCount(n.template));
+    expect(Math.max(...counts)).toBeLessThan(RESOURCE_BUDGET / 2);
+  });
+
+  it('takes a new stage deployment when any route stack changes its methods', () => {
+    const deploymentId = (routes: readonly Route[]) => {
+      const { template } = synthesize('sandbox', { routes, handlerEntry: stubEntry });
+      return ofType(template.toJSON().Resources, 'AWS::ApiGateway::Deployment').map(([id]) => id);
+    };
+    const all = deploymentId(ROUTES);
+    expect(all).toHaveLength(1);
+    // Dropping one route changes only its nested stack; the parent template must still change.
+    expect(deploymentId(ROUTES.filter((r) => r.id !== 'income.get'))).not.toEqual(all);
+    expect(deploymentId(ROUTES)).toEqual(all);
   });
 });
+
+function allFunctions(stack: FincoreStack): FincoreFunction[] {
+  return [...stack.api.routeFunctions.values(), stack.api.fallback, ...Object.values(stack.jobs.workers)];
+}
+
+/** Synthetic routes have no handler file; any existing entry does for a template-only synth. */
+function stubEntry(route: Route): string {
+  return ROUTES.some((r) => r.id === route.id) ? `api/${route.id}.ts` : 'platform/fallback.ts';
+}
+
+/**
+ * ROUTES plus the routes later issues plan (about eight webhook-management routes and an MCP
+ * endpoint), topped up with more routes in existing tags, each under its tag's own path prefix.
+ */
+function largerRouteTable(size: number): Route[] {
+  const template = routeById('items.get');
+  const extra: Route[] = [];
+  for (const name of ['create', 'get', 'list', 'update', 'delete', 'rotate_secret', 'test', 'deliveries']) {
+    extra.push({ ...template, id: `webhooks.${name}`, path: `/v1/webhooks/${name}`, tag: 'Webhooks', item: false, dataAccess: true });
+  }
+  extra.push({ ...template, id: 'mcp', path: '/mcp', tag: 'MCP', item: false, dataAccess: true });
+  const tags = ['AI', 'Transactions', 'Items', 'Accounts', 'Sandbox', 'Investments'];
+  for (let index = 0; ROUTES.length + extra.length < size; index += 1) {
+    const tag = tags[index % tags.length];
+    const prefix = ROUTES.find((r) => r.tag === tag)!.path.split('/').slice(0, 3).join('/');
+    extra.push({ ...template, id: `scale.${index}`, path: `${prefix}/scale_${index}`, tag });
+  }
+  return [...ROUTES, ...extra];
+}
 
 describe('stage parsing', () => {
   it('accepts sandbox and production and explains anything else', () => {

@@ -121,3 +121,66 @@ export function roleStatements(resources: Resources, roleLogicalId: string): Sta
       .map((s) => ({ actions: asArray<string>(s.Action), resources: asArray<unknown>(s.Resource) })),
   );
 }
+
+export interface NestedTemplate {
+  /** Logical id of the AWS::CloudFormation::Stack resource in the parent template. */
+  logicalId: string;
+  template: any;
+}
+
+/**
+ * One resource map for a parent stack and its nested stacks, as if they were one template:
+ * - nested resources are keyed `<nested stack logical id>/<logical id>`, and their Ref / Fn::GetAtt
+ *   point at those keys;
+ * - a nested stack's parameter is replaced by the value the parent passes it;
+ * - the parent's Fn::GetAtt of a nested stack output is replaced by that output's value.
+ * So a method in a nested stack integrates `{ Fn::GetAtt: ['<nested>/<fn>', 'Arn'] }`, and a grant of
+ * the parent's table reads `{ Fn::GetAtt: ['<table>', 'Arn'] }` wherever the role lives.
+ */
+export function flattenTemplates(parent: any, nested: NestedTemplate[]): Resources {
+  const outputs = new Map<string, Record<string, unknown>>();
+  const merged: Resources = {};
+  for (const { logicalId, template } of nested) {
+    const parameters: Record<string, unknown> = parent.Resources[logicalId].Properties?.Parameters ?? {};
+    const declared = new Set(Object.keys(template.Parameters ?? {}));
+    const local = (id: string) => `${logicalId}/${id}`;
+    const rewrite = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(rewrite);
+      if (value === null || typeof value !== 'object') return value;
+      const obj = value as Record<string, unknown>;
+      if (typeof obj.Ref === 'string' && Object.keys(obj).length === 1) {
+        if (obj.Ref.startsWith('AWS::')) return obj;
+        if (declared.has(obj.Ref)) {
+          if (!(obj.Ref in parameters)) throw new Error(`${logicalId}: parameter ${obj.Ref} gets no value from the parent`);
+          return structuredClone(parameters[obj.Ref]);
+        }
+        return { Ref: local(obj.Ref) };
+      }
+      if (Array.isArray(obj['Fn::GetAtt']) && Object.keys(obj).length === 1) {
+        const [id, attribute] = obj['Fn::GetAtt'] as [string, string];
+        return { 'Fn::GetAtt': [local(id), attribute] };
+      }
+      return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, rewrite(v)]));
+    };
+    for (const [id, resource] of Object.entries(template.Resources as Resources)) merged[local(id)] = rewrite(resource) as any;
+    outputs.set(
+      logicalId,
+      Object.fromEntries(Object.entries(template.Outputs ?? {}).map(([name, output]: [string, any]) => [name, rewrite(output.Value)])),
+    );
+  }
+  const rewriteParent = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rewriteParent);
+    if (value === null || typeof value !== 'object') return value;
+    const obj = value as Record<string, unknown>;
+    const getAtt = obj['Fn::GetAtt'];
+    if (Array.isArray(getAtt) && outputs.has(getAtt[0]) && String(getAtt[1]).startsWith('Outputs.')) {
+      const name = String(getAtt[1]).slice('Outputs.'.length);
+      const output = outputs.get(getAtt[0])![name];
+      if (output === undefined) throw new Error(`${getAtt[0]} has no output ${name}`);
+      return structuredClone(output);
+    }
+    return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, rewriteParent(v)]));
+  };
+  for (const [id, resource] of Object.entries(parent.Resources as Resources)) merged[id] = rewriteParent(resource) as any;
+  return merged;
+}

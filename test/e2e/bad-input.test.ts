@@ -6,46 +6,9 @@ import { join } from 'node:path';
 import { ROUTES, type Route } from '../../functions/contracts/routes';
 import { assertMatchesOpenApi } from '../support/openapi-validator';
 import { startTestStack, type CallResult, type TestStack } from '../support/stack';
+import { TOKEN, VALID } from '../support/valid-bodies';
 
 const spec = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi.json'), 'utf8'));
-const TOKEN = 'fc_at_abc123';
-
-/** A minimal valid body per route; the suite fails if a POST route has none. */
-const VALID: Record<string, Record<string, unknown>> = {
-  'link.token.create': { user: { client_user_id: 'user-1' }, products: ['transactions'] },
-  'link.token.exchange': { public_token: 'fc_pub_abc' },
-  'items.get': { access_token: TOKEN },
-  'items.remove': { access_token: TOKEN },
-  'items.refresh': { access_token: TOKEN },
-  'institutions.search': { query: 'bank' },
-  'institutions.get_by_id': { institution_id: 'ins_sandbox_first_bank' },
-  'accounts.get': { access_token: TOKEN },
-  'accounts.balance.get': { access_token: TOKEN },
-  'transactions.sync': { access_token: TOKEN },
-  'transactions.get': { access_token: TOKEN, start_date: '2026-01-01', end_date: '2026-01-31' },
-  'identity.get': { access_token: TOKEN },
-  'income.get': { access_token: TOKEN },
-  'liabilities.get': { access_token: TOKEN },
-  'recurring.get': { access_token: TOKEN },
-  'categories.get': {},
-  'assets.get': { access_token: TOKEN },
-  'investments.holdings.get': { access_token: TOKEN },
-  'investments.transactions.get': { access_token: TOKEN },
-  'ai.categorize': { transactions: [{ id: 't1', description: 'SQ *BLUE BOTTLE', amount: 4.5 }] },
-  'ai.subscriptions': { transactions: [{ id: 't1', description: 'NETFLIX.COM', amount: 15.49 }] },
-  'ai.cashflow': { access_token: TOKEN },
-  'ai.merchant': { description: 'TST* JOES PIZZA 0042' },
-  'ai.health-score': { access_token: TOKEN },
-  'ai.financial-summary': { access_token: TOKEN },
-  'ai.fraud-risk': { access_token: TOKEN },
-  'ai.purchase-analysis': { access_token: TOKEN, purchase: { description: 'laptop', amount: 1200 } },
-  'ai.weekly-report': { access_token: TOKEN },
-  'sandbox.public_token.create': { institution_id: 'ins_sandbox_first_bank', products: ['transactions'] },
-  'sandbox.fire_webhook': { access_token: TOKEN, webhook_type: 'item.error' },
-  'sandbox.item.reset_login': { access_token: TOKEN },
-  'graphql.query': { query: '{ __typename }' },
-};
-
 const SCHEMA_CODES = ['invalid_json', 'missing_field', 'invalid_field', 'unknown_field', 'invalid_content_type', 'request_too_large'];
 
 function resolve(node: any): any {

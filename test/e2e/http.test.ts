@@ -103,7 +103,7 @@ describe('routing', () => {
       const res = await stack.call(route.path, { method: route.method, body: route.method === 'POST' ? {} : undefined });
       expect({ id: route.id, status: res.status === 404 || res.status === 405 ? 'unrouted' : 'routed' }).toEqual({ id: route.id, status: 'routed' });
     }
-    const planned = await checked('POST', '/v1/items/get', { body: { access_token: 'fc_at_abc123' } });
+    const planned = await checked('POST', '/v1/ai/merchant', { body: { description: 'SQ *BLUE BOTTLE' } });
     expect(planned.status).toBe(501);
     expect(planned.json.error).toMatchObject({ type: 'api_error', code: 'not_implemented' });
   });

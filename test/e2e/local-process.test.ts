@@ -64,8 +64,8 @@ describe('the local runtime as a process', () => {
     const accessToken = 'fc_at_' + 'Z'.repeat(30);
     const unknownKey = makeKey('live');
     expect((await post(first.baseUrl, '/v1/categories/get', firstKey, {})).status).toBe(200);
-    expect((await post(first.baseUrl, '/v1/items/get', firstKey, { access_token: accessToken })).status).toBe(501);
-    expect((await post(first.baseUrl, '/v1/link/token/exchange', firstKey, { public_token: 'fc_pub_' + 'Y'.repeat(30) })).status).toBe(501);
+    expect((await post(first.baseUrl, '/v1/items/get', firstKey, { access_token: accessToken })).status).toBe(400);
+    expect((await post(first.baseUrl, '/v1/link/token/exchange', firstKey, { public_token: 'fc_pub_' + 'Y'.repeat(30) })).status).toBe(400);
     expect((await post(first.baseUrl, '/v1/categories/get', unknownKey, {})).status).toBe(401);
 
     expect(await stop(first)).toBe(0);

@@ -23,10 +23,10 @@ describe('openapi.json', () => {
     expect([...listed].sort()).toEqual(Object.keys(ERRORS).sort());
   });
 
-  it('marks public documents as needing no key and everything else as bearer-authenticated', () => {
+  it('marks key routes as bearer-authenticated and public documents and the Link page API as keyless', () => {
     for (const r of ROUTES) {
       const op = committed.paths[r.path][r.method.toLowerCase()];
-      expect(op.security).toEqual(r.auth === 'none' ? [] : [{ bearerAuth: [] }]);
+      expect(op.security).toEqual(r.auth === 'key' ? [{ bearerAuth: [] }] : []);
     }
   });
 });

@@ -1,0 +1,5 @@
+// POST /link/api/mfa: the one-time code of a pending MFA challenge.
+import { submitMfaCode } from '../app/link';
+import { defineOperation } from '../platform/operation';
+
+export const handler = defineOperation<{ link_token: string; code: string }>('link.mfa', ({ deps, body }) => submitMfaCode(deps, body));

@@ -1,0 +1,28 @@
+// GET /link?token=<link_token>[&embed=1&origin=<parent origin>]: the hosted Link page. A usable
+// token gets the flow (functions/platform/link-ui); an invalid, expired or spent one gets an error
+// page telling the user to ask the app for a new link.
+import { describeSession } from '../app/link';
+import { ApiError } from '../contracts/errors';
+import { embedModeOf, isLinkTokenShaped, renderErrorPage, renderFlowPage, type LinkPageProblem } from '../platform/link-ui/page';
+import { renderedOperation } from '../platform/link-ui/serve';
+import { logger } from '../platform/observability';
+
+const TOKEN_PROBLEMS = new Set<string>(['invalid_link_token', 'link_token_expired', 'link_token_used']);
+
+export const handler = renderedOperation('link.page', async ({ deps, event, requestId }) => {
+  const query = event.queryStringParameters ?? {};
+  const embed = embedModeOf(query);
+  if (embed === 'invalid') return renderErrorPage({ problem: 'invalid_embed', requestId, embed: null });
+  const token = query.token;
+  if (!isLinkTokenShaped(token)) return renderErrorPage({ problem: 'invalid_link_token', requestId, embed });
+  try {
+    const session = await describeSession(deps, token);
+    return renderFlowPage({ token, session, embed });
+  } catch (err) {
+    if (err instanceof ApiError && TOKEN_PROBLEMS.has(err.code)) {
+      return renderErrorPage({ problem: err.code as LinkPageProblem, message: err.message, requestId, embed });
+    }
+    logger.error('link page could not load its session', { error: err as Error });
+    return renderErrorPage({ problem: 'internal_error', requestId, embed });
+  }
+});

@@ -1,0 +1,11 @@
+// GET /link/sdk.js: the Link SDK (FincoreLink.create({ token, onSuccess, onExit }).open()).
+import { LINK_SDK_SCRIPT } from '../platform/link-ui/sdk-script';
+import { renderedOperation } from '../platform/link-ui/serve';
+
+const HEADERS = {
+  'Cache-Control': 'public, max-age=300',
+  'X-Content-Type-Options': 'nosniff',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+};
+
+export const handler = renderedOperation('link.sdk', () => ({ statusCode: 200, headers: HEADERS, body: LINK_SDK_SCRIPT }));

@@ -1,0 +1,5 @@
+// POST /link/api/session: what the hosted page needs to render a session.
+import { describeSession } from '../app/link';
+import { defineOperation } from '../platform/operation';
+
+export const handler = defineOperation<{ link_token: string }>('link.session', ({ deps, body }) => describeSession(deps, body.link_token));

@@ -1,0 +1,56 @@
+// Reading an item's accounts and transactions.
+import { fail } from '../contracts/errors';
+import { LIMITS } from '../contracts/limits';
+import { currentTransactions } from '../data/feed-repo';
+import { listAccounts, putAccounts, type ItemRecord, type StoredAccount } from '../data/items-repo';
+import type { Deps } from '../platform/runtime';
+import { fetchFromSource } from './item-source';
+
+const BALANCE_MAX_AGE_MS = LIMITS.balanceCacheMinutes * 60_000;
+
+/** Keeps only the requested accounts; an id that is not the item's is an error, not a silent drop. */
+export function selectAccounts(accounts: StoredAccount[], accountIds: string[] | undefined): StoredAccount[] {
+  if (!accountIds) return accounts;
+  const known = new Set(accounts.map((a) => a.account_id));
+  const foreign = accountIds.filter((id) => !known.has(id));
+  if (foreign.length) fail('invalid_account_id', `Not accounts of this item: ${foreign.slice(0, 5).join(', ')}.`);
+  const wanted = new Set(accountIds);
+  return accounts.filter((a) => wanted.has(a.account_id));
+}
+
+export async function cachedAccounts(deps: Deps, item: ItemRecord, accountIds?: string[]): Promise<StoredAccount[]> {
+  return selectAccounts((await listAccounts(deps, item.itemId)).accounts, accountIds);
+}
+
+/** Balances refreshed from the source first when the cached ones are older than 15 minutes. */
+export async function freshAccounts(deps: Deps, item: ItemRecord, accountIds?: string[]): Promise<StoredAccount[]> {
+  const cached = await listAccounts(deps, item.itemId);
+  if (deps.clock.now() - cached.oldestRefresh <= BALANCE_MAX_AGE_MS) return selectAccounts(cached.accounts, accountIds);
+  const fresh = fetchFromSource(deps, item).accounts;
+  await putAccounts(deps, item.itemId, fresh, deps.clock.now());
+  return selectAccounts(fresh, accountIds);
+}
+
+// ---------- /v1/transactions/get ----------
+
+export interface TransactionsGetRequest {
+  start_date: string;
+  end_date: string;
+  options?: { count?: number; offset?: number; account_ids?: string[] };
+}
+
+/**
+ * Posted and pending transactions dated in [start_date, end_date], newest first (date descending,
+ * then transaction_id ascending for a stable order across pages); removed rows never appear.
+ */
+export async function getTransactions(deps: Deps, item: ItemRecord, body: TransactionsGetRequest) {
+  if (body.start_date > body.end_date) fail('invalid_date_range');
+  const accounts = await cachedAccounts(deps, item, body.options?.account_ids);
+  const wanted = new Set(accounts.map((a) => a.account_id));
+  const rows = (await currentTransactions(deps, item.itemId, item.committedSeq))
+    .filter((t) => t.date >= body.start_date && t.date <= body.end_date && wanted.has(t.account_id))
+    .sort((a, b) => (a.date === b.date ? a.transaction_id.localeCompare(b.transaction_id) : a.date < b.date ? 1 : -1));
+  const offset = body.options?.offset ?? 0;
+  const count = body.options?.count ?? LIMITS.pageDefault;
+  return { accounts, transactions: rows.slice(offset, offset + count), total_transactions: rows.length };
+}

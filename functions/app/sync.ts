@@ -1,0 +1,39 @@
+// POST /v1/transactions/sync on the change feed (see functions/core/change-feed.ts).
+import { fail } from '../contracts/errors';
+import { afterSequence } from '../core/change-feed';
+import { decodeCursor, encodeCursor, type CursorState } from '../core/sync-cursor';
+import { FEED_RETENTION_MS, readSyncPage, type StoredTransaction } from '../data/feed-repo';
+import type { ItemRecord } from '../data/items-repo';
+import type { Deps } from '../platform/runtime';
+
+export async function syncTransactions(deps: Deps, item: ItemRecord, cursor: string | undefined, count: number) {
+  const now = deps.clock.now();
+  let state: CursorState;
+  if (cursor === undefined || cursor === '') {
+    state = { itemId: item.itemId, base: 0, snap: item.committedSeq, pos: afterSequence(0), at: now };
+  } else {
+    const decoded = decodeCursor(cursor, item.itemId, item.cursorSecret);
+    if (!decoded || decoded.snap > item.committedSeq) fail('invalid_cursor');
+    if (decoded.pos === '') {
+      // The previous session finished: a new one reads everything committed since its base.
+      state = { itemId: item.itemId, base: decoded.base, snap: item.committedSeq, pos: afterSequence(decoded.base), at: now };
+    } else {
+      // Mid-session: keep reading the same snapshot, as long as its versions are still retained.
+      if (now - decoded.at > FEED_RETENTION_MS - 24 * 3600 * 1000) fail('invalid_cursor', 'This cursor is from a sync that was left unfinished too long ago. Resync from scratch without a cursor.');
+      state = decoded;
+    }
+  }
+  const page = await readSyncPage(deps, item.itemId, state.base, state.snap, state.pos, count);
+  const added: StoredTransaction[] = [];
+  const modified: StoredTransaction[] = [];
+  const removed: Array<{ transaction_id: string }> = [];
+  for (const d of page.deliveries) {
+    if (d.kind === 'removed') removed.push({ transaction_id: d.txnId });
+    else (d.kind === 'added' ? added : modified).push(d.txn);
+  }
+  const next: CursorState = page.hasMore
+    ? { ...state, pos: page.lastSk ?? state.pos }
+    : { itemId: item.itemId, base: state.snap, snap: state.snap, pos: '', at: now };
+  return { added, modified, removed, next_cursor: encodeCursor(next, item.cursorSecret), has_more: page.hasMore };
+}
+

@@ -1,0 +1,505 @@
+// Descriptor rules engine: raw bank statement descriptor + signed amount -> cleaned merchant,
+// taxonomy category and payment channel. Pure and deterministic (no I/O, clock or randomness).
+// The table lives in ./rule-table and is compiled once, at module load, into prefix and word
+// indexes, so one call is a handful of regex passes plus a few map lookups.
+//
+// Algorithm (precedence top to bottom; the first tier that matches decides):
+//   0. Normalize. Upper case; strip bank noise prefixes (POS, DEBIT CARD PURCHASE, CHECKCARD 1103,
+//      PURCHASE AUTHORIZED ON 11/03, ACH, BILL PAY, KARTENZAHLUNG, PRLV SEPA, CB ...) and one
+//      payment-processor prefix (SQ *, TST*, PAYPAL *, PP*, AMZN Mktp US*, SP , DD *, GOOGLE *,
+//      IC*, MSFT * ...); unpack ACH "ORIG CO NAME:" records; cut ACH trailers (PPD ID: ..., WEB
+//      ID: ...); drop phone numbers, dates, times, card trailers (XXXX1234), store numbers (#1234,
+//      STORE 123, 0042) and code-like tokens; fold accents, drop apostrophes and `&`, turn other
+//      punctuation into spaces. A trailing city/state/country suffix (SEATTLE WA, PARIS FR) is cut
+//      for keyword tiers and for names built from the descriptor.
+//   A. Priority keywords (income, card/loan payments, cash, transfers, fees), sign-aware.
+//   P. A processor that owns the purchase outright (AMZN Mktp -> Amazon, DD * -> DoorDash).
+//   B. Merchant pattern at the start of the descriptor; longest pattern wins. A descriptor the
+//      bank cut short still matches when it is a prefix (8+ characters) of a pattern.
+//   C. Merchant pattern at a later word (leftmost, then longest), except start-only rows.
+//   D. Generic category words (PIZZA, PHARMACY, HOTEL, RENT ...); the name is the cleaned descriptor.
+//   F. The processor's own fallback (GOOGLE * -> Google, IC* -> Instacart), if it has one.
+//   -. Unmatched: merchant_name, category and category_detailed null; channel from the descriptor.
+// Inflows (amount < 0): a row's `in` category applies; without one, spending categories become
+// income_refunds (a refund at that merchant) and non-spending ones keep their category.
+import { primaryOf } from '../taxonomy';
+import {
+  GENERIC_KEYWORDS,
+  MERCHANTS,
+  PRIORITY_KEYWORDS,
+  RULES_VERSION as TABLE_VERSION,
+  type Channel,
+  type KeywordRow,
+  type MerchantRow,
+  type RuleOptions,
+} from './rule-table';
+
+export type { Channel } from './rule-table';
+
+export interface Enrichment {
+  merchant_name: string | null;
+  category: string | null;
+  category_detailed: string | null;
+  payment_channel: 'online' | 'in_store' | 'transfer' | 'other';
+}
+
+export const RULES_VERSION: string = TABLE_VERSION;
+/** Rows in the table (priority keywords + merchants + generic keywords). */
+export const RULE_COUNT: number = PRIORITY_KEYWORDS.length + MERCHANTS.length + GENERIC_KEYWORDS.length;
+
+// ---------------------------------------------------------------------------------------------
+// Normalization tables
+// ---------------------------------------------------------------------------------------------
+
+/** Card lead-ins banks add (a card was used). Each may be followed by a date, a 4-digit card or a masked card. */
+const BANK_PREFIXES = [
+  'PURCHASE AUTHORIZED ON \\d\\d/\\d\\d', 'RECURRING PAYMENT AUTHORIZED ON \\d\\d/\\d\\d', 'PURCHASE AUTHORISED ON \\d\\d/\\d\\d',
+  'DEBIT CARD PURCHASE', 'DEBIT CARD PURCH', 'DEBIT CARD DEBIT', 'DEBIT CARD', 'DEBIT PURCHASE', 'DBT CRD \\d{4}', 'DBT PURCHASE',
+  'POS DEBIT', 'POS PURCHASE', 'POS PUR', 'POS WITHDRAWAL', 'POS', 'POINT OF SALE', 'CHECKCARD \\d{4}', 'CHECKCARD', 'CHECK CARD',
+  'VISA DDA PUR', 'DDA PURCHASE', 'VISA PURCHASE', 'CARD PURCHASE WITH PIN', 'CARD PURCHASE', 'PIN PURCHASE', 'PURCHASE',
+  'RECURRING CARD PURCHASE', 'RECURRING PAYMENT', 'RECURRING', 'PREAUTHORIZED DEBIT', 'MOBILE PURCHASE', 'CONTACTLESS PAYMENT', 'CONTACTLESS',
+  'CARD PAYMENT TO', 'CARD TRANSACTION', 'INTERAC PURCHASE', 'IDP PURCHASE',
+  'KARTENZAHLUNG', 'GIROCARD', 'EC', 'PAIEMENT PAR CARTE', 'PAIEMENT CB', 'CARTE X\\d{4}', 'CB',
+];
+/** Other lead-ins: ACH, bill pay, direct debit, www. */
+const ACH_PREFIXES = [
+  'ACH DEBIT', 'ACH CREDIT', 'ACH PMT', 'ACH WEB', 'ACH', 'ELECTRONIC WITHDRAWAL', 'EXTERNAL WITHDRAWAL', 'ELECTRONIC PAYMENT',
+  'BILL PAYMENT', 'BILL PAY', 'BILLPAY', 'WEB PMT', 'DIRECT DEBIT PAYMENT TO', 'DIRECT DEBIT', 'SEPA LASTSCHRIFT', 'SEPA-LASTSCHRIFT',
+  'LASTSCHRIFT', 'PRLV SEPA', 'PRLV', 'WWW',
+];
+/** Regex alternation, longest first so that POS DEBIT wins over POS. */
+const alternation = (alts: string[]) => [...alts].sort((a, b) => b.length - a.length).join('|');
+const TRAILER = '(?:\\s+(?:\\d\\d/\\d\\d(?:/\\d\\d(?:\\d\\d)?)?|X*\\d{4}|CARD \\d{4}|\\d{4}))*';
+/** First words of the prefixes above: the prefix regexes only run when the descriptor starts with one. */
+const PREFIX_LEADS: ReadonlySet<string> = new Set([...BANK_PREFIXES, ...ACH_PREFIXES].map((p) => /^[A-Z]+/.exec(p)![0]));
+const CARD_PREFIX_RE = new RegExp(`^(?:${alternation(BANK_PREFIXES)})${TRAILER}[\\s.:*-]+`);
+const ACH_PREFIX_RE = new RegExp(`^(?:${alternation(ACH_PREFIXES)})${TRAILER}[\\s.:*-]+`);
+
+interface Processor {
+  re: RegExp;
+  ch: Channel;
+  /** merchant_name of a MERCHANTS row that owns the purchase. */
+  owner?: string;
+  /** The owner decides even when the remainder names another merchant. */
+  force?: boolean;
+}
+const PROCESSORS: readonly Processor[] = [
+  { re: /^(?:AMZN MKTP [A-Z]{2}|AMAZON MKTPL?(?:ACE)?|AMZN MKTPLACE|AMZN)\s*\*\s*/, ch: 'online', owner: 'Amazon', force: true },
+  { re: /^DD\s*\*\s*/, ch: 'online', owner: 'DoorDash', force: true },
+  { re: /^SQ\s*\*\s*/, ch: 'in_store' },
+  { re: /^TST\s*\*\s*/, ch: 'in_store' },
+  { re: /^(?:SUMUP|IZ|ZETTLE_?|CLV|CLOVER|LS|TOAST)\s*\*\s*/, ch: 'in_store' },
+  { re: /^(?:PAYPAL|PP)\s*\*\s*/, ch: 'online' },
+  { re: /^SP\s+(?:\*\s*)?(?!PLUS\b|\+)/, ch: 'online' },
+  { re: /^(?:FS|PADDLE\.NET|2CO\.COM|CKO|PY)\s*\*\s*/, ch: 'online' },
+  { re: /^GOOGLE\s*\*\s*/, ch: 'online', owner: 'Google' },
+  { re: /^MSFT\s*\*\s*/, ch: 'online', owner: 'Microsoft' },
+  { re: /^IC\s*\*\s*/, ch: 'online', owner: 'Instacart' },
+  { re: /^APPLE\.COM\/BILL\s*/, ch: 'online', owner: 'Apple' },
+];
+
+/** Phone numbers, dates, times, card trailers, reference numbers and #store numbers. */
+const NOISE_RE =
+  /\b1?-?\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}\b|\b\d{1,2}\/\d{1,2}(?:\/\d{2,4})?\b|\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AP]M)?\b|\bX{2,}\d{2,4}\b|\*{2,}\d{2,4}|#\s*[A-Z]?\d+|\bCARD\s+\d{4}\b|\b(?:STORE|STR|STE|UNIT|LOC|TERMINAL|TERM)\s+#?\d+\b|\b(?:REF|CONF|TRACE|TRN|AUTH|CONFIRMATION|INV|INVOICE|ORDER)\s*(?:NO|NUM|NBR)?\s*[#:.]?\s*[A-Z]*\d[A-Z0-9]*\b/g;
+/** ACH record trailers: everything from PPD ID:, WEB ID:, CO ID:, INDN: onward. */
+const ACH_TAIL_RE = /\s+(?:(?:PPD|CCD|WEB|TEL|CTX|IAT|ARC|BOC|POP|CIE)\s+ID|CO ID|ID|INDN|SEC|TRACE|EED|IND ID|IND NAME)\s*:.*$/;
+const ORIG_CO_RE = /ORIG CO NAME:\s*(.+?)\s+(?:ORIG ID:|CO ID:).*?CO ENTRY DESCR:\s*(.+?)\s+(?:SEC:|TRACE#?:?|EED:|IND ID:|$)/;
+
+const US_STATES = 'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR';
+const CA_PROVINCES = 'AB BC MB NB NL NS NT NU ON PE QC SK YT';
+const COUNTRIES = 'US USA CAN GB GBR UK FR FRA DE DEU ES ESP IT ITA NL NLD PT PRT IE IRL AT AUT BE BEL CH CHE MX MEX JP JPN AU AUS NZ SE DK NO FI PL';
+const REGION_CODES: ReadonlySet<string> = new Set(`${US_STATES} ${CA_PROVINCES} ${COUNTRIES}`.split(' '));
+const CITIES: ReadonlySet<string> = new Set([
+  'SEATTLE', 'BELLEVUE', 'REDMOND', 'TACOMA', 'SAN FRANCISCO', 'SAN FRAN', 'OAKLAND', 'BERKELEY', 'SAN JOSE', 'PALO ALTO', 'LOS ANGELES',
+  'SANTA MONICA', 'SAN DIEGO', 'SACRAMENTO', 'PORTLAND', 'AUSTIN', 'HOUSTON', 'DALLAS', 'SAN ANTONIO', 'NEW YORK', 'BROOKLYN',
+  'QUEENS', 'MANHATTAN', 'CHICAGO', 'EVANSTON', 'DENVER', 'BOULDER', 'BOSTON', 'CAMBRIDGE', 'SOMERVILLE', 'ATLANTA', 'MIAMI',
+  'ORLANDO', 'TAMPA', 'PHOENIX', 'SCOTTSDALE', 'TEMPE', 'LAS VEGAS', 'SALT LAKE CITY', 'SALT LAKE CTY', 'MINNEAPOLIS', 'ST PAUL',
+  'RALEIGH', 'DURHAM', 'CHARLOTTE', 'NASHVILLE', 'WASHINGTON', 'ARLINGTON', 'PHILADELPHIA', 'PITTSBURGH', 'DETROIT', 'CLEVELAND',
+  'COLUMBUS', 'INDIANAPOLIS', 'ST LOUIS', 'KANSAS CITY', 'NEW ORLEANS', 'HONOLULU', 'ANCHORAGE', 'BALTIMORE', 'MADISON', 'MILWAUKEE',
+  'TORONTO', 'VANCOUVER', 'MONTREAL', 'CALGARY', 'OTTAWA', 'EDMONTON', 'LONDON', 'MANCHESTER', 'EDINBURGH', 'BRISTOL', 'LEEDS',
+  'GLASGOW', 'DUBLIN', 'PARIS', 'LYON', 'MARSEILLE', 'NICE', 'BORDEAUX', 'BERLIN', 'MUNICH', 'MUENCHEN', 'HAMBURG', 'FRANKFURT',
+  'KOELN', 'COLOGNE', 'VIENNA', 'WIEN', 'AMSTERDAM', 'ROTTERDAM', 'BRUSSELS', 'BRUXELLES', 'LISBON', 'LISBOA', 'PORTO', 'MADRID',
+  'BARCELONA', 'ROME', 'ROMA', 'MILAN', 'MILANO', 'FLORENCE', 'FIRENZE', 'ZURICH', 'GENEVA', 'COPENHAGEN', 'STOCKHOLM', 'TOKYO',
+  'MEXICO CITY', 'CANCUN', 'HELP UBER COM', 'HELP',
+]);
+const CITY_LAST_WORDS: ReadonlySet<string> = new Set([...CITIES].map((c) => c.slice(c.lastIndexOf(' ') + 1)));
+/** Words that carry no merchant identity; dropped from names built out of the descriptor. */
+const NAME_STOPWORDS: ReadonlySet<string> = new Set([
+  'PPD', 'CCD', 'WEB', 'TEL', 'ID', 'ACH', 'DES', 'INDN', 'ORIG', 'CO', 'ENTRY', 'DESCR', 'SEC', 'PMT', 'PYMT', 'PAYMENT', 'PAYMENTS',
+  'ONLINE', 'DEBIT', 'CREDIT', 'PURCHASE', 'POS', 'REF', 'TRN', 'THE', 'WWW', 'COM', 'NET', 'DIRECT', 'DEP', 'DEPOSIT', 'RECURRING',
+  'AUTOPAY', 'EFT', 'BGC', 'SO', 'DD', 'FPS', 'VIA', 'DIR', 'PAYROLL', 'SALARY', 'GUSTO', 'ADP', 'PAYCHEX', 'PAY', 'WAGES',
+]);
+
+// ---------------------------------------------------------------------------------------------
+// Compilation
+// ---------------------------------------------------------------------------------------------
+
+const SPEND_PRIMARIES: ReadonlySet<string> = new Set([
+  'bank_fees', 'food_and_drink', 'shopping', 'home', 'rent_and_utilities', 'transportation', 'travel', 'entertainment',
+  'health_and_personal_care', 'services_and_government',
+]);
+
+interface Rule {
+  order: number;
+  tier: 'A' | 'B' | 'D';
+  merchant: string | null;
+  detailed: string;
+  inDetailed: string;
+  opts: RuleOptions;
+}
+interface PrefixEntry {
+  pattern: string; // normalized, with a trailing space (word end)
+  rule: Rule;
+  start: boolean;
+}
+interface PhraseEntry {
+  tokens: string[];
+  rule: Rule;
+}
+
+function checkDetailed(id: string, where: string): string {
+  if (!primaryOf(id)) throw new Error(`enrichment rule table: unknown category_detailed "${id}" in ${where}`);
+  return id;
+}
+
+function makeRule(order: number, tier: Rule['tier'], row: MerchantRow | KeywordRow): Rule {
+  const [patterns, merchant, detailed, opts = {}] = row;
+  const where = `${tier} "${patterns}"`;
+  checkDetailed(detailed, where);
+  let inDetailed: string;
+  if (opts.in) inDetailed = checkDetailed(opts.in, where);
+  else inDetailed = SPEND_PRIMARIES.has(primaryOf(detailed)!) ? 'income_refunds' : detailed;
+  return { order, tier, merchant, detailed, inDetailed, opts };
+}
+
+/** Tokens from patterns that contain digits ("BET365", "24 HOUR"): never dropped as noise. */
+const KEEP_TOKENS = new Set<string>();
+for (const row of [...MERCHANTS, ...PRIORITY_KEYWORDS, ...GENERIC_KEYWORDS]) {
+  for (const alt of row[0].split('|')) for (const t of charNormalize(alt.toUpperCase()).split(' ')) if (/\d/.test(t)) KEEP_TOKENS.add(t);
+}
+
+const PREFIX_INDEX = new Map<string, PrefixEntry[]>();
+const MERCHANT_BY_NAME = new Map<string, Rule>();
+const ALL_RULES: Rule[] = [];
+let order = 0;
+for (const row of PRIORITY_KEYWORDS) ALL_RULES.push(makeRule(order++, 'A', row));
+for (const row of MERCHANTS) {
+  const rule = makeRule(order++, 'B', row);
+  ALL_RULES.push(rule);
+  if (!MERCHANT_BY_NAME.has(row[1])) MERCHANT_BY_NAME.set(row[1], rule);
+  const seen = new Set<string>();
+  for (const alt of row[0].split('|')) {
+    const norm = tokensOf(alt.toUpperCase()).join(' ');
+    if (norm.length < 2 || seen.has(norm)) continue;
+    seen.add(norm);
+    const pattern = `${norm} `;
+    const key = pattern.slice(0, 3);
+    let bucket = PREFIX_INDEX.get(key);
+    if (!bucket) PREFIX_INDEX.set(key, (bucket = []));
+    bucket.push({ pattern, rule, start: rule.opts.start === true });
+  }
+}
+for (const bucket of PREFIX_INDEX.values()) bucket.sort((a, b) => b.pattern.length - a.pattern.length || a.rule.order - b.rule.order);
+
+function phraseIndex(rows: readonly KeywordRow[], tier: 'A' | 'D'): Map<string, PhraseEntry[]> {
+  const index = new Map<string, PhraseEntry[]>();
+  for (const row of rows) {
+    const rule = makeRule(order++, tier, row);
+    ALL_RULES.push(rule);
+    for (const alt of row[0].split('|')) {
+      const tokens = charNormalize(alt.toUpperCase()).split(' ').filter(Boolean);
+      if (tokens.length === 0) continue;
+      let bucket = index.get(tokens[0]);
+      if (!bucket) index.set(tokens[0], (bucket = []));
+      bucket.push({ tokens, rule });
+    }
+  }
+  return index;
+}
+const PRIORITY_INDEX = phraseIndex(PRIORITY_KEYWORDS, 'A');
+const GENERIC_INDEX = phraseIndex(GENERIC_KEYWORDS, 'D');
+
+for (const p of PROCESSORS) {
+  if (p.owner && !MERCHANT_BY_NAME.has(p.owner)) throw new Error(`enrichment rule table: processor owner "${p.owner}" is not a merchant row`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Normalization
+// ---------------------------------------------------------------------------------------------
+
+/** Folds accents (É -> E, ß -> SS) and typographic apostrophes; ASCII input is returned as is. */
+function fold(s: string): string {
+  return /[^\x00-\x7f]/.test(s) ? s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/ß/g, 'SS').replace(/[‘’`´]/g, "'") : s;
+}
+
+/**
+ * Upper-case input -> word tokens: apostrophes and `&` are dropped inside words ("MCDONALD'S" ->
+ * MCDONALDS, "AT&T" -> ATT), any other non-alphanumeric separates words. Number and code tokens
+ * are dropped (store numbers, zips, ids such as 2K4LM1), unless a pattern uses them ("BET365").
+ */
+function tokensOf(input: string): string[] {
+  const s = fold(input);
+  const out: string[] = [];
+  let word = '';
+  let digits = 0;
+  for (let i = 0; i <= s.length; i++) {
+    const c = i < s.length ? s.charCodeAt(i) : 32;
+    if (c >= 65 && c <= 90) {
+      word += s[i];
+    } else if (c >= 48 && c <= 57) {
+      word += s[i];
+      digits++;
+    } else if (c === 39 || c === 38) {
+      // apostrophe, ampersand: joined
+    } else if (word !== '') {
+      if (digits === 0 || KEEP_TOKENS.has(word)) out.push(word);
+      else if (digits === word.length) {
+        if (word.length < 3) out.push(word); // keep "24" (24 HOUR FITNESS), drop store numbers and zips
+      } else if (word.length < 4 || digits < 2) out.push(word); // keep O2, 7ELEVEN, F45
+      else {
+        const lead = /^([A-Z]{3,})\d{3,}$/.exec(word); // IMPARK00120034 -> IMPARK; codes like 2K4LM1 go
+        if (lead) out.push(lead[1]);
+      }
+      word = '';
+      digits = 0;
+    }
+  }
+  return out;
+}
+
+/** Character-level normalization of a pattern or phrase written in the table. */
+function charNormalize(s: string): string {
+  return fold(s).replace(/['&]/g, '').replace(/[^A-Z0-9]+/g, ' ').trim();
+}
+
+interface Normalized {
+  /** All cleaned tokens, joined, with a trailing space: input to the merchant tiers. */
+  key: string;
+  /** Cleaned tokens without a trailing city / state / country suffix: input to keyword tiers and names. */
+  core: string[];
+  processor: Processor | null;
+  web: boolean;
+  cardPresent: boolean;
+}
+
+function normalize(raw: string): Normalized {
+  let s = raw.toUpperCase().replace(/\s+/g, ' ').trim();
+  const web = /\.(?:COM|NET|ORG|IO|CO|DE|FR|CA|UK)\b|WWW\.|HTTPS?:|\bONLINE\b|\bINTERNET\b|\bE-?COMMERCE\b/.test(s);
+  let cardPresent = false;
+
+  if (s.includes('ORIG CO NAME')) {
+    const orig = ORIG_CO_RE.exec(s);
+    if (orig) s = `${orig[2]} ${orig[1]}`;
+  }
+
+  for (let i = 0; i < 3; i++) {
+    const lead = /^[A-Z]+/.exec(s);
+    if (!lead || !PREFIX_LEADS.has(lead[0])) break;
+    const card = CARD_PREFIX_RE.exec(s);
+    if (card) {
+      cardPresent = true;
+      s = s.slice(card[0].length);
+      continue;
+    }
+    const ach = ACH_PREFIX_RE.exec(s);
+    if (ach) {
+      s = s.slice(ach[0].length);
+      continue;
+    }
+    break;
+  }
+
+  let processor: Processor | null = null;
+  if (s.includes('*') || s.startsWith('SP ') || s.startsWith('APPLE.COM/BILL')) for (const p of PROCESSORS) {
+    const m = p.re.exec(s);
+    if (m && m[0].length < s.length) {
+      processor = p;
+      s = s.slice(m[0].length);
+      break;
+    }
+  }
+
+  if (s.includes(':')) s = s.replace(/\bDES:/, ' ').replace(ACH_TAIL_RE, '');
+  if (/\d/.test(s)) {
+    if (/#\s*\d/.test(s)) cardPresent = true;
+    s = s.replace(NOISE_RE, ' ');
+  }
+  const tokens = tokensOf(s);
+
+  // trailing region code(s), then a known city
+  let end = tokens.length;
+  let codes = 0;
+  while (end > 1 && codes < 2 && tokens[end - 1].length <= 3 && REGION_CODES.has(tokens[end - 1])) {
+    end--;
+    codes++;
+  }
+  if (end > 1 && CITY_LAST_WORDS.has(tokens[end - 1])) for (let n = Math.min(3, end - 1); n >= 1; n--) {
+    if (CITIES.has(n === 1 ? tokens[end - 1] : tokens.slice(end - n, end).join(' '))) {
+      end -= n;
+      break;
+    }
+  }
+  if (codes > 0) cardPresent = true;
+  return { key: `${tokens.join(' ')} `, core: tokens.slice(0, end), processor, web, cardPresent };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Matching
+// ---------------------------------------------------------------------------------------------
+
+interface PhraseHit {
+  rule: Rule;
+  at: number;
+  len: number;
+}
+
+function matchPhrases(index: Map<string, PhraseEntry[]>, tokens: string[], inflow: boolean): PhraseHit | null {
+  let best: PhraseHit | null = null;
+  for (let i = 0; i < tokens.length; i++) {
+    const bucket = index.get(tokens[i]);
+    if (!bucket) continue;
+    for (const e of bucket) {
+      if (best && e.rule.order >= best.rule.order) continue;
+      const sign = e.rule.opts.sign;
+      if ((sign === 'in' && !inflow) || (sign === 'out' && inflow)) continue;
+      const n = e.tokens.length;
+      if (i + n > tokens.length) continue;
+      let ok = true;
+      for (let j = 1; j < n; j++) {
+        if (tokens[i + j] !== e.tokens[j]) {
+          ok = false;
+          break;
+        }
+      }
+      if (ok) best = { rule: e.rule, at: i, len: n };
+    }
+  }
+  return best;
+}
+
+function matchMerchant(key: string): Rule | null {
+  // B: at the start
+  const head = PREFIX_INDEX.get(key.slice(0, 3));
+  if (head) {
+    for (const e of head) if (key.startsWith(e.pattern)) return e.rule;
+    // bank truncation: the whole descriptor is a prefix of a longer pattern
+    const trimmed = key.trimEnd();
+    if (trimmed.length >= 8) for (const e of head) if (e.pattern.length > key.length && e.pattern.startsWith(trimmed)) return e.rule;
+    // glued words after a processor prefix (PAYPAL *SPOTIFYUSAI): a 6+ letter brand at the very start
+    for (const e of head) if (!e.start && e.pattern.length >= 7 && key.startsWith(e.pattern.slice(0, -1))) return e.rule;
+  }
+  // C: at a later word
+  for (let i = key.indexOf(' ') + 1; i > 0 && i < key.length - 1; i = key.indexOf(' ', i) + 1) {
+    const bucket = PREFIX_INDEX.get(key.slice(i, i + 3));
+    if (!bucket) continue;
+    for (const e of bucket) if (!e.start && e.pattern.length >= 5 && key.startsWith(e.pattern, i)) return e.rule;
+  }
+  return null;
+}
+
+const DEFAULT_ONLINE: ReadonlySet<string> = new Set([
+  'entertainment_streaming', 'entertainment_video_games', 'services_and_government_software', 'shopping_online_marketplaces',
+  'food_and_drink_delivery', 'transportation_rideshare', 'travel_flights',
+]);
+const DEFAULT_OTHER_PRIMARY: ReadonlySet<string> = new Set(['income', 'bank_fees', 'rent_and_utilities']);
+const DEFAULT_OTHER_DETAILED: ReadonlySet<string> = new Set([
+  'services_and_government_insurance', 'services_and_government_taxes', 'services_and_government_government_fees',
+  'services_and_government_donations', 'services_and_government_childcare', 'services_and_government_education',
+  'services_and_government_professional_services', 'health_and_personal_care_fitness', 'loan_payments_mortgage',
+  'loan_payments_student_loan', 'loan_payments_auto_loan', 'loan_payments_personal_loan', 'home_other',
+]);
+
+function channelOf(rule: Rule, detailed: string, n: Normalized): Channel {
+  if (rule.opts.ch) return rule.opts.ch;
+  const primary = primaryOf(detailed)!;
+  if (primary === 'transfer_in' || primary === 'transfer_out' || detailed === 'loan_payments_credit_card') return 'transfer';
+  if (DEFAULT_ONLINE.has(detailed)) return 'online';
+  if (DEFAULT_OTHER_PRIMARY.has(primary) || DEFAULT_OTHER_DETAILED.has(detailed)) {
+    if (n.processor?.ch === 'in_store') return 'in_store'; // SQ *, TST*: paid at a terminal
+    return n.web ? 'online' : 'other';
+  }
+  return n.web || n.processor?.ch === 'online' ? 'online' : 'in_store';
+}
+
+const TRANSFERISH = /\b(?:TRANSFER|XFER|ZELLE|VENMO|WIRE|TFR|P2P)\b/;
+function unmatchedChannel(n: Normalized): Channel {
+  if (TRANSFERISH.test(n.key)) return 'transfer';
+  if (n.web || n.processor?.ch === 'online') return 'online';
+  if (n.cardPresent || n.processor?.ch === 'in_store') return 'in_store';
+  return 'other';
+}
+
+function titleCase(tokens: string[]): string | null {
+  const words = tokens.filter((t) => !NAME_STOPWORDS.has(t)).slice(0, 5);
+  if (words.length === 0) return null;
+  return words
+    .map((w) => (w.length <= 3 && !/[AEIOUY]/.test(w) ? w : w[0] + w.slice(1).toLowerCase()))
+    .join(' ');
+}
+
+function result(rule: Rule, inflow: boolean, n: Normalized, merchant: string | null): Enrichment {
+  const detailed = inflow && rule.opts.sign !== 'in' ? rule.inDetailed : rule.detailed;
+  return { merchant_name: merchant, category: primaryOf(detailed)!, category_detailed: detailed, payment_channel: channelOf(rule, detailed, n) };
+}
+
+/**
+ * Enriches one raw descriptor. `amount` follows the API sign convention: positive is money out of
+ * the account, negative is money in.
+ */
+export function enrichDescriptor(descriptor: string, amount: number): Enrichment {
+  const n = normalize(descriptor ?? '');
+  const inflow = amount < 0;
+
+  // A: priority keywords
+  const a = matchPhrases(PRIORITY_INDEX, n.core, inflow);
+  if (a) {
+    const r = a.rule;
+    let merchant = r.merchant;
+    if (!merchant && r.opts.name === 'rest') merchant = titleCase([...n.core.slice(0, a.at), ...n.core.slice(a.at + a.len)]);
+    if (!merchant && r.opts.name === 'merchant') {
+      const m = n.processor?.force ? MERCHANT_BY_NAME.get(n.processor.owner!)! : matchMerchant(n.key);
+      if (m) return { ...result(r, inflow, n, m.merchant), payment_channel: channelOf(m, m.detailed, n) };
+    }
+    return result(r, inflow, n, merchant);
+  }
+
+  // P: processors that own the purchase
+  if (n.processor?.force) {
+    const owner = MERCHANT_BY_NAME.get(n.processor.owner!)!;
+    return result(owner, inflow, n, owner.merchant);
+  }
+
+  // B, C: merchants
+  const m = matchMerchant(n.key);
+  if (m) return result(m, inflow, n, m.merchant);
+
+  // D: generic category words
+  const d = matchPhrases(GENERIC_INDEX, n.core, inflow);
+  if (d) {
+    const r = d.rule;
+    const merchant = r.merchant ?? (r.opts.name === 'none' ? null : titleCase(n.core));
+    return result(r, inflow, n, merchant);
+  }
+
+  // F: processor fallback
+  if (n.processor?.owner) {
+    const owner = MERCHANT_BY_NAME.get(n.processor.owner)!;
+    return result(owner, inflow, n, owner.merchant);
+  }
+
+  return { merchant_name: null, category: null, category_detailed: null, payment_channel: unmatchedChannel(n) };
+}
+
+/** The cleaned descriptor the rules see (upper case, noise and location removed). For tests and debugging. */
+export function normalizeDescriptor(descriptor: string): string {
+  return normalize(descriptor).core.join(' ');
+}
+
+/** Every (category, category_detailed) pair the engine can return, for either sign. */
+export function ruleOutputs(): Array<{ category: string; category_detailed: string }> {
+  const seen = new Map<string, string>();
+  for (const r of ALL_RULES) {
+    for (const d of [r.detailed, r.inDetailed]) seen.set(d, primaryOf(d)!);
+  }
+  return [...seen].map(([category_detailed, category]) => ({ category, category_detailed }));
+}

@@ -1,0 +1,252 @@
+// Server-side rendering of the hosted Link page: the app shell (the flow runs in the page script)
+// and the error page shown instead when the link token cannot be used. Pure functions: the
+// handler (functions/api/link.page.ts) resolves the session and picks one.
+//
+// Security:
+// - every value from the request or the session is HTML-escaped, and the page configuration
+//   (which holds the link token) is a JSON data block with <, >, & and line separators escaped;
+// - a per-response nonce CSP allows only this page's own script and style, fetches to its own
+//   origin, and framing only by the origin the SDK declared (embed=1&origin=...), or nobody;
+// - Referrer-Policy no-referrer keeps the token (it is in the page URL) out of Referer headers,
+//   including the one the redirect_uri host would otherwise see; no-store keeps it out of caches.
+import { randomBytes } from 'node:crypto';
+import { INSTITUTION_TYPES } from '../../contracts/schemas';
+import { CATALOG } from '../../core/institutions-catalog';
+import { LINK_APP_SCRIPT } from './app-script';
+import { ICONS } from './icons';
+import { LINK_CSS } from './styles';
+
+export interface RenderedPage {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** What /link/api/session answers (LinkSession); the page renders straight from it. */
+export interface LinkPageSession {
+  link_session_id: string;
+  client_name: string;
+  products: string[];
+  mode: 'create' | 'update';
+  environment: 'test' | 'live';
+  institution: { institution_id: string; name: string } | null;
+  redirect_uri: string | null;
+  expiration: string;
+}
+
+/** `embed=1&origin=<parent origin>` as the SDK sends it. */
+export type EmbedMode = { embed: false } | { embed: true; parentOrigin: string };
+
+const LINK_TOKEN_PATTERN = /^fc_link_[A-Za-z0-9]{1,240}$/;
+
+export function isLinkTokenShaped(value: unknown): value is string {
+  return typeof value === 'string' && LINK_TOKEN_PATTERN.test(value);
+}
+
+/**
+ * The parent origin an SDK-embedded page posts its result to: must be exactly an http(s) origin
+ * (scheme, host, optional port; no path, credentials, query or fragment). Null when not usable.
+ */
+export function parseParentOrigin(value: unknown): string | null {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 300) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  return url.origin === value ? url.origin : null;
+}
+
+/** Reads embed/origin from the query; `invalid` when embed=1 comes without a usable origin. */
+export function embedModeOf(query: Record<string, string | undefined>): EmbedMode | 'invalid' {
+  if (query.embed === undefined || query.embed === '0' || query.embed === '') return { embed: false };
+  if (query.embed !== '1') return 'invalid';
+  const parentOrigin = parseParentOrigin(query.origin);
+  return parentOrigin ? { embed: true, parentOrigin } : 'invalid';
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** JSON that is safe inside <script type="application/json">: it can never close the element. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+function newNonce(): string {
+  return randomBytes(18).toString('base64');
+}
+
+function pageHeaders(nonce: string, embed: EmbedMode | null): Record<string, string> {
+  const frameAncestors = embed?.embed ? embed.parentOrigin : "'none'";
+  const headers: Record<string, string> = {
+    'Content-Security-Policy': [
+      "default-src 'none'",
+      `script-src 'nonce-${nonce}'`,
+      `style-src 'nonce-${nonce}'`,
+      "connect-src 'self'",
+      'img-src data:',
+      "base-uri 'none'",
+      "form-action 'none'",
+      `frame-ancestors ${frameAncestors}`,
+    ].join('; '),
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+  };
+  if (!embed?.embed) headers['X-Frame-Options'] = 'DENY';
+  return headers;
+}
+
+function layout(args: { title: string; nonce: string; embed: boolean; sandbox: boolean; main: string; tail?: string }): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex, nofollow">
+<title>${escapeHtml(args.title)}</title>
+<style nonce="${args.nonce}">${LINK_CSS}</style>
+</head>
+<body${args.embed ? ' class="embed"' : ''}>
+<div class="card">
+<header class="brand"><span class="logo" aria-hidden="true">F</span><span>Fincore</span>${args.sandbox ? '<span class="pill">Sandbox</span>' : ''}</header>
+${args.main}
+</div>
+${args.tail ?? ''}
+</body>
+</html>
+`;
+}
+
+/** Every country any institution serves, for the country filter. */
+const COUNTRIES: readonly string[] = [...new Set(CATALOG.flatMap((i) => i.country_codes.map((c) => c.toUpperCase())))].sort();
+
+/** The app shell with the flow; the token lives only in the page's configuration block. */
+export function renderFlowPage(args: { token: string; session: LinkPageSession; embed: EmbedMode }): RenderedPage {
+  const nonce = newNonce();
+  const config = {
+    token: args.token,
+    embed: args.embed.embed,
+    parentOrigin: args.embed.embed ? args.embed.parentOrigin : null,
+    session: args.session,
+    types: INSTITUTION_TYPES,
+    countries: COUNTRIES,
+  };
+  const main = `<main id="app"><noscript><h1>Connect your account</h1><p>Fincore Link needs JavaScript. Turn it on and reload this page.</p></noscript></main>`;
+  const tail = `<script type="application/json" id="fc-link-config">${jsonForScript(config)}</script>
+<script nonce="${nonce}">${LINK_APP_SCRIPT}</script>`;
+  return {
+    statusCode: 200,
+    headers: pageHeaders(nonce, args.embed),
+    body: layout({
+      title: `Connect your account · ${args.session.client_name}`,
+      nonce,
+      embed: args.embed.embed,
+      sandbox: args.session.environment === 'test',
+      main,
+      tail,
+    }),
+  };
+}
+
+export type LinkPageProblem =
+  | 'invalid_link_token'
+  | 'link_token_expired'
+  | 'link_token_used'
+  | 'invalid_embed'
+  | 'internal_error';
+
+const PROBLEMS: Record<LinkPageProblem, { status: number; title: string; explanation: string; next: string }> = {
+  invalid_link_token: {
+    status: 400,
+    title: 'This link isn\u2019t valid',
+    explanation: 'The link is incomplete or was not issued by Fincore, so it can\u2019t be used to connect an account.',
+    next: 'Go back to the app that sent you here and ask the app for a new link.',
+  },
+  link_token_expired: {
+    status: 400,
+    title: 'This link has expired',
+    explanation: 'Links for connecting an account work for 30 minutes, and this one is older than that.',
+    next: 'Go back to the app that sent you here and ask the app for a new link.',
+  },
+  link_token_used: {
+    status: 400,
+    title: 'This link was already used',
+    explanation: 'An account was already connected with this link. Each link works only once.',
+    next: 'If you want to connect another account, ask the app for a new link.',
+  },
+  invalid_embed: {
+    status: 400,
+    title: 'This page can\u2019t be shown here',
+    explanation: 'The app opened Fincore Link without a valid web origin, so Link cannot send it the result.',
+    next: 'Go back and ask the app for a new link. If you built the app, load the Link SDK from an http(s) page.',
+  },
+  internal_error: {
+    status: 500,
+    title: 'Something went wrong',
+    explanation: 'Fincore Link could not load this session because of a problem on our side.',
+    next: 'Try again in a few minutes. If it keeps happening, ask the app for a new link.',
+  },
+};
+
+/**
+ * The page shown instead of the flow. No flow and no token; inside the SDK modal it also gets an
+ * Exit button that reports the error to the parent (onExit).
+ */
+export function renderErrorPage(args: { problem: LinkPageProblem; message?: string; requestId: string; embed: EmbedMode | null }): RenderedPage {
+  const nonce = newNonce();
+  const p = PROBLEMS[args.problem];
+  const embedded = args.embed?.embed ? args.embed : null;
+  const exitButton = embedded ? `<div class="actions"><button type="button" class="primary" id="fc-exit">Exit</button></div>` : '';
+  const main = `<main id="app"><section class="screen" aria-labelledby="fc-heading">
+<div class="icon warn" aria-hidden="true">${ICONS.warn}</div>
+<h1 id="fc-heading" tabindex="-1">${escapeHtml(p.title)}</h1>
+<p class="lead">${escapeHtml(p.explanation)}</p>
+<p><strong>What to do:</strong> ${escapeHtml(p.next)}</p>
+<p class="code">Error code: ${escapeHtml(args.problem)} &middot; Reference: ${escapeHtml(args.requestId)}</p>
+<div class="spacer"></div>
+${exitButton}
+</section></main>`;
+  let tail = '';
+  if (embedded) {
+    const error = {
+      type: args.problem === 'internal_error' ? 'api_error' : 'invalid_request',
+      code: args.problem,
+      message: args.message ?? p.explanation,
+      request_id: args.requestId,
+    };
+    const data = jsonForScript({ parentOrigin: embedded.parentOrigin, error });
+    tail = `<script type="application/json" id="fc-link-error">${data}</script>
+<script nonce="${nonce}">(function () {
+  'use strict';
+  var cfg = JSON.parse(document.getElementById('fc-link-error').textContent);
+  var sent = false;
+  function exit() {
+    if (sent || window.parent === window) return;
+    sent = true;
+    window.parent.postMessage({ source: 'fincore-link', type: 'exit', error: cfg.error, metadata: { link_session_id: null, status: 'ERROR', institution: null } }, cfg.parentOrigin);
+  }
+  document.getElementById('fc-exit').addEventListener('click', exit);
+  document.addEventListener('keydown', function (e) { if (e.key === 'Escape') { e.preventDefault(); exit(); } });
+  window.addEventListener('message', function (e) {
+    if (e.source === window.parent && e.origin === cfg.parentOrigin && e.data && e.data.source === 'fincore-link-sdk' && e.data.type === 'close') exit();
+  });
+  document.getElementById('fc-heading').focus();
+})();</script>`;
+  }
+  return {
+    statusCode: p.status,
+    headers: pageHeaders(nonce, embedded ?? { embed: false }),
+    body: layout({ title: `${p.title} · Fincore Link`, nonce, embed: Boolean(embedded), sandbox: false, main, tail }),
+  };
+}
