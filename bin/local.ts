@@ -3,6 +3,8 @@
 //   FC_LOCAL_IN_MEMORY=1 (keep nothing), FC_LOCAL_SEED (applications and keys, JSON).
 import { startLocalStack } from '../functions/platform/local/local-stack';
 import { parseSeed } from '../functions/platform/local/seed';
+import { webhookTimeScaleFromEnv } from '../functions/platform/local/workflows';
+import { join } from 'node:path';
 
 async function main(): Promise<void> {
   // We pin the SDK to a Node 20 compatible release on purpose (see TOOLCHAIN.md).
@@ -13,12 +15,23 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${process.env.PORT}`);
   const seed = parseSeed(process.env.FC_LOCAL_SEED);
 
-  const stack = await startLocalStack({ port, host: process.env.HOST ?? '127.0.0.1', dataDir, inMemory, seed });
+  const webhookTimeScale = webhookTimeScaleFromEnv();
+  const stack = await startLocalStack({
+    port,
+    host: process.env.HOST ?? '127.0.0.1',
+    dataDir,
+    inMemory,
+    seed,
+    webhookTimeScale,
+    // The key that seals webhook secrets lives beside the data it protects (never in memory mode).
+    kekFile: inMemory ? undefined : join(dataDir, 'local-kek'),
+  });
   const lines = [
     '',
     `Fincore is listening on ${stack.baseUrl}`,
     `  data: ${inMemory ? 'in memory (FC_LOCAL_IN_MEMORY=1)' : `${dataDir}/ (DynamoDB Local files)`}`,
     `  docs: ${stack.baseUrl}/openapi.json  ${stack.baseUrl}/llms.txt`,
+    `  webhooks: loopback endpoints allowed for test keys (local mode); retry schedule x${webhookTimeScale} (FC_LOCAL_WEBHOOK_TIME_SCALE)`,
     '  keys (shown once; only their SHA-256 is stored):',
     ...stack.keys.map((k) => `    ${k.application} [${k.plan}] ${k.environment}: ${k.key}`),
     '',

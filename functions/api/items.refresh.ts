@@ -1,5 +1,5 @@
-// POST /v1/items/refresh: Start an on-demand refresh; new transactions are announced by webhook.
-// In the contract and the stack; its behaviour lands with a later issue (answers 501 until then).
-import { plannedOperation } from '../platform/operation';
+// POST /v1/items/refresh: queues an on-demand refresh and answers at once.
+import { requestRefresh } from '../app/lifecycle';
+import { defineOperation } from '../platform/operation';
 
-export const handler = plannedOperation('items.refresh');
+export const handler = defineOperation('items.refresh', ({ deps, item }) => requestRefresh(deps, item!));

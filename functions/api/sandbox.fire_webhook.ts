@@ -1,5 +1,6 @@
-// POST /v1/sandbox/fire_webhook: Fire a chosen webhook event for an item.
-// In the contract and the stack; its behaviour lands with a later issue (answers 501 until then).
-import { plannedOperation } from '../platform/operation';
+// POST /v1/sandbox/fire_webhook: fires the chosen event type for the item.
+import { fireWebhook } from '../app/lifecycle';
+import type { EventType } from '../app/webhooks';
+import { defineOperation } from '../platform/operation';
 
-export const handler = plannedOperation('sandbox.fire_webhook');
+export const handler = defineOperation<{ webhook_type: EventType }>('sandbox.fire_webhook', ({ deps, item, body }) => fireWebhook(deps, item!, body.webhook_type));

@@ -1,5 +1,5 @@
-// POST /v1/sandbox/item/reset_login: Put an item into login_required (fires item.error).
-// In the contract and the stack; its behaviour lands with a later issue (answers 501 until then).
-import { plannedOperation } from '../platform/operation';
+// POST /v1/sandbox/item/reset_login: puts the item into login_required and fires item.error.
+import { resetLogin } from '../app/lifecycle';
+import { defineOperation } from '../platform/operation';
 
-export const handler = plannedOperation('sandbox.item.reset_login');
+export const handler = defineOperation('sandbox.item.reset_login', ({ deps, item }) => resetLogin(deps, item!));

@@ -7,7 +7,9 @@ import { enrichDescriptor } from '../core/enrichment/rules';
 import { generateSandboxItem, type RawTransaction } from '../core/sandbox/generator';
 import { commitTransactions, type CommitResult, type StoredTransaction } from '../data/feed-repo';
 import { putAccounts, type ItemRecord, type StoredAccount } from '../data/items-repo';
+import { eventPut } from '../data/webhooks-repo';
 import type { Deps } from '../platform/runtime';
+import { newEvent, publishEvent } from './webhooks';
 
 export const SANDBOX_CONNECTOR = 'sandbox';
 
@@ -63,9 +65,20 @@ export function diffAgainstSource(source: readonly StoredTransaction[]) {
   };
 }
 
-/** Pulls accounts and transactions from the item's connector and commits what changed. */
+/**
+ * Pulls accounts and transactions from the item's connector and commits what changed. A commit
+ * that changed something carries its `transactions.sync_updates_available` event in the same
+ * DynamoDB transaction (the outbox), and the event is then published.
+ */
 export async function syncFromSource(deps: Deps, item: ItemRecord, data: SourceData = fetchFromSource(deps, item)): Promise<CommitResult | null> {
   await putAccounts(deps, item.itemId, data.accounts, deps.clock.now());
   if (!item.consentedProducts.includes('transactions')) return null;
-  return commitTransactions(deps, item.itemId, diffAgainstSource(data.transactions));
+  const event = newEvent(deps, item, 'transactions.sync_updates_available', {
+    item_id: item.itemId,
+    initial_update_complete: true,
+    historical_update_complete: true,
+  });
+  const result = await commitTransactions(deps, item.itemId, diffAgainstSource(data.transactions), { announce: () => eventPut(deps, event) });
+  if (result.committedSeq !== null) await publishEvent(deps, event.eventId);
+  return result;
 }

@@ -28,6 +28,8 @@ import {
 } from '../data/items-repo';
 import type { Deps } from '../platform/runtime';
 import { fetchFromSource, SANDBOX_CONNECTOR, syncFromSource } from './item-source';
+import { announceRepair, markItemError } from './lifecycle';
+import { registerEndpoint } from './webhooks';
 
 const LINK_LIFETIME_MS = LIMITS.linkTokenLifetimeMinutes * 60_000;
 type CatalogInstitution = NonNullable<ReturnType<typeof findInstitution>>;
@@ -58,6 +60,8 @@ export async function createLinkToken(deps: Deps, auth: AuthContext, body: LinkT
     const institution = findInstitution(institutionId) ?? fail('institution_not_found');
     requireSupported(institution, body.products);
   }
+  // The webhook field registers an endpoint for the key's environment (signed with its secret).
+  if (body.webhook !== undefined) await registerEndpoint(deps, auth, body.webhook);
   const linkToken = mintToken('link');
   const expiresAt = deps.clock.now() + LINK_LIFETIME_MS;
   await putLinkSession(deps, {
@@ -128,7 +132,8 @@ export async function submitCredentials(deps: Deps, body: ConnectRequest) {
   const outcome = sandboxOutcome(body.username, body.password);
   if (outcome === 'invalid') return failAttempt(deps, session, 'invalid_credentials');
   if (outcome === 'locked') {
-    if (session.updateItemId) await updateItemState(deps, session.updateItemId, { status: 'error', error: lockedError() });
+    const item = session.updateItemId ? await getItem(deps, session.updateItemId) : undefined;
+    if (item) await markItemError(deps, item, lockedError());
     fail('item_locked');
   }
   if (outcome === 'mfa') {
@@ -158,8 +163,10 @@ async function finishConnection(deps: Deps, session: LinkSessionRecord, institut
     item = (await getItem(deps, session.updateItemId)) ?? fail('invalid_item_id');
     if (!(await completeLinkSession(deps, session, item.itemId))) fail('link_token_used');
     const products = [...new Set([...item.consentedProducts, ...session.products])];
-    await updateItemState(deps, item.itemId, { status: 'healthy', error: null, consentedProducts: products });
+    const wasBroken = item.status !== 'healthy';
+    await updateItemState(deps, item.itemId, { status: 'healthy', error: null, consentedProducts: products, webhook: session.webhook ?? item.webhook });
     item = { ...item, status: 'healthy', error: null, consentedProducts: products };
+    if (wasBroken) await announceRepair(deps, item);
     await syncFromSource(deps, item);
     rotate = true;
   } else {

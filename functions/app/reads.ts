@@ -5,6 +5,7 @@ import { currentTransactions } from '../data/feed-repo';
 import { listAccounts, putAccounts, type ItemRecord, type StoredAccount } from '../data/items-repo';
 import type { Deps } from '../platform/runtime';
 import { fetchFromSource } from './item-source';
+import { requireHealthy } from './lifecycle';
 
 const BALANCE_MAX_AGE_MS = LIMITS.balanceCacheMinutes * 60_000;
 
@@ -24,6 +25,7 @@ export async function cachedAccounts(deps: Deps, item: ItemRecord, accountIds?: 
 
 /** Balances refreshed from the source first when the cached ones are older than 15 minutes. */
 export async function freshAccounts(deps: Deps, item: ItemRecord, accountIds?: string[]): Promise<StoredAccount[]> {
+  requireHealthy(item);
   const cached = await listAccounts(deps, item.itemId);
   if (deps.clock.now() - cached.oldestRefresh <= BALANCE_MAX_AGE_MS) return selectAccounts(cached.accounts, accountIds);
   const fresh = fetchFromSource(deps, item).accounts;

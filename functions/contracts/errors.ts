@@ -116,6 +116,14 @@ export const ERRORS = {
   },
   no_mfa_pending: { type: 'invalid_request', message: 'There is no MFA challenge to answer; submit credentials first.' },
   invalid_date_range: { type: 'invalid_request', message: 'start_date must not be after end_date.' },
+  invalid_webhook_url: {
+    type: 'invalid_request',
+    message: 'The webhook URL is not allowed: live endpoints must be public https URLs (no private, loopback or link-local addresses).',
+  },
+  too_many_webhook_endpoints: {
+    type: 'invalid_request',
+    message: 'This environment already has the maximum of 10 webhook endpoints. Delete one first.',
+  },
 
   // --- authentication (401) ---
   missing_api_key: {
@@ -142,6 +150,14 @@ export const ERRORS = {
     type: 'item_error',
     message: 'The institution has locked this login. The user must unlock it with the institution first.',
   },
+  item_login_required: {
+    type: 'item_error',
+    message: "The item's login needs the user's attention. Open Link in update mode (update_item_id) to repair it.",
+  },
+  item_not_healthy: {
+    type: 'item_error',
+    message: 'The item is in an error state at its institution. Open Link in update mode to repair it.',
+  },
   too_many_attempts: {
     type: 'item_error',
     message: 'Too many failed attempts for this link. Ask the app for a new link.',
@@ -161,6 +177,8 @@ export const ERRORS = {
   // --- not found (404) ---
   route_not_found: { type: 'not_found', message: 'No operation exists at this path.' },
   institution_not_found: { type: 'not_found', message: 'No institution has this institution_id.' },
+  webhook_endpoint_not_found: { type: 'not_found', message: 'No webhook endpoint of this environment has this endpoint_id.' },
+  event_not_found: { type: 'not_found', message: 'No event of this environment has this event_id.' },
 
   // --- limits (429) ---
   rate_limit_exceeded: {

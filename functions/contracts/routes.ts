@@ -28,6 +28,7 @@ import {
 } from './schemas';
 import { LIMITS } from './limits';
 import { LinkSession, LinkStep, LinkTokenField } from './link-schemas';
+import { WebhookDelivery, WebhookEndpoint } from './webhook-schemas';
 
 /** `link`: the hosted Link page's own API, authenticated by the link token in the body (not metered). */
 export type AuthMode = 'none' | 'key' | 'link';
@@ -577,6 +578,59 @@ export const ROUTES: readonly Route[] = [
     item: true,
     request: tokenOnly,
     response: z.object({ reset_login: z.boolean() }),
+  }),
+
+  // ---------- webhooks (management) ----------
+  route('webhooks.endpoints.list', {
+    path: '/v1/webhooks/endpoints/list',
+    tag: 'Webhooks',
+    summary: "The key's environment's webhook endpoints.",
+    dataAccess: true,
+    request: z.strictObject({}),
+    bodyOptional: true,
+    response: z.object({ endpoints: z.array(WebhookEndpoint) }),
+  }),
+  route('webhooks.endpoints.create', {
+    path: '/v1/webhooks/endpoints/create',
+    tag: 'Webhooks',
+    summary: 'Register an endpoint (idempotent per URL); the environment signing secret is returned only when this call created it.',
+    dataAccess: true,
+    request: z.strictObject({ url: z.url({ protocol: /^https?$/ }).max(LIMITS.stringMaxLength) }),
+    response: z.object({ endpoint: WebhookEndpoint, created: z.boolean(), secret: z.string().nullable() }),
+  }),
+  route('webhooks.endpoints.delete', {
+    path: '/v1/webhooks/endpoints/delete',
+    tag: 'Webhooks',
+    summary: 'Delete an endpoint; its pending deliveries are cancelled.',
+    dataAccess: true,
+    request: z.strictObject({ endpoint_id: Id }),
+    response: z.object({ deleted: z.boolean() }),
+  }),
+  route('webhooks.secret.rotate', {
+    path: '/v1/webhooks/secret/rotate',
+    tag: 'Webhooks',
+    summary: 'Rotate the signing secret; the old one keeps signing (beside the new) for the grace period.',
+    dataAccess: true,
+    request: z.strictObject({ grace_period_hours: z.int().min(0).max(168).optional() }),
+    bodyOptional: true,
+    response: z.object({ secret: z.string(), previous_secret_expires_at: z.string() }),
+  }),
+  route('webhooks.deliveries.list', {
+    path: '/v1/webhooks/deliveries/list',
+    tag: 'Webhooks',
+    summary: 'Recent deliveries, newest first, with every attempt (time, status code, latency, error).',
+    dataAccess: true,
+    request: z.strictObject({ count: Count.optional(), cursor: z.string().max(LIMITS.cursorMaxLength).optional() }),
+    bodyOptional: true,
+    response: z.object({ deliveries: z.array(WebhookDelivery), next_cursor: z.string().nullable() }),
+  }),
+  route('webhooks.events.replay', {
+    path: '/v1/webhooks/events/replay',
+    tag: 'Webhooks',
+    summary: 'Deliver an event again (to one endpoint or all), as a new delivery with the same event id.',
+    dataAccess: true,
+    request: z.strictObject({ event_id: Id, endpoint_id: Id.optional() }),
+    response: z.object({ delivery_ids: z.array(z.string()) }),
   }),
 
   // ---------- GraphQL ----------

@@ -1,7 +1,7 @@
 // The transactions change feed in DynamoDB (design: functions/core/change-feed.ts).
 // Writers for one item are serialised by a lease on the item row and publish `committed_seq` only
 // after their entries are written; readers never read past it.
-import { BatchWriteCommand, QueryCommand, UpdateCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   afterSequence,
@@ -108,7 +108,13 @@ export interface CommitResult {
   removed: number;
 }
 
-const sameTransaction = (a: StoredTransaction, b: StoredTransaction) => JSON.stringify(a) === JSON.stringify(b);
+const TRANSACTION_FIELDS: readonly (keyof StoredTransaction)[] = [
+  'transaction_id', 'account_id', 'date', 'authorized_datetime', 'name', 'merchant_name',
+  'amount', 'iso_currency_code', 'pending', 'category', 'category_detailed', 'payment_channel',
+];
+
+/** Field by field: rows read back from DynamoDB do not keep their key order. */
+export const sameTransaction = (a: StoredTransaction, b: StoredTransaction) => TRANSACTION_FIELDS.every((f) => a[f] === b[f]);
 
 /**
  * Applies one ingestion batch to an item's feed. Serialised per item by a lease; the sequence is
@@ -119,7 +125,15 @@ export type ChangeSource =
   /** Computes the batch from the current latest entries (e.g. a diff against the source). */
   | ((latest: ReadonlyMap<string, FeedEntry<StoredTransaction>>) => TxnChange<StoredTransaction>[]);
 
-export async function commitTransactions(deps: Deps, itemId: string, source: ChangeSource): Promise<CommitResult> {
+export interface CommitOptions {
+  /**
+   * A row to put in the same transaction as the commit when the batch changes something (the
+   * outbox event announcing it), so a change is never committed without its announcement.
+   */
+  announce?: (committedSeq: number) => { TableName: string; Item: Record<string, unknown>; ConditionExpression?: string };
+}
+
+export async function commitTransactions(deps: Deps, itemId: string, source: ChangeSource, options: CommitOptions = {}): Promise<CommitResult> {
   const now = deps.clock.now();
   const table = deps.config.tableName;
   let lease;
@@ -163,15 +177,19 @@ export async function commitTransactions(deps: Deps, itemId: string, source: Cha
     // next writer repairs, never a transaction without a current version.
     await batchPut(deps, plan.entries.map((e) => toRow(itemId, e, now)));
     await batchPut(deps, [...plan.superseded, ...repairs].map((e) => toRow(itemId, e, now)));
-    await deps.ddb.send(
-      new UpdateCommand({
-        TableName: table,
-        Key: keys.item(itemId),
-        UpdateExpression: 'SET committed_seq = :seq, reserved_seq = :seq, last_successful_sync = :at REMOVE ingest_lease_until',
-        ConditionExpression: 'ingest_lease_until = :until',
-        ExpressionAttributeValues: { ':seq': seq, ':at': new Date(now).toISOString(), ':until': now + LEASE_MS },
-      }),
-    );
+    const commit = {
+      TableName: table,
+      Key: keys.item(itemId),
+      UpdateExpression: 'SET committed_seq = :seq, reserved_seq = :seq, last_successful_sync = :at REMOVE ingest_lease_until',
+      ConditionExpression: 'ingest_lease_until = :until',
+      ExpressionAttributeValues: { ':seq': seq, ':at': new Date(now).toISOString(), ':until': now + LEASE_MS },
+    };
+    const announcement = plan.entries.length > 0 ? options.announce?.(seq) : undefined;
+    if (announcement) {
+      await deps.ddb.send(new TransactWriteCommand({ TransactItems: [{ Update: commit }, { Put: announcement }] }));
+    } else {
+      await deps.ddb.send(new UpdateCommand(commit));
+    }
     return {
       committedSeq: seq,
       added: plan.entries.filter((e) => !e.removed && e.addedSeq === seq).length,

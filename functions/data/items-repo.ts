@@ -166,6 +166,21 @@ export async function updateItemState(
   );
 }
 
+/** Counts a refresh of the item; returns the new count (the sandbox simulator's step). */
+export async function bumpRefreshCount(deps: Deps, itemId: string): Promise<number> {
+  const res = await deps.ddb.send(
+    new UpdateCommand({
+      TableName: deps.config.tableName,
+      Key: keys.item(itemId),
+      UpdateExpression: 'ADD refresh_count :one',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  return res.Attributes?.refresh_count as number;
+}
+
 // ---------- accounts ----------
 
 export interface StoredAccount {

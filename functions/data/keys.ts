@@ -14,6 +14,11 @@
 // | FeedEntry     | FEED#<item_id>      | <seq:12>#<txn_id>   |          |                   | transactions change feed: versions in       |
 // |               |                     |          |                     |                   | sequence order (sync = one Query from pos)  |
 //
+// | WebhookEndpoint | APP#<app_id>      | WH#<env>#<endpoint_id> |         |                   | endpoints of an application and environment |
+// | WebhookSecret | APP#<app_id>        | WHSECRET#<env> |                 |                   | the environment's signing secrets (sealed)  |
+// | Event         | EVT#<event_id>      | EVT      | OUTBOX (unpublished)| <created>#<event> | event by id; the outbox sweep               |
+// | Delivery      | EVT#<event_id>      | DLV#<endpoint_id>#<n> | DLVS#<app>#<env> | <created>#<id> | deliveries of an event; of an app and env   |
+//
 // Every row that belongs to an application carries application_id and environment.
 // The ApiKey row also carries the key's token bucket (GCRA `tat`/`gate`) and its monthly usage
 // counters (`used_api_YYYYMM`, `used_ai_YYYYMM`), so auth, rate limit and metering are one
@@ -57,6 +62,21 @@ export const keys = {
   itemPartitions: (itemId: string) => [`ITEM#${itemId}`, `FEED#${itemId}`],
   feedEntry: (itemId: string, sk: string) => ({ pk: `FEED#${itemId}`, sk }),
   feed: (itemId: string) => ({ pk: `FEED#${itemId}` }),
+  webhookEndpoint: (applicationId: string, environment: Environment, endpointId: string) => ({
+    pk: `APP#${applicationId}`,
+    sk: `WH#${environment}#${endpointId}`,
+  }),
+  webhookEndpointsOf: (applicationId: string, environment: Environment) => ({ pk: `APP#${applicationId}`, skPrefix: `WH#${environment}#` }),
+  webhookSecret: (applicationId: string, environment: Environment) => ({ pk: `APP#${applicationId}`, sk: `WHSECRET#${environment}` }),
+  event: (eventId: string) => ({ pk: `EVT#${eventId}`, sk: 'EVT' }),
+  /** GSI entry an event carries until it is published (removed on publish). */
+  outbox: (createdAt: string, eventId: string) => ({ gsi1pk: 'OUTBOX', gsi1sk: `${createdAt}#${eventId}` }),
+  delivery: (eventId: string, endpointId: string, replay: number) => ({ pk: `EVT#${eventId}`, sk: `DLV#${endpointId}#${replay}` }),
+  deliveriesOfEvent: (eventId: string) => ({ pk: `EVT#${eventId}`, skPrefix: 'DLV#' }),
+  deliveryByApplication: (applicationId: string, environment: Environment, createdAt: string, deliveryId: string) => ({
+    gsi1pk: `DLVS#${applicationId}#${environment}`,
+    gsi1sk: `${createdAt}#${deliveryId}`,
+  }),
 };
 
 /** Monthly usage attribute on the ApiKey row, e.g. used_api_202611. UTC month. */

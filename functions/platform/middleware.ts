@@ -16,6 +16,25 @@ import { API_VERSION } from '../contracts/schemas';
 import { isWellFormedApiKey } from '../core/api-keys';
 import { authorizeAndMeter, rateLimitHeaderValues, type AuthContext } from '../data/api-keys-repo';
 import { logger, metrics, metricsEnabled } from './observability';
+import { crossedThreshold } from '../core/usage';
+import { emitEvent } from '../app/webhooks';
+import { secondsUntilMonthlyReset } from '../core/rate-limit';
+
+/** Fires usage.limit_approaching; a failure is logged, never charged to the request. */
+async function announceUsage(deps: Deps, auth: AuthContext, thresholdPercent: number): Promise<void> {
+  const now = deps.clock.now();
+  try {
+    await emitEvent(deps, auth, 'usage.limit_approaching', {
+      quota: auth.usage.kind,
+      threshold_percent: thresholdPercent,
+      used: auth.usage.used,
+      limit: auth.usage.quota,
+      resets_at: new Date(now + secondsUntilMonthlyReset(now) * 1000).toISOString(),
+    });
+  } catch (err) {
+    logger.error('could not record usage.limit_approaching', { error: err as Error });
+  }
+}
 import type { Deps } from './runtime';
 
 export type ApiEvent = APIGatewayProxyEvent;
@@ -142,6 +161,8 @@ export function authenticate(route: Route, deps: () => Deps): middy.MiddlewareOb
       if (!match || !isWellFormedApiKey(match[1])) throw new ApiError('malformed_api_key');
       const auth = await authorizeAndMeter(deps(), match[1], route.metering === 'ai' ? 'ai' : 'api');
       state.auth = auth;
+      const threshold = crossedThreshold(auth.usage.used, auth.usage.quota);
+      if (threshold !== null) await announceUsage(deps(), auth, threshold);
       state.responseHeaders = { ...state.responseHeaders, ...rateLimitHeaderValues(auth.rateLimit) };
       if (route.testKeysOnly && auth.environment !== 'test') throw new ApiError('test_key_required');
     },

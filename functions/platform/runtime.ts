@@ -4,6 +4,9 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
+import type { KeyProvider } from './crypto/envelope';
+import { createLocalKeyProvider } from './crypto/local-key-provider';
+import type { BackgroundPorts } from './ports';
 
 const ConfigSchema = z.object({
   FC_TABLE_NAME: z.string().min(1),
@@ -11,6 +14,7 @@ const ConfigSchema = z.object({
   FC_DYNAMODB_ENDPOINT: z.url().optional(),
   AWS_REGION: z.string().default('us-east-1'),
   FC_BASE_URL: z.url().optional(),
+  FC_SECRETS_KMS_KEY_ID: z.string().min(1).optional(),
 });
 
 export interface RuntimeConfig {
@@ -24,6 +28,10 @@ export interface RuntimeConfig {
   validateResponses?: boolean;
   /** Connector credentials present in this deployment (env var name -> value); none locally. */
   connectorEnv?: Record<string, string | undefined>;
+  /** KMS key for webhook secrets and provider tokens (AWS); local mode uses a local key instead. */
+  secretsKmsKeyId?: string;
+  /** Local mode: loopback webhook endpoints are allowed (never for live keys). */
+  allowLoopbackWebhooks?: boolean;
 }
 
 export interface Clock {
@@ -36,6 +44,10 @@ export interface Deps {
   clock: Clock;
   /** Counts DynamoDB calls made through `ddb` (for benchmarks and cost statements). */
   ddbCalls: DynamoDbCallStats;
+  /** Wraps data keys for webhook secrets and provider tokens (KMS on AWS, a local key locally). */
+  keyProvider: KeyProvider;
+  /** Queues and workflows; undefined until configured (the local stack or the AWS adapters). */
+  ports: BackgroundPorts;
 }
 
 export interface DynamoDbCallStats {
@@ -56,6 +68,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): RuntimeConf
     dynamodbEndpoint: parsed.FC_DYNAMODB_ENDPOINT,
     baseUrl: parsed.FC_BASE_URL,
     connectorEnv: env,
+    secretsKmsKeyId: parsed.FC_SECRETS_KMS_KEY_ID,
   };
 }
 
@@ -83,16 +96,63 @@ export function createDocumentClient(config: RuntimeConfig, ddbCalls: DynamoDbCa
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }
 
-export function createDeps(config: RuntimeConfig, clock: Clock = systemClock): Deps {
-  const ddbCalls: DynamoDbCallStats = { count: 0, capacityUnits: 0, trackCapacity: false };
-  return { config, ddb: createDocumentClient(config, ddbCalls), clock, ddbCalls };
+export interface DepsOverrides {
+  clock?: Clock;
+  keyProvider?: KeyProvider;
+  ports?: BackgroundPorts;
 }
+
+/** Ports that refuse to work: for processes that must not start background work. */
+export const NO_PORTS: BackgroundPorts = {
+  eventBus: { publish: async () => { throw new Error('no event bus configured'); } },
+  refreshQueue: { enqueue: async () => { throw new Error('no refresh queue configured'); } },
+  deliveries: { start: async () => { throw new Error('no delivery workflow configured'); } },
+};
+
+export function createDeps(config: RuntimeConfig, overrides: DepsOverrides | Clock = {}): Deps {
+  const o: DepsOverrides = 'now' in overrides ? { clock: overrides as Clock } : (overrides as DepsOverrides);
+  const ddbCalls: DynamoDbCallStats = { count: 0, capacityUnits: 0, trackCapacity: false };
+  return {
+    config,
+    ddb: createDocumentClient(config, ddbCalls),
+    clock: o.clock ?? systemClock,
+    ddbCalls,
+    keyProvider: o.keyProvider ?? createLocalKeyProvider(),
+    ports: o.ports ?? NO_PORTS,
+  };
+}
+
+/** Deployed functions that seal or open secrets must have FC_SECRETS_KMS_KEY_ID; never fall back silently. */
+const missingKmsKey: KeyProvider = {
+  keyId: 'missing',
+  generateDataKey: async () => {
+    throw new Error('FC_SECRETS_KMS_KEY_ID is not set for this function');
+  },
+  decryptDataKey: async () => {
+    throw new Error('FC_SECRETS_KMS_KEY_ID is not set for this function');
+  },
+};
 
 let current: Deps | undefined;
 
 /** The process's dependencies; built from the environment on first use (Lambda cold start). */
 export function runtime(): Deps {
-  current ??= createDeps(configFromEnv());
+  if (!current) {
+    const config = configFromEnv();
+    // On AWS the KMS and queue adapters are loaded only here, so local runs never load their SDKs.
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { createKmsKeyProvider } = require('./crypto/kms-key-provider') as typeof import('./crypto/kms-key-provider');
+    const { createAwsPorts } = require('./aws-ports') as typeof import('./aws-ports');
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    current = createDeps(config, {
+      keyProvider: config.secretsKmsKeyId
+        ? createKmsKeyProvider({ keyId: config.secretsKmsKeyId, region: config.region })
+        : config.stage === 'local'
+          ? undefined
+          : missingKmsKey,
+      ports: createAwsPorts(process.env, config.region),
+    });
+  }
   return current;
 }
 

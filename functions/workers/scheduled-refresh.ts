@@ -1,3 +1,31 @@
-// Runs on the stage's refresh schedule and enqueues one refresh per healthy item on the item-refresh
-// queue. Placeholder: the scheduled refresh issue fills it in.
-export const handler = async (): Promise<{ enqueued: number }> => ({ enqueued: 0 });
+// Runs on the stage's refresh schedule: enqueues one refresh per healthy item, and publishes any
+// event a crash left in the outbox.
+import { ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { sweepOutbox } from '../app/webhooks';
+import { runtime } from '../platform/runtime';
+
+export const handler = async (): Promise<{ enqueued: number; republished: number }> => {
+  const deps = runtime();
+  const republished = await sweepOutbox(deps);
+  let enqueued = 0;
+  let start: Record<string, unknown> | undefined;
+  // A full scan is fine at today's item counts; a sharded "healthy items" index replaces it later.
+  do {
+    const page: ScanCommandOutput = await deps.ddb.send(
+      new ScanCommand({
+        TableName: deps.config.tableName,
+        FilterExpression: 'sk = :item AND #status = :healthy',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':item': 'ITEM', ':healthy': 'healthy' },
+        ProjectionExpression: 'item_id',
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const row of page.Items ?? []) {
+      await deps.ports.refreshQueue.enqueue({ item_id: row.item_id as string, reason: 'scheduled' });
+      enqueued += 1;
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return { enqueued, republished };
+};

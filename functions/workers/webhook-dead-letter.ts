@@ -1,3 +1,9 @@
-// Records a webhook whose every attempt failed, so the dashboard shows it as dead-lettered.
-// Placeholder: the webhooks issue fills it in.
-export const handler = async (_input: unknown): Promise<{ recorded: boolean }> => ({ recorded: false });
+// Records a webhook whose every attempt failed; the deliveries list shows it as dead_lettered.
+import { deadLetter } from '../app/webhooks';
+import { runtime } from '../platform/runtime';
+import type { DeliveryExecutionInput } from './contracts';
+
+export const handler = async (input: DeliveryExecutionInput): Promise<{ recorded: boolean }> => {
+  await deadLetter(runtime(), input);
+  return { recorded: true };
+};

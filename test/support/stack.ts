@@ -29,13 +29,15 @@ export function makeKey(environment: 'test' | 'live' = 'test'): string {
   return generateApiKey(environment);
 }
 
-export async function startTestStack(seed?: SeedApplication[]): Promise<TestStack> {
+export async function startTestStack(seed?: SeedApplication[], options: { webhookTimeScale?: number } = {}): Promise<TestStack> {
   const endpoint = process.env.FC_TEST_DYNAMODB_ENDPOINT;
   if (!endpoint) throw new Error('FC_TEST_DYNAMODB_ENDPOINT is not set: run the tests through jest (global setup)');
   const stack = await startLocalStack({
     dynamodbEndpoint: endpoint,
     tableName: `t_${randomUUID().slice(0, 8)}`,
     validateResponses: true,
+    // The retry schedule (0s, 1m, 5m, 30m, 2h) runs ~5,000x faster unless a test asks otherwise.
+    webhookTimeScale: options.webhookTimeScale ?? 0.0002,
     seed: seed ?? [{ application: 'Acme', plan: 'enterprise', keys: [makeKey('test'), makeKey('live')] }],
   });
   const call = async (path: string, init: CallInit = {}): Promise<CallResult> => {

@@ -41,5 +41,11 @@ export const VALID: Record<string, Record<string, unknown>> = {
   'link.institutions': { link_token: LINK, query: 'bank' },
   'link.connect': { link_token: LINK, institution_id: 'ins_sandbox_first_bank', username: 'user_good', password: 'pass_good' },
   'link.mfa': { link_token: LINK, code: '1234' },
+  'webhooks.endpoints.list': {},
+  'webhooks.endpoints.create': { url: 'http://127.0.0.1:9/hook' },
+  'webhooks.endpoints.delete': { endpoint_id: 'whep_unknown' },
+  'webhooks.secret.rotate': { grace_period_hours: 1 },
+  'webhooks.deliveries.list': { count: 5 },
+  'webhooks.events.replay': { event_id: 'evt_unknown' },
 };
 

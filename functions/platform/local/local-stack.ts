@@ -1,7 +1,9 @@
 // The whole service on one machine: DynamoDB Local + table + seed + the HTTP adapter over the
 // handler modules. Used by `npm start`, the end-to-end tests and the benchmarks.
 import type { AddressInfo } from 'node:net';
-import { configureRuntime, createDeps, type Deps } from '../runtime';
+import { createLocalKeyProvider } from '../crypto/local-key-provider';
+import { configureRuntime, createDeps, type Clock, type Deps } from '../runtime';
+import { createLocalPorts, type LocalPorts } from './local-ports';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
 import { createLocalServer, loadHandlers } from './http-server';
 import { applySeed, type SeedApplication, type SeededKey } from './seed';
@@ -18,6 +20,11 @@ export interface LocalStackOptions {
   seed?: SeedApplication[] | null;
   /** Check every response against its route's schema (the test suites do). */
   validateResponses?: boolean;
+  /** FC_LOCAL_WEBHOOK_TIME_SCALE: 1 runs the retry schedule in real time, 0.01 a hundred times faster. */
+  webhookTimeScale?: number;
+  /** Where the local key-encryption key lives; in memory when omitted (nothing survives a restart). */
+  kekFile?: string;
+  clock?: Clock;
 }
 
 export interface LocalStack {
@@ -26,6 +33,8 @@ export interface LocalStack {
   keys: SeededKey[];
   deps: Deps;
   dynamodbEndpoint: string;
+  /** The in-process queues and workflows (tests wait on idle()). */
+  background: LocalPorts;
   stop(): Promise<void>;
 }
 
@@ -37,7 +46,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const tableName = options.tableName ?? 'fincore';
   try {
     await ensureTable(endpoint, tableName);
-    const deps = createDeps({ tableName, stage: 'local', region: 'us-east-1', dynamodbEndpoint: endpoint, validateResponses: options.validateResponses });
+    let deps: Deps | undefined;
+    const background = createLocalPorts(() => deps!, { timeScale: options.webhookTimeScale ?? 1 });
+    deps = createDeps(
+      { tableName, stage: 'local', region: 'us-east-1', dynamodbEndpoint: endpoint, validateResponses: options.validateResponses, allowLoopbackWebhooks: true, connectorEnv: {} },
+      { keyProvider: createLocalKeyProvider({ file: options.kekFile }), ports: background.ports, clock: options.clock },
+    );
     configureRuntime(deps);
     const keys = await applySeed(deps, options.seed ?? null);
     const server = createLocalServer(loadHandlers());
@@ -53,7 +67,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       keys,
       deps,
       dynamodbEndpoint: endpoint,
+      background,
       stop: async () => {
+        background.stop();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         deps.ddb.destroy();

@@ -1,0 +1,8 @@
+// POST /v1/webhooks/endpoints/create: register an endpoint (idempotent per URL).
+import { publicEndpoint, registerEndpoint } from '../app/webhooks';
+import { defineOperation } from '../platform/operation';
+
+export const handler = defineOperation<{ url: string }>('webhooks.endpoints.create', async ({ deps, auth, body }) => {
+  const result = await registerEndpoint(deps, auth!, body.url);
+  return { endpoint: publicEndpoint(result.endpoint), created: result.created, secret: result.secret };
+});

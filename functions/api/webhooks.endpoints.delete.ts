@@ -1,0 +1,8 @@
+// POST /v1/webhooks/endpoints/delete: its pending deliveries are cancelled at their next attempt.
+import { removeEndpoint } from '../app/webhooks';
+import { defineOperation } from '../platform/operation';
+
+export const handler = defineOperation<{ endpoint_id: string }>('webhooks.endpoints.delete', async ({ deps, auth, body }) => {
+  await removeEndpoint(deps, auth!, body.endpoint_id);
+  return { deleted: true };
+});

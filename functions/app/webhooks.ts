@@ -1,0 +1,271 @@
+// Webhooks: endpoints and their per-environment signing secret, events (recorded in an outbox and
+// then published), dispatch to endpoints, delivery attempts and dead letters, replay and rotation.
+//
+// No event is lost: an event row is written before or atomically with the change it announces,
+// flagged unpublished in the outbox index; publishing clears the flag. A crash in between leaves
+// the event in the outbox, and the sweep publishes it. Dispatch creates one delivery row per
+// endpoint with a conditional put, so a duplicate queue message makes no second delivery.
+import { ApiError, fail } from '../contracts/errors';
+import { randomToken } from '../core/api-keys';
+import { checkWebhookUrl } from '../core/webhook-url';
+import { webhookHeaders } from '../core/webhook-signature';
+import type { Environment } from '../data/keys';
+import {
+  createDelivery,
+  createSecretRecord,
+  deleteEndpoint,
+  deliveriesOfEvent,
+  finishDelivery,
+  getDelivery,
+  getEndpoint,
+  getEvent,
+  getSecretRecord,
+  listEndpoints,
+  markPublished,
+  parseDeliveryId,
+  putEndpoint,
+  putEvent,
+  recordAttempt,
+  rotateSecretRecord,
+  unpublishedEvents,
+  type EventRecord,
+  type WebhookEndpoint,
+} from '../data/webhooks-repo';
+import { decryptSecret, encryptSecret } from '../platform/crypto/envelope';
+import { logger } from '../platform/observability';
+import type { Deps } from '../platform/runtime';
+import type { DeliveryAttemptInput, DeliveryExecutionInput } from '../workers/contracts';
+import type { DeliveryOutcome } from '../workers/webhook-schedule';
+
+export const EVENT_TYPES = [
+  'transactions.sync_updates_available',
+  'item.error',
+  'item.login_repaired',
+  'usage.limit_approaching',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const MAX_ENDPOINTS_PER_ENVIRONMENT = 10;
+export const DEFAULT_ROTATION_GRACE_HOURS = 24;
+/** Unpublished events older than this are published by the sweep. */
+export const OUTBOX_SWEEP_AGE_MS = 30_000;
+const ATTEMPT_TIMEOUT_MS = 9_000;
+
+interface Tenant {
+  applicationId: string;
+  environment: Environment;
+}
+
+// ---------- secrets ----------
+
+const secretContext = (t: Tenant) => ({ application_id: t.applicationId, environment: t.environment, purpose: 'webhook_secret' });
+
+const newSecret = () => `whsec_${randomToken(40)}`;
+
+/** The environment's signing secret, created on first use; `created` tells whether it is new. */
+export async function ensureSecret(deps: Deps, t: Tenant): Promise<{ secret: string; created: boolean }> {
+  const existing = await getSecretRecord(deps, t.applicationId, t.environment);
+  if (existing) return { secret: await decryptSecret(deps.keyProvider, existing.current, secretContext(t)), created: false };
+  const secret = newSecret();
+  if (await createSecretRecord(deps, t.applicationId, t.environment, await encryptSecret(deps.keyProvider, secret, secretContext(t)))) {
+    return { secret, created: true };
+  }
+  return ensureSecret(deps, t);
+}
+
+/** Every secret that signs right now: the current one, and the previous one during its grace period. */
+export async function signingSecrets(deps: Deps, t: Tenant): Promise<string[]> {
+  const record = await getSecretRecord(deps, t.applicationId, t.environment);
+  if (!record) return [(await ensureSecret(deps, t)).secret];
+  const out = [await decryptSecret(deps.keyProvider, record.current, secretContext(t))];
+  if (record.previous && record.previousExpiresAt !== null && record.previousExpiresAt > deps.clock.now()) {
+    out.push(await decryptSecret(deps.keyProvider, record.previous, secretContext(t)));
+  }
+  return out;
+}
+
+export async function rotateSecret(deps: Deps, t: Tenant, graceHours: number) {
+  const { created } = await ensureSecret(deps, t);
+  const record = (await getSecretRecord(deps, t.applicationId, t.environment))!;
+  const secret = newSecret();
+  const graceMs = created ? 0 : graceHours * 3600_000;
+  const previousExpiresAt = deps.clock.now() + graceMs;
+  await rotateSecretRecord(deps, t.applicationId, t.environment, await encryptSecret(deps.keyProvider, secret, secretContext(t)), record.current, previousExpiresAt);
+  return { secret, previous_secret_expires_at: new Date(previousExpiresAt).toISOString() };
+}
+
+// ---------- endpoints ----------
+
+export function publicEndpoint(e: WebhookEndpoint) {
+  return { endpoint_id: e.endpointId, url: e.url, created_at: e.createdAt };
+}
+
+async function validateUrl(deps: Deps, t: Tenant, url: string): Promise<void> {
+  const check = await checkWebhookUrl(url, { environment: t.environment, allowLoopback: deps.config.allowLoopbackWebhooks === true });
+  if (!check.ok) fail('invalid_webhook_url', `The webhook URL is not allowed (${check.reason.replace(/_/g, ' ')}).${t.environment === 'live' ? ' Live endpoints must be public https URLs.' : ''}`);
+}
+
+/** Registers an endpoint (idempotent per URL) and makes sure the environment has a secret. */
+export async function registerEndpoint(deps: Deps, t: Tenant, url: string) {
+  await validateUrl(deps, t, url);
+  const existing = await listEndpoints(deps, t.applicationId, t.environment);
+  const { secret, created: secretCreated } = await ensureSecret(deps, t);
+  const same = existing.find((e) => e.url === url);
+  if (same) return { endpoint: same, created: false, secret: secretCreated ? secret : null };
+  if (existing.length >= MAX_ENDPOINTS_PER_ENVIRONMENT) fail('too_many_webhook_endpoints');
+  const endpoint: WebhookEndpoint = {
+    endpointId: `whep_${randomToken(20)}`,
+    applicationId: t.applicationId,
+    environment: t.environment,
+    url,
+    createdAt: new Date(deps.clock.now()).toISOString(),
+  };
+  await putEndpoint(deps, endpoint);
+  return { endpoint, created: true, secret: secretCreated ? secret : null };
+}
+
+export async function removeEndpoint(deps: Deps, t: Tenant, endpointId: string): Promise<void> {
+  if (!(await deleteEndpoint(deps, t.applicationId, t.environment, endpointId))) fail('webhook_endpoint_not_found');
+}
+
+// ---------- events ----------
+
+export function newEvent(deps: Deps, t: Tenant, type: EventType, data: Record<string, unknown>): Omit<EventRecord, 'published'> {
+  return {
+    eventId: `evt_${randomToken(24)}`,
+    type,
+    created: Math.floor(deps.clock.now() / 1000),
+    applicationId: t.applicationId,
+    environment: t.environment,
+    data,
+  };
+}
+
+/** Hands an already-recorded event to the bus; a failure leaves it in the outbox for the sweep. */
+export async function publishEvent(deps: Deps, eventId: string): Promise<boolean> {
+  try {
+    await deps.ports.eventBus.publish(eventId);
+    await markPublished(deps, eventId);
+    return true;
+  } catch (err) {
+    logger.warn('event left in the outbox for the sweep', { event_id: eventId, error: (err as Error).message });
+    return false;
+  }
+}
+
+/** Records an event in the outbox and publishes it. */
+export async function emitEvent(deps: Deps, t: Tenant, type: EventType, data: Record<string, unknown>): Promise<string> {
+  const event = newEvent(deps, t, type, data);
+  await putEvent(deps, event);
+  await publishEvent(deps, event.eventId);
+  return event.eventId;
+}
+
+/** Publishes what a crash between commit and publish left behind. */
+export async function sweepOutbox(deps: Deps): Promise<number> {
+  const ids = await unpublishedEvents(deps, deps.clock.now() - OUTBOX_SWEEP_AGE_MS);
+  let published = 0;
+  for (const id of ids) if (await publishEvent(deps, id)) published += 1;
+  return published;
+}
+
+function executionInput(event: EventRecord, endpointId: string, replay: number): DeliveryExecutionInput {
+  return {
+    delivery_id: `${event.eventId}:${endpointId}:${replay}`,
+    event_id: event.eventId,
+    endpoint_id: endpointId,
+    application_id: event.applicationId,
+    environment: event.environment,
+  };
+}
+
+/** One event to every endpoint of its application and environment, each delivery created once. */
+export async function dispatchEvent(deps: Deps, eventId: string): Promise<number> {
+  const event = await getEvent(deps, eventId);
+  if (!event) return 0;
+  let started = 0;
+  for (const endpoint of await listEndpoints(deps, event.applicationId, event.environment)) {
+    const delivery = await createDelivery(deps, event, endpoint, 0);
+    if (delivery && (await deps.ports.deliveries.start(executionInput(event, endpoint.endpointId, 0)))) started += 1;
+  }
+  return started;
+}
+
+export async function replayEvent(deps: Deps, t: Tenant, eventId: string, endpointId?: string) {
+  const event = await getEvent(deps, eventId);
+  if (!event || event.applicationId !== t.applicationId || event.environment !== t.environment) fail('event_not_found');
+  const endpoints = (await listEndpoints(deps, t.applicationId, t.environment)).filter((e) => !endpointId || e.endpointId === endpointId);
+  if (endpointId && endpoints.length === 0) fail('webhook_endpoint_not_found');
+  const existing = await deliveriesOfEvent(deps, eventId);
+  const ids: string[] = [];
+  for (const endpoint of endpoints) {
+    const replay = Math.max(-1, ...existing.filter((d) => d.endpointId === endpoint.endpointId).map((d) => d.replay)) + 1;
+    if (await createDelivery(deps, event, endpoint, replay)) {
+      const input = executionInput(event, endpoint.endpointId, replay);
+      await deps.ports.deliveries.start(input);
+      ids.push(input.delivery_id);
+    }
+  }
+  return ids;
+}
+
+/** The body every attempt of an event sends (identical bytes each time; receivers dedupe on id). */
+export function eventBody(event: EventRecord): string {
+  return JSON.stringify({ id: event.eventId, type: event.type, created: event.created, data: event.data });
+}
+
+// ---------- delivery (the workers) ----------
+
+export async function deliverAttempt(deps: Deps, input: DeliveryAttemptInput): Promise<DeliveryOutcome> {
+  const ids = parseDeliveryId(input.delivery_id);
+  const event = await getEvent(deps, input.event_id);
+  const delivery = ids ? await getDelivery(deps, ids.eventId, ids.endpointId, ids.replay) : undefined;
+  if (!ids || !event || !delivery) return { delivered: true, status: 0, error: 'unknown_delivery' };
+  if (delivery.status !== 'pending') return { delivered: delivery.status === 'delivered', status: 0, error: `already_${delivery.status}` };
+  const endpoint = await getEndpoint(deps, input.application_id, input.environment, input.endpoint_id);
+  if (!endpoint) {
+    await finishDelivery(deps, ids, 'cancelled');
+    return { delivered: true, status: 0, error: 'endpoint_deleted' };
+  }
+  const tenant = { applicationId: input.application_id, environment: input.environment };
+  const body = eventBody(event);
+  const started = Date.now();
+  let status: number | null = null;
+  let error: string | null = null;
+  try {
+    // Checked again at send time: DNS may now point somewhere it did not at registration.
+    await validateUrl(deps, tenant, endpoint.url);
+    const headers = webhookHeaders(await signingSecrets(deps, tenant), Math.floor(deps.clock.now() / 1000), body);
+    const res = await fetch(endpoint.url, {
+      method: 'POST',
+      headers: {
+        ...headers,
+        'Content-Type': 'application/json',
+        'User-Agent': 'Fincore-Webhooks/2026-07-01',
+        'FC-Event-Id': event.eventId,
+        'FC-Delivery-Attempt': String(input.attempt),
+      },
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+    });
+    status = res.status;
+    await res.arrayBuffer().catch(() => undefined);
+    if (status < 200 || status >= 300) error = `endpoint answered HTTP ${status}`;
+  } catch (err) {
+    error = err instanceof ApiError ? err.message : (err as Error).name === 'TimeoutError' ? 'timed out after 9 s' : `could not connect: ${(err as Error).message}`;
+  }
+  const delivered = status !== null && status >= 200 && status < 300;
+  await recordAttempt(
+    deps,
+    ids,
+    { attempt: input.attempt, at: new Date(started).toISOString(), status_code: status, latency_ms: Date.now() - started, error },
+    delivered ? 'delivered' : 'pending',
+  );
+  return { delivered, status: status ?? 0, ...(error ? { error } : {}) };
+}
+
+export async function deadLetter(deps: Deps, input: DeliveryExecutionInput): Promise<void> {
+  const ids = parseDeliveryId(input.delivery_id);
+  if (ids) await finishDelivery(deps, ids, 'dead_lettered');
+}

@@ -1,0 +1,25 @@
+// Ports for background work. Each has an AWS adapter (functions/platform/aws-ports.ts: SQS and
+// Step Functions) and a local one (functions/platform/local/local-ports.ts: in process, same
+// workers, same schedule).
+import type { DeliveryExecutionInput, RefreshExecutionInput } from '../workers/contracts';
+
+/** Hands a committed event (already in the outbox) to delivery. */
+export interface EventBus {
+  publish(eventId: string): Promise<void>;
+}
+
+/** Queues an item refresh; refreshes of one item run one at a time. */
+export interface RefreshQueue {
+  enqueue(input: RefreshExecutionInput): Promise<void>;
+}
+
+/** Starts one delivery workflow; false when one with the same delivery_id already exists. */
+export interface DeliveryStarter {
+  start(input: DeliveryExecutionInput): Promise<boolean>;
+}
+
+export interface BackgroundPorts {
+  eventBus: EventBus;
+  refreshQueue: RefreshQueue;
+  deliveries: DeliveryStarter;
+}

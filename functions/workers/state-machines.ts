@@ -1,0 +1,176 @@
+// The WebhookDelivery and ItemRefresh state machines as Amazon States Language: ONE definition of
+// each, used by both runtimes. On AWS, lib/async-jobs-construct.ts passes the worker functions'
+// ARNs (CloudFormation tokens) and deploys the result as the machine's definition; locally,
+// functions/platform/local/workflows.ts passes placeholder ARNs (LOCAL_WORKER_ARNS) and runs the same
+// JSON with aws-local-stepfunctions, mapping each placeholder to an in-process handler.
+//
+// Pure functions and plain data only: no CDK, no SDK, so the local server can import this cheaply.
+//
+// Every worker call is a `arn:aws:states:::lambda:invoke` Task whose Parameters are
+// `{ FunctionName, Payload }`; the worker's return value arrives as `$.Payload` of the task result
+// (the shape of a Lambda Invoke response), which ResultSelector reduces to what the machine needs.
+import { WEBHOOK_RETRY_DELAYS_SECONDS } from './webhook-schedule';
+
+/** Amazon States Language, as JSON. Typed loosely: the validators and runtimes check the shape. */
+export interface AslDefinition {
+  Comment?: string;
+  StartAt: string;
+  TimeoutSeconds?: number;
+  States: Record<string, AslState>;
+}
+export type AslState = { Type: 'Task' | 'Wait' | 'Choice' | 'Succeed' | 'Fail' | 'Pass' } & Record<string, unknown>;
+
+export const LAMBDA_INVOKE = 'arn:aws:states:::lambda:invoke';
+
+/** The per-attempt limit on one webhook POST, including the worker's own overhead. */
+export const DELIVERY_ATTEMPT_TIMEOUT_SECONDS = 10;
+/** The dead-letter worker only writes one record. */
+export const DEAD_LETTER_TIMEOUT_SECONDS = 10;
+/** One item refresh (institution calls included). */
+export const REFRESH_TIMEOUT_SECONDS = 120;
+
+/** Error of the Fail state a WebhookDelivery execution ends in after its last failed attempt. */
+export const WEBHOOK_UNDELIVERABLE = 'WebhookUndeliverable';
+export const REFRESH_FAILED = 'ItemRefreshFailed';
+
+/**
+ * Errors of the Lambda service itself (throttling, a sandbox that failed to start), not of the
+ * function: the invocation most likely never ran, so retrying it is safe. AWS recommends retrying
+ * exactly these around every lambda:invoke task.
+ */
+export const LAMBDA_SERVICE_ERRORS = [
+  'Lambda.ServiceException',
+  'Lambda.AWSLambdaException',
+  'Lambda.SdkClientException',
+  'Lambda.TooManyRequestsException',
+];
+
+/** Placeholder worker ARNs of the local runtime (any ARN-shaped string would do). */
+export const LOCAL_WORKER_ARNS = {
+  delivery: 'arn:aws:lambda:local:000000000000:function:webhook-delivery',
+  deadLetter: 'arn:aws:lambda:local:000000000000:function:webhook-dead-letter',
+  refresh: 'arn:aws:lambda:local:000000000000:function:item-refresh',
+} as const;
+
+/** State names, shared by the definitions, the local runner (wait overrides) and tests. */
+export const attemptState = (attempt: number) => `Attempt${attempt}`;
+export const attemptCheckState = (attempt: number) => `Attempt${attempt}Delivered`;
+export const waitState = (attempt: number) => `WaitBeforeAttempt${attempt}`;
+export const RECORD_DEAD_LETTER_STATE = 'RecordDeadLetter';
+export const REFRESH_STATE = 'Refresh';
+
+/** The execution input's fields, passed through to every worker call. */
+const DELIVERY_FIELDS = ['delivery_id', 'event_id', 'endpoint_id', 'application_id', 'environment'] as const;
+const passThrough = (fields: readonly string[]) => Object.fromEntries(fields.map((f) => [`${f}.$`, `$.${f}`]));
+
+export interface WebhookDeliveryArns {
+  deliveryWorkerArn: string;
+  deadLetterWorkerArn: string;
+}
+
+/**
+ * Attempt n (1-based) runs WEBHOOK_RETRY_DELAYS_SECONDS[n-1] seconds after attempt n-1 failed (the
+ * first at once). Each attempt is one invocation of the delivery worker with `attempt: n` and no
+ * retry inside the task, so each attempt is exactly one POST. A failure is anything but
+ * `{ delivered: true }`: a non-2xx status, a worker error or a task timeout (caught and recorded in
+ * `$.outcome`). After the last failed attempt the dead-letter worker records the webhook (with
+ * `attempts`) and the execution fails with WebhookUndeliverable. The execution input stays intact
+ * throughout: results only ever land in `$.outcome`.
+ */
+export function webhookDeliveryAsl({ deliveryWorkerArn, deadLetterWorkerArn }: WebhookDeliveryArns): AslDefinition {
+  const attempts = WEBHOOK_RETRY_DELAYS_SECONDS.length;
+  const states: Record<string, AslState> = {};
+  const entryOf = (attempt: number) => (WEBHOOK_RETRY_DELAYS_SECONDS[attempt - 1] > 0 ? waitState(attempt) : attemptState(attempt));
+
+  for (let attempt = 1; attempt <= attempts; attempt += 1) {
+    const delay = WEBHOOK_RETRY_DELAYS_SECONDS[attempt - 1];
+    if (delay > 0) {
+      states[waitState(attempt)] = { Type: 'Wait', Seconds: delay, Next: attemptState(attempt) };
+    }
+    states[attemptState(attempt)] = {
+      Type: 'Task',
+      Comment: `Delivery attempt ${attempt} of ${attempts}: one POST to the endpoint`,
+      Resource: LAMBDA_INVOKE,
+      Parameters: {
+        FunctionName: deliveryWorkerArn,
+        Payload: { ...passThrough(DELIVERY_FIELDS), attempt },
+      },
+      TimeoutSeconds: DELIVERY_ATTEMPT_TIMEOUT_SECONDS,
+      ResultSelector: { 'delivered.$': '$.Payload.delivered', 'status.$': '$.Payload.status' },
+      ResultPath: '$.outcome',
+      // A worker error or a timeout is a failed attempt like a non-2xx answer.
+      Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.outcome', Next: attemptCheckState(attempt) }],
+      Next: attemptCheckState(attempt),
+    };
+    states[attemptCheckState(attempt)] = {
+      Type: 'Choice',
+      Choices: [
+        {
+          And: [
+            { Variable: '$.outcome.delivered', IsPresent: true },
+            { Variable: '$.outcome.delivered', BooleanEquals: true },
+          ],
+          Next: 'Delivered',
+        },
+      ],
+      Default: attempt < attempts ? entryOf(attempt + 1) : RECORD_DEAD_LETTER_STATE,
+    };
+  }
+
+  states[RECORD_DEAD_LETTER_STATE] = {
+    Type: 'Task',
+    Comment: 'Every attempt failed: record the webhook as undeliverable',
+    Resource: LAMBDA_INVOKE,
+    Parameters: {
+      FunctionName: deadLetterWorkerArn,
+      Payload: { ...passThrough(DELIVERY_FIELDS), attempts },
+    },
+    TimeoutSeconds: DEAD_LETTER_TIMEOUT_SECONDS,
+    Retry: [{ ErrorEquals: LAMBDA_SERVICE_ERRORS, IntervalSeconds: 2, MaxAttempts: 2, BackoffRate: 2 }],
+    ResultPath: null,
+    Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: null, Next: 'DeliveryFailed' }],
+    Next: 'DeliveryFailed',
+  };
+  states.Delivered = { Type: 'Succeed' };
+  states.DeliveryFailed = {
+    Type: 'Fail',
+    Error: WEBHOOK_UNDELIVERABLE,
+    Cause: `No attempt of ${attempts} succeeded`,
+  };
+
+  return {
+    Comment: `Deliver one webhook event to one endpoint: ${attempts} attempts after ${WEBHOOK_RETRY_DELAYS_SECONDS.join(', ')} s`,
+    StartAt: entryOf(1),
+    States: states,
+  };
+}
+
+export interface ItemRefreshArns {
+  refreshWorkerArn: string;
+}
+
+/**
+ * One refresh of one item. Only errors of the Lambda service are retried (twice, with backoff);
+ * an error of the worker itself fails the execution (the next scheduled or on-demand refresh tries
+ * again; the worker is idempotent per item).
+ */
+export function itemRefreshAsl({ refreshWorkerArn }: ItemRefreshArns): AslDefinition {
+  return {
+    Comment: 'Refresh one item from its institution',
+    StartAt: REFRESH_STATE,
+    States: {
+      [REFRESH_STATE]: {
+        Type: 'Task',
+        Resource: LAMBDA_INVOKE,
+        Parameters: { FunctionName: refreshWorkerArn, Payload: passThrough(['item_id', 'reason']) },
+        TimeoutSeconds: REFRESH_TIMEOUT_SECONDS,
+        Retry: [{ ErrorEquals: LAMBDA_SERVICE_ERRORS, IntervalSeconds: 2, MaxAttempts: 2, BackoffRate: 2 }],
+        ResultPath: null,
+        Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'RefreshFailed' }],
+        Next: 'Refreshed',
+      },
+      Refreshed: { Type: 'Succeed' },
+      RefreshFailed: { Type: 'Fail', Error: REFRESH_FAILED, Cause: 'The refresh worker failed' },
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { commitTransactions, currentTransactions, sameTransaction, type StoredTransaction } from '../../functions/data/feed-repo';
+import { createItem, getItem } from '../../functions/data/items-repo';
+import { embeddedDeps } from '../support/embedded';
+
+const txn = (id: string, amount: number): StoredTransaction => ({
+  transaction_id: id,
+  account_id: 'acct_1',
+  date: '2026-11-20',
+  authorized_datetime: '2026-11-19T10:00:00.000Z',
+  name: 'SQ *BLUE BOTTLE',
+  merchant_name: 'Blue Bottle Coffee',
+  amount,
+  iso_currency_code: 'USD',
+  pending: false,
+  category: 'food_and_drink',
+  category_detailed: 'food_and_drink_coffee',
+  payment_channel: 'in_store',
+});
+
+describe('the change feed writer', () => {
+  it('compares transactions field by field, whatever the key order', () => {
+    const a = txn('txn_1', 4.5);
+    const reordered = Object.fromEntries(Object.entries(a).reverse()) as unknown as StoredTransaction;
+    expect(sameTransaction(a, reordered)).toBe(true);
+    expect(sameTransaction(a, { ...a, amount: 4.51 })).toBe(false);
+  });
+
+  it('commits nothing when the same rows are ingested again after a round trip through DynamoDB', async () => {
+    const deps = await embeddedDeps();
+    await createItem(deps, {
+      itemId: 'item_idem',
+      applicationId: 'app',
+      environment: 'test',
+      institutionId: 'ins_sandbox_first_bank',
+      institutionName: 'Sandbox First Bank',
+      connector: 'sandbox',
+      consentedProducts: ['transactions'],
+      sandboxUsername: 'user_good',
+      clientUserId: 'u',
+      webhook: null,
+    });
+    const first = await commitTransactions(deps, 'item_idem', [txn('txn_1', 4.5), txn('txn_2', 9)].map((t) => ({ txnId: t.transaction_id, txn: t })));
+    expect(first).toMatchObject({ committedSeq: 1, added: 2 });
+    const stored = await currentTransactions(deps, 'item_idem', 1);
+    const again = await commitTransactions(deps, 'item_idem', stored.map((t) => ({ txnId: t.transaction_id, txn: t })));
+    expect(again).toEqual({ committedSeq: null, added: 0, modified: 0, removed: 0 });
+    expect((await getItem(deps, 'item_idem'))!.committedSeq).toBe(1);
+  });
+
+  it('refuses a second writer while the first holds the lease', async () => {
+    const deps = await embeddedDeps();
+    await createItem(deps, {
+      itemId: 'item_lease',
+      applicationId: 'app',
+      environment: 'test',
+      institutionId: 'ins_sandbox_first_bank',
+      institutionName: 'Sandbox First Bank',
+      connector: 'sandbox',
+      consentedProducts: ['transactions'],
+      sandboxUsername: 'user_good',
+      clientUserId: 'u',
+      webhook: null,
+    });
+    const results = await Promise.allSettled([
+      commitTransactions(deps, 'item_lease', [{ txnId: 'txn_a', txn: txn('txn_a', 1) }]),
+      commitTransactions(deps, 'item_lease', [{ txnId: 'txn_b', txn: txn('txn_b', 2) }]),
+    ]);
+    const rejected = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(rejected.map((r) => (r.reason as Error).name)).toEqual(['IngestionBusyError']);
+  });
+});
