@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, one after another, printing figures (never asserting them).
 import { runMiddlewareOverhead } from './middleware-overhead';
 import { runSyncPages } from './sync-pages';
+import { runWebhooks } from './webhooks';
 
 async function main(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -8,6 +9,7 @@ async function main(): Promise<void> {
   console.log(`machine: ${require('node:os').cpus().length} cores, node ${process.version}`);
   await runMiddlewareOverhead();
   await runSyncPages();
+  await runWebhooks();
 }
 
 main().catch((err) => {

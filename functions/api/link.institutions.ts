@@ -5,6 +5,7 @@ import { searchInstitutions, type InstitutionQuery } from '../core/institutions'
 import { defineOperation } from '../platform/operation';
 
 export const handler = defineOperation<InstitutionQuery & { link_token: string }>('link.institutions', async ({ deps, body }) => {
-  await openSession(deps, body.link_token);
-  return { institutions: searchInstitutions(body, LIMITS.institutionSearchMaxResults) };
+  const session = await openSession(deps, body.link_token);
+  // Only institutions that can serve every product the app asked for.
+  return { institutions: searchInstitutions({ ...body, products: session.products }, LIMITS.institutionSearchMaxResults) };
 });

@@ -148,7 +148,7 @@ export const ERRORS = {
   invalid_mfa_code: { type: 'item_error', message: 'The code is incorrect. Check it and try again.' },
   item_locked: {
     type: 'item_error',
-    message: 'The institution has locked this login. The user must unlock it with the institution first.',
+    message: 'This account is locked at your bank. Unlock it with your bank, then try again.',
   },
   item_login_required: {
     type: 'item_error',

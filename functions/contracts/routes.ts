@@ -85,7 +85,7 @@ function route(id: string, input: RouteInput): Route {
     consent: null,
     metering: 'api',
     responseKind: 'json',
-    status: 'planned',
+    status: 'live',
     ...input,
     dataAccess: input.dataAccess ?? (input.item === true || input.auth === 'link'),
   };
@@ -111,7 +111,6 @@ export const ROUTES: readonly Route[] = [
     metering: 'none',
     request: null,
     response: loose('An OpenAPI 3.1 document.'),
-    status: 'live',
   }),
   route('discovery.llms', {
     method: 'GET',
@@ -123,7 +122,6 @@ export const ROUTES: readonly Route[] = [
     request: null,
     response: z.string(),
     responseKind: 'text',
-    status: 'live',
   }),
   route('discovery.llms-full', {
     method: 'GET',
@@ -135,7 +133,6 @@ export const ROUTES: readonly Route[] = [
     request: null,
     response: z.string(),
     responseKind: 'text',
-    status: 'live',
   }),
 
   // ---------- link ----------
@@ -206,7 +203,6 @@ export const ROUTES: readonly Route[] = [
       country_codes: z.array(CountryCode).min(1).max(50).optional(),
     }),
     response: z.object({ institutions: z.array(Institution).max(LIMITS.institutionSearchMaxResults) }),
-    status: 'live',
   }),
   route('institutions.get_by_id', {
     path: '/v1/institutions/get_by_id',
@@ -214,7 +210,6 @@ export const ROUTES: readonly Route[] = [
     summary: 'One institution by its id.',
     request: z.strictObject({ institution_id: Id }),
     response: z.object({ institution: Institution }),
-    status: 'live',
   }),
 
   // ---------- accounts ----------
@@ -276,6 +271,7 @@ export const ROUTES: readonly Route[] = [
 
   // ---------- other data products ----------
   route('identity.get', {
+    status: 'planned',
     path: '/v1/identity/get',
     tag: 'Identity',
     summary: 'Names, emails, phones and addresses of the account owners.',
@@ -285,6 +281,7 @@ export const ROUTES: readonly Route[] = [
     response: z.object({ accounts: z.array(Account), identity: loose('Owners per account.') }),
   }),
   route('income.get', {
+    status: 'planned',
     path: '/v1/income/get',
     tag: 'Income',
     summary: 'Income streams detected from payroll and other inflows.',
@@ -294,6 +291,7 @@ export const ROUTES: readonly Route[] = [
     response: z.object({ income_streams: z.array(loose('An income stream.')) }),
   }),
   route('liabilities.get', {
+    status: 'planned',
     path: '/v1/liabilities/get',
     tag: 'Liabilities',
     summary: 'Credit cards, mortgages, student and auto loans.',
@@ -303,6 +301,7 @@ export const ROUTES: readonly Route[] = [
     response: z.object({ accounts: z.array(Account), liabilities: loose('Liabilities by kind.') }),
   }),
   route('recurring.get', {
+    status: 'planned',
     path: '/v1/recurring/get',
     tag: 'Recurring',
     summary: 'Recurring streams: subscriptions, bills and payroll.',
@@ -318,9 +317,9 @@ export const ROUTES: readonly Route[] = [
     request: z.strictObject({}),
     bodyOptional: true,
     response: z.object({ categories: z.array(Category) }),
-    status: 'live',
   }),
   route('assets.get', {
+    status: 'planned',
     path: '/v1/assets/get',
     tag: 'Assets',
     summary: 'Assets, liabilities and net worth in one currency.',
@@ -353,6 +352,7 @@ export const ROUTES: readonly Route[] = [
 
   // ---------- investments ----------
   route('investments.holdings.get', {
+    status: 'planned',
     path: '/v1/investments/holdings/get',
     tag: 'Investments',
     summary: 'Holdings and securities of investment and crypto accounts.',
@@ -362,6 +362,7 @@ export const ROUTES: readonly Route[] = [
     response: z.object({ accounts: z.array(Account), holdings: z.array(Holding) }),
   }),
   route('investments.transactions.get', {
+    status: 'planned',
     path: '/v1/investments/transactions/get',
     tag: 'Investments',
     summary: 'Investment transactions; omitted date bounds mean the full history.',
@@ -382,6 +383,7 @@ export const ROUTES: readonly Route[] = [
 
   // ---------- AI enrichment (rules first) ----------
   route('ai.categorize', {
+    status: 'planned',
     dataAccess: true,
     path: '/v1/ai/categorize',
     tag: 'AI',
@@ -396,6 +398,7 @@ export const ROUTES: readonly Route[] = [
     }),
   }),
   route('ai.subscriptions', {
+    status: 'planned',
     dataAccess: true,
     path: '/v1/ai/subscriptions',
     tag: 'AI',
@@ -405,6 +408,7 @@ export const ROUTES: readonly Route[] = [
     response: aiResponse({}, 'Subscriptions found.'),
   }),
   route('ai.cashflow', {
+    status: 'planned',
     dataAccess: true,
     path: '/v1/ai/cashflow',
     tag: 'AI',
@@ -414,6 +418,7 @@ export const ROUTES: readonly Route[] = [
     response: aiResponse({}, 'A forecast.'),
   }),
   route('ai.merchant', {
+    status: 'planned',
     path: '/v1/ai/merchant',
     tag: 'AI',
     summary: 'Resolve a raw descriptor to a merchant.',
@@ -425,6 +430,7 @@ export const ROUTES: readonly Route[] = [
     response: aiResponse({}, 'The merchant.'),
   }),
   route('ai.health-score', {
+    status: 'planned',
     dataAccess: true,
     path: '/v1/ai/health-score',
     tag: 'AI',
@@ -434,6 +440,7 @@ export const ROUTES: readonly Route[] = [
     response: aiResponse({}, 'The score.'),
   }),
   route('ai.financial-summary', {
+    status: 'planned',
     dataAccess: true,
     path: '/v1/ai/financial-summary',
     tag: 'AI',
@@ -443,6 +450,7 @@ export const ROUTES: readonly Route[] = [
     response: aiResponse({}, 'The summary.'),
   }),
   route('ai.fraud-risk', {
+    status: 'planned',
     dataAccess: true,
     path: '/v1/ai/fraud-risk',
     tag: 'AI',
@@ -452,6 +460,7 @@ export const ROUTES: readonly Route[] = [
     response: aiResponse({}, 'Risk signals.'),
   }),
   route('ai.purchase-analysis', {
+    status: 'planned',
     dataAccess: true,
     path: '/v1/ai/purchase-analysis',
     tag: 'AI',
@@ -464,6 +473,7 @@ export const ROUTES: readonly Route[] = [
     response: aiResponse({}, 'The analysis.'),
   }),
   route('ai.weekly-report', {
+    status: 'planned',
     dataAccess: true,
     path: '/v1/ai/weekly-report',
     tag: 'AI',
@@ -635,6 +645,7 @@ export const ROUTES: readonly Route[] = [
 
   // ---------- GraphQL ----------
   route('graphql.query', {
+    status: 'planned',
     dataAccess: true,
     path: '/v1/graphql',
     tag: 'GraphQL',
@@ -647,6 +658,7 @@ export const ROUTES: readonly Route[] = [
     response: z.looseObject({ data: z.unknown().optional(), errors: z.array(z.unknown()).optional() }),
   }),
   route('graphql.ide', {
+    status: 'planned',
     method: 'GET',
     path: '/v1/graphql',
     tag: 'GraphQL',

@@ -10,6 +10,8 @@ export interface InstitutionQuery {
   query: string;
   types?: InstitutionType[];
   country_codes?: string[];
+  /** Only institutions that support every one of these products (Link passes its session's). */
+  products?: readonly string[];
 }
 
 /** Case- and accent-insensitive form: NFD, combining marks stripped, lower case, whitespace collapsed. */
@@ -81,8 +83,10 @@ export function searchInstitutions(q: InstitutionQuery, limit: number): Institut
 
   const leading: CatalogInstitution[] = [];
   const others: CatalogInstitution[] = [];
+  const products = q.products && q.products.length > 0 ? q.products : null;
   for (const entry of INDEX) {
     if (types && !types.has(entry.inst.type)) continue;
+    if (products && !products.every((p) => (entry.inst.products as readonly string[]).includes(p))) continue;
     if (countries && !countries.some((c) => entry.countries.has(c))) continue;
     if (query === '') {
       leading.push(entry.inst);

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROUTES, aliasPaths } from '../../functions/contracts/routes';
 
@@ -65,6 +65,13 @@ describe('the route table', () => {
 
   it('meters the AI paths against the AI quota', () => {
     for (const r of ROUTES.filter((x) => x.path.startsWith('/v1/ai/'))) expect(r.metering).toBe('ai');
+  });
+
+  it('marks a route planned exactly when its handler is the 501 stub', () => {
+    for (const route of ROUTES) {
+      const source = readFileSync(join(API_DIR, `${route.id}.ts`), 'utf8');
+      expect({ id: route.id, planned: route.status === 'planned' }).toEqual({ id: route.id, planned: source.includes('plannedOperation(') });
+    }
   });
 
   it('takes a JSON body on every POST route', () => {
