@@ -10,7 +10,9 @@ import { requireHealthy } from './lifecycle';
 const BALANCE_MAX_AGE_MS = LIMITS.balanceCacheMinutes * 60_000;
 
 /** Keeps only the requested accounts; an id that is not the item's is an error, not a silent drop. */
-export function selectAccounts(accounts: StoredAccount[], accountIds: string[] | undefined): StoredAccount[] {
+export function selectAccounts(unordered: StoredAccount[], accountIds: string[] | undefined): StoredAccount[] {
+  // One order whatever the path (cache or source): by account_id.
+  const accounts = [...unordered].sort((a, b) => a.account_id.localeCompare(b.account_id));
   if (!accountIds) return accounts;
   const known = new Set(accounts.map((a) => a.account_id));
   const foreign = accountIds.filter((id) => !known.has(id));

@@ -186,6 +186,7 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/items/refresh',
     tag: 'Items',
     summary: 'Start an on-demand refresh; new transactions are announced by webhook.',
+    description: 'Answers at once; refreshes of one item run one at a time. Answers 400 `item_login_required` (or `item_not_healthy`) while the item needs repair.',
     item: true,
     request: tokenOnly,
     response: z.object({ refreshing: z.boolean() }),
@@ -225,6 +226,7 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/accounts/balance/get',
     tag: 'Accounts',
     summary: 'Accounts with balances refreshed from the institution when older than 15 minutes.',
+    description: 'Needs the institution: answers 400 `item_login_required` (or `item_not_healthy`) while the item needs repair; use /v1/accounts/get for cached balances then.',
     item: true,
     request: z.strictObject({ access_token: AccessToken, options: accountsOptions }),
     response: z.object({ accounts: z.array(Account), item: Item }),
@@ -235,6 +237,8 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/transactions/sync',
     tag: 'Transactions',
     summary: 'Page through transaction changes since a cursor (full history without one).',
+    description:
+      'Loop while has_more, applying each page and keeping next_cursor. Cursors are opaque, bound to the item (they survive token rotation) and signed; anything else is 400 `invalid_cursor` (resync without a cursor). A pending row that posts keeps its transaction_id and comes in `modified`; one that never posts comes in `removed`; a removal is never sent for a row you were never sent. Serves cached data also while the item needs repair.',
     item: true,
     consent: 'transactions',
     request: z.strictObject({
@@ -254,6 +258,8 @@ export const ROUTES: readonly Route[] = [
     path: '/v1/transactions/get',
     tag: 'Transactions',
     summary: 'Transactions in a date range, paged by count and offset; removed rows excluded.',
+    description:
+      'Both dates inclusive. Order: newest first (date descending, then transaction_id ascending), stable across pages. Pending rows are included with their authorization date. Serves cached data also while the item needs repair.',
     item: true,
     consent: 'transactions',
     request: z.strictObject({
