@@ -9,6 +9,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { ROUTES, type Route } from '../functions/contracts/routes';
 import { planApi, type ApiPlan } from './api-layout';
@@ -23,6 +24,10 @@ export interface ApiProps extends ApiRouteOptions {
   config: StageConfig;
   table: dynamodb.ITableV2;
   tableKey: kms.IKey;
+  /** Passed on to the route stacks whose routes need them (lib/api-grants.ts routeAccessFor). */
+  eventsQueue: sqs.IQueue;
+  refreshQueue: sqs.IQueue;
+  secretsKey: kms.IKey;
 }
 
 /** Defaults are the real route table and its handlers; the CDK tests pass larger tables to check the layout scales. */
@@ -119,6 +124,9 @@ export class Api extends Construct {
         parentResources,
         table: props.table,
         tableKey: props.tableKey,
+        eventsQueue: props.eventsQueue,
+        refreshQueue: props.refreshQueue,
+        secretsKey: props.secretsKey,
         fallback: this.fallback,
         handlerEntry: props.handlerEntry ?? ((route) => `api/${route.id}.ts`),
       });

@@ -1,22 +1,72 @@
-// What each API function may do to the table, decided by its route alone (auth mode and
-// `dataAccess`). Pure, so the CDK test can compare every role in the template with the access its
+// What each API function may do, decided by its route alone (id, tag, auth mode and `dataAccess`).
+// Pure, so the CDK test can compare every role and environment in the template with the access its
 // route should get.
 import type { Route } from '../functions/contracts/routes';
+import { keys } from '../functions/data/keys';
 
 /**
  * - `none`: public routes that touch no rows (documents, the Link SDK, GraphiQL): no table access.
- * - `auth-and-meter`: key-authenticated routes that touch no rows beyond the key's own: only the one
+ * - `auth-and-meter`: key-authenticated routes that touch no rows beyond the key's own: the one
  *   conditional UpdateItem on the ApiKey row that authenticates, rate-limits and meters the request
- *   (functions/data/api-keys-repo.ts), plus the table key's KMS actions that write needs.
- * - `read-write`: routes with `dataAccess` (items, tokens, link sessions, ...): TableV2.grantReadWriteData
- *   (table and its indexes, and the table key).
+ *   (functions/data/api-keys-repo.ts), and the usage.limit_approaching event such a request may
+ *   fire (PutItem of the event row, UpdateItem marking it published); each restricted by
+ *   `dynamodb:LeadingKeys` to those rows' partitions, plus the table key's KMS actions that needs.
+ * - `read-write`: routes with `dataAccess` (items, tokens, link sessions, webhooks, ...):
+ *   TableV2.grantReadWriteData (table and its indexes, and the table key).
  */
 export type TableAccess = 'none' | 'auth-and-meter' | 'read-write';
 
-export const AUTH_AND_METER_ACTIONS: readonly string[] = ['dynamodb:UpdateItem'];
+/** Partition-key patterns (`dynamodb:LeadingKeys`) of the rows a metering-only route writes. */
+export const API_KEY_PARTITIONS: readonly string[] = [keys.apiKey('*').pk];
+export const EVENT_PARTITIONS: readonly string[] = [keys.event('*').pk];
+
+/** One table statement of an `auth-and-meter` route: actions on the table ARN, limited to these partitions. */
+export interface LeadingKeyGrant {
+  actions: readonly string[];
+  partitions: readonly string[];
+}
+
+export const AUTH_AND_METER_GRANTS: readonly LeadingKeyGrant[] = [
+  // The ApiKey row (authenticate + meter) and the event row (marked published after SendMessage).
+  { actions: ['dynamodb:UpdateItem'], partitions: [...API_KEY_PARTITIONS, ...EVENT_PARTITIONS] },
+  // A new event row (usage.limit_approaching), never any other row.
+  { actions: ['dynamodb:PutItem'], partitions: EVENT_PARTITIONS },
+];
+export const AUTH_AND_METER_ACTIONS: readonly string[] = AUTH_AND_METER_GRANTS.flatMap((g) => g.actions);
 
 /** KMS actions a principal needs for DynamoDB to use the table's customer-managed key on its behalf. */
 export const TABLE_KEY_ACTIONS: readonly string[] = ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'];
+
+/** Seal (new data key) and open (unwrap) webhook secrets: functions/platform/crypto/kms-key-provider.ts. */
+export const SECRETS_KEY_ACTIONS: readonly string[] = ['kms:Decrypt', 'kms:GenerateDataKey'];
+
+/** Environment variables the stack sets and functions/platform reads (runtime.ts, aws-ports.ts). */
+export const ENV_VARS = {
+  tableName: 'FC_TABLE_NAME',
+  stage: 'FC_STAGE',
+  secretsKeyId: 'FC_SECRETS_KMS_KEY_ID',
+  eventsQueueUrl: 'FC_WEBHOOK_EVENTS_QUEUE_URL',
+  refreshQueueUrl: 'FC_ITEM_REFRESH_QUEUE_URL',
+  deliveryStateMachineArn: 'FC_WEBHOOK_DELIVERY_STATE_MACHINE_ARN',
+} as const;
+
+/** Routes that enqueue on the item-refresh FIFO queue (functions/app/lifecycle.ts requestRefresh). */
+export const REFRESH_ROUTE_IDS: readonly string[] = ['items.refresh'];
+/** Routes that seal or open the environment's webhook signing secret besides the `Webhooks` tag. */
+export const SECRETS_ROUTE_IDS: readonly string[] = ['link.token.create'];
+export const SECRETS_ROUTE_TAGS: readonly string[] = ['Webhooks'];
+
+export interface RouteAccess {
+  table: TableAccess;
+  /** `FC_WEBHOOK_EVENTS_QUEUE_URL` + `sqs:SendMessage` on the webhook-events queue. */
+  eventsQueue: boolean;
+  /** `FC_ITEM_REFRESH_QUEUE_URL` + `sqs:SendMessage` on the item-refresh queue. */
+  refreshQueue: boolean;
+  /** `FC_SECRETS_KMS_KEY_ID` + SECRETS_KEY_ACTIONS on the secrets key. */
+  secretsKey: boolean;
+}
+
+type RouteFacts = Pick<Route, 'id' | 'tag' | 'auth' | 'dataAccess'>;
 
 export function tableAccessFor(route: Pick<Route, 'id' | 'auth' | 'dataAccess'>): TableAccess {
   if (route.dataAccess) return 'read-write';
@@ -30,4 +80,25 @@ export function tableAccessFor(route: Pick<Route, 'id' | 'auth' | 'dataAccess'>)
       // it could not answer at all, so the route table is wrong rather than the grant.
       throw new Error(`${route.id}: auth 'link' routes read the link session, so they need dataAccess: true`);
   }
+}
+
+/**
+ * Everything a route's function may reach:
+ * - the events queue: every route that touches the table. Any key route may cross a quota threshold
+ *   (usage.limit_approaching, functions/platform/middleware.ts); data routes emit item and link
+ *   events (sandbox.item.reset_login, sandbox.fire_webhook, link.connect, link.mfa, ingestion).
+ *   Public routes without data access never emit.
+ * - the refresh queue: REFRESH_ROUTE_IDS only.
+ * - the secrets key: SECRETS_ROUTE_IDS and every SECRETS_ROUTE_TAGS route only.
+ * The refresh queue and the secrets key come with rows to read (the item, the secret record), so a
+ * route listed there without `dataAccess` is a route-table error and fails synth.
+ */
+export function routeAccessFor(route: RouteFacts): RouteAccess {
+  const table = tableAccessFor(route);
+  const refreshQueue = REFRESH_ROUTE_IDS.includes(route.id);
+  const secretsKey = SECRETS_ROUTE_IDS.includes(route.id) || SECRETS_ROUTE_TAGS.includes(route.tag);
+  if ((refreshQueue || secretsKey) && table !== 'read-write') {
+    throw new Error(`${route.id}: enqueues refreshes or opens webhook secrets, so it needs dataAccess: true`);
+  }
+  return { table, eventsQueue: table !== 'none', refreshQueue, secretsKey };
 }

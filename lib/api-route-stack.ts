@@ -3,16 +3,18 @@
 // table grow: each route costs about ten CloudFormation resources, and every stack is limited to 500.
 //
 // Everything the stack needs from the parent arrives as a declared parameter (the REST API id, the
-// ids of the parent-owned resources it hangs under, the table, its key and the fallback function),
+// ids of the parent-owned resources it hangs under, the table, its key, the fallback function and,
+// when its routes need them, the webhook-events queue, the item-refresh queue and the secrets key),
 // so its template reads on its own and cdk-nag findings name stable parameters.
 import { Aws, CfnParameter, NestedStack, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { aliasPaths, type Route } from '../functions/contracts/routes';
-import { AUTH_AND_METER_ACTIONS, TABLE_KEY_ACTIONS, tableAccessFor } from './api-grants';
+import { AUTH_AND_METER_GRANTS, ENV_VARS, SECRETS_KEY_ACTIONS, TABLE_KEY_ACTIONS, routeAccessFor } from './api-grants';
 import { pascalId, pathParameterName, type RouteStackPlan } from './api-layout';
 import { FincoreFunction } from './fincore-function';
 import type { StageConfig } from './stage-config';
@@ -26,6 +28,12 @@ export interface RouteStackProps {
   table: dynamodb.ITableV2;
   tableKey: kms.IKey;
   fallback: FincoreFunction;
+  /** The webhook-events queue (standard): every route that may emit an event sends to it. */
+  eventsQueue: sqs.IQueue;
+  /** The item-refresh queue (FIFO): items.refresh sends to it. */
+  refreshQueue: sqs.IQueue;
+  /** Envelope key of the webhook signing secrets. */
+  secretsKey: kms.IKey;
   /** Entry below functions/ of a route's handler. */
   handlerEntry: (route: Route) => string;
 }
@@ -39,6 +47,22 @@ export const ROUTE_STACK_PARAMETERS = [
   'TableKeyArn',
   'FallbackFunctionArn',
 ] as const;
+
+/** Parameters a route stack declares only when one of its routes needs that resource (routeAccessFor). */
+export const EVENTS_QUEUE_PARAMETERS = ['WebhookEventsQueueArn', 'WebhookEventsQueueUrl'] as const;
+export const REFRESH_QUEUE_PARAMETERS = ['ItemRefreshQueueArn', 'ItemRefreshQueueUrl'] as const;
+export const SECRETS_KEY_PARAMETERS = ['SecretsKeyArn'] as const;
+
+/** Every parameter a stack of these routes declares, besides one per imported path. */
+export function routeStackParameters(routes: readonly Route[]): string[] {
+  const access = routes.map(routeAccessFor);
+  return [
+    ...ROUTE_STACK_PARAMETERS,
+    ...(access.some((a) => a.eventsQueue) ? EVENTS_QUEUE_PARAMETERS : []),
+    ...(access.some((a) => a.refreshQueue) ? REFRESH_QUEUE_PARAMETERS : []),
+    ...(access.some((a) => a.secretsKey) ? SECRETS_KEY_PARAMETERS : []),
+  ];
+}
 
 /** Construct id of a route's function, e.g. `items.get` -> `ItemsGet`, `discovery.llms-full` -> `DiscoveryLlmsFull`. */
 export function routeConstructId(routeId: string): string {
@@ -63,6 +87,15 @@ export class RouteStack extends NestedStack {
       TableKeyArn: props.tableKey.keyArn,
       FallbackFunctionArn: props.fallback.fn.functionArn,
     };
+    const optional: Record<string, string> = {
+      WebhookEventsQueueArn: props.eventsQueue.queueArn,
+      WebhookEventsQueueUrl: props.eventsQueue.queueUrl,
+      ItemRefreshQueueArn: props.refreshQueue.queueArn,
+      ItemRefreshQueueUrl: props.refreshQueue.queueUrl,
+      SecretsKeyArn: props.secretsKey.keyArn,
+    };
+    const declared = routeStackParameters(plan.routes);
+    for (const name of declared.filter((n) => !(n in parameterValues))) parameterValues[name] = optional[name];
     for (const path of plan.importedPaths.filter((p) => p !== '/')) {
       const name = pathParameterName(path);
       if (name in parameterValues) throw new Error(`${id}: two parameters named ${name}`);
@@ -101,7 +134,17 @@ export class RouteStack extends NestedStack {
       encryptionKey: tableKey,
       grantIndexPermissions: true,
     });
-    const environment = { FC_TABLE_NAME: param('TableName', 'Name of the table') };
+    const tableName = param('TableName', 'Name of the table');
+    const has = (name: string) => declared.includes(name);
+    const background: BackgroundRefs = {
+      eventsQueue: has('WebhookEventsQueueArn')
+        ? { arn: param('WebhookEventsQueueArn', 'ARN of the webhook-events queue'), url: param('WebhookEventsQueueUrl', 'URL of the webhook-events queue') }
+        : undefined,
+      refreshQueue: has('ItemRefreshQueueArn')
+        ? { arn: param('ItemRefreshQueueArn', 'ARN of the item-refresh FIFO queue'), url: param('ItemRefreshQueueUrl', 'URL of the item-refresh FIFO queue') }
+        : undefined,
+      secretsKeyArn: has('SecretsKeyArn') ? param('SecretsKeyArn', 'ARN of the webhook secrets key') : undefined,
+    };
     const fallback = lambdaProxy(param('FallbackFunctionArn', 'ARN of the fallback function (404/405)'));
 
     const resourceFor = (path: string): apigw.IResource => {
@@ -117,11 +160,11 @@ export class RouteStack extends NestedStack {
         entry: props.handlerEntry(route),
         description: `${route.id}: ${route.method} ${route.path}`,
         config,
-        environment,
+        environment: routeEnvironment(route, tableName, background),
         memorySize: config.apiFunction.memorySize,
         timeout: config.apiFunction.timeout,
       });
-      grantRoute(route, fn, table, tableArn, tableKeyArn);
+      grantRoute(route, fn, table, tableArn, tableKeyArn, background);
       this.routeFunctions.set(route.id, fn);
 
       const integration = lambdaProxy(fn.fn.functionArn);
@@ -145,39 +188,56 @@ export class RouteStack extends NestedStack {
   }
 }
 
-function grantRoute(route: Route, fn: FincoreFunction, table: dynamodb.ITableV2, tableArn: string, tableKeyArn: string): void {
-  switch (tableAccessFor(route)) {
+/** The background resources this stack received as parameters (undefined: none of its routes needs it). */
+interface BackgroundRefs {
+  eventsQueue?: { arn: string; url: string };
+  refreshQueue?: { arn: string; url: string };
+  secretsKeyArn?: string;
+}
+
+const need = <T>(value: T | undefined, what: string, route: Route): T => {
+  if (value === undefined) throw new Error(`${route.id}: its route stack did not declare the ${what} parameters`);
+  return value;
+};
+
+function routeEnvironment(route: Route, tableName: string, refs: BackgroundRefs): Record<string, string> {
+  const access = routeAccessFor(route);
+  return {
+    [ENV_VARS.tableName]: tableName,
+    ...(access.eventsQueue ? { [ENV_VARS.eventsQueueUrl]: need(refs.eventsQueue, 'events queue', route).url } : {}),
+    ...(access.refreshQueue ? { [ENV_VARS.refreshQueueUrl]: need(refs.refreshQueue, 'refresh queue', route).url } : {}),
+    ...(access.secretsKey ? { [ENV_VARS.secretsKeyId]: need(refs.secretsKeyArn, 'secrets key', route) } : {}),
+  };
+}
+
+function grantRoute(
+  route: Route,
+  fn: FincoreFunction,
+  table: dynamodb.ITableV2,
+  tableArn: string,
+  tableKeyArn: string,
+  refs: BackgroundRefs,
+): void {
+  const access = routeAccessFor(route);
+  const allow = (actions: readonly string[], resource: string, conditions?: Record<string, unknown>) =>
+    fn.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...actions], resources: [resource], conditions }));
+  switch (access.table) {
     case 'none':
-      return;
+      break;
     case 'auth-and-meter':
-      fn.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...AUTH_AND_METER_ACTIONS], resources: [tableArn] }));
-      fn.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...TABLE_KEY_ACTIONS], resources: [tableKeyArn] }));
-      return;
+      for (const grant of AUTH_AND_METER_GRANTS) {
+        allow(grant.actions, tableArn, { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...grant.partitions] } });
+      }
+      allow(TABLE_KEY_ACTIONS, tableKeyArn);
+      break;
     case 'read-write':
-      table.grantReadWriteData(fn.role);
-      Validations.of(fn).acknowledge(
-        {
-          id: 'AwsSolutions-IAM5[Resource::<TableArn>/index/*]',
-          reason:
-            `${route.id} reads and writes rows beyond its own key (dataAccess) and queries the GSI (gsi1); ` +
-            'grantReadWriteData grants the table ARN plus "<table ARN>/index/*", which covers this one ' +
-            "table's indexes and nothing else.",
-        },
-        {
-          id: 'AwsSolutions-IAM5[Action::kms:ReEncrypt*]',
-          reason:
-            'Part of grantReadWriteData for a table under a customer-managed key: the wildcard only spans ' +
-            "kms:ReEncryptFrom/ReEncryptTo and is limited to the table key's ARN.",
-        },
-        {
-          id: 'AwsSolutions-IAM5[Action::kms:GenerateDataKey*]',
-          reason:
-            'Part of grantReadWriteData for a table under a customer-managed key: the wildcard only spans the ' +
-            "GenerateDataKey variants and is limited to the table key's ARN.",
-        },
-      );
-      return;
+      // cdk-nag names the table ARN by the stack parameter here.
+      fn.grantTableReadWrite(table, '<TableArn>', `${route.id} reads and writes rows beyond its own key (dataAccess)`);
+      break;
   }
+  if (access.eventsQueue) allow(['sqs:SendMessage'], need(refs.eventsQueue, 'events queue', route).arn);
+  if (access.refreshQueue) allow(['sqs:SendMessage'], need(refs.refreshQueue, 'refresh queue', route).arn);
+  if (access.secretsKey) allow(SECRETS_KEY_ACTIONS, need(refs.secretsKeyArn, 'secrets key', route));
 }
 
 /** Lambda proxy integration without CDK's per-method permissions (permissions are added explicitly). */

@@ -4,18 +4,30 @@
 //   webhook-events queue -> webhook-dispatch -> StartExecution(WebhookDelivery)
 //   WebhookDelivery: attempt, wait, attempt, ... (WEBHOOK_RETRY_DELAYS_SECONDS), then record a dead letter
 //   schedule (stage interval) -> scheduled-refresh -> item-refresh FIFO queue -> item-refresh worker
-import { type CfnResource, Duration, Validations } from 'aws-cdk-lib';
+//   scheduled-refresh also publishes what the outbox still holds -> webhook-events queue
+//
+// What each worker may reach is WORKER_ACCESS below (the test compares every worker role with it).
+import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
-import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import {
+  type AslDefinition,
+  DEAD_LETTER_TIMEOUT_SECONDS,
+  DELIVERY_ATTEMPT_TIMEOUT_SECONDS,
+  REFRESH_TIMEOUT_SECONDS,
+  itemRefreshAsl,
+  webhookDeliveryAsl,
+} from '../functions/workers/state-machines';
 import { WEBHOOK_RETRY_DELAYS_SECONDS } from '../functions/workers/webhook-schedule';
+import { ENV_VARS, EVENT_PARTITIONS, TABLE_KEY_ACTIONS } from './api-grants';
 import { FincoreFunction, InlinePolicyRole } from './fincore-function';
 import type { StageConfig } from './stage-config';
 
@@ -24,12 +36,78 @@ export { WEBHOOK_RETRY_DELAYS_SECONDS };
 /** A message that fails this many receives moves to its dead-letter queue. */
 export const MAX_RECEIVE_COUNT = 5;
 /** The per-attempt limit on one webhook POST, including the worker's own overhead. */
-export const DELIVERY_ATTEMPT_TIMEOUT = Duration.seconds(10);
+export const DELIVERY_ATTEMPT_TIMEOUT = Duration.seconds(DELIVERY_ATTEMPT_TIMEOUT_SECONDS);
 
 export interface AsyncJobsProps {
   config: StageConfig;
+  /** The table, with its customer-managed key as `encryptionKey`. */
   table: dynamodb.ITableV2;
+  /** Envelope key of the webhook signing secrets (the delivery worker opens them). */
+  secretsKey: kms.IKey;
 }
+
+export type WorkerName = 'dispatch' | 'delivery' | 'deadLetter' | 'refresh' | 'scheduledRefresh';
+
+export interface WorkerAccess {
+  /** What the worker does with the table (the reason on its cdk-nag acknowledgements). */
+  does: string;
+  /**
+   * `read-write`: TableV2.grantReadWriteData (table, gsi1, table key).
+   * `update-deliveries`: UpdateItem on delivery rows only (partition `EVT#*`), plus the table key.
+   */
+  table: 'read-write' | 'update-deliveries';
+  /** FC_WEBHOOK_EVENTS_QUEUE_URL + sqs:SendMessage on the webhook-events queue. */
+  eventsQueue: boolean;
+  /** FC_ITEM_REFRESH_QUEUE_URL + sqs:SendMessage on the item-refresh queue. */
+  refreshQueue: boolean;
+  /** FC_SECRETS_KMS_KEY_ID + these actions on the secrets key. */
+  secretsKey: readonly string[];
+  /** FC_WEBHOOK_DELIVERY_STATE_MACHINE_ARN + states:StartExecution on WebhookDelivery. */
+  startsDeliveries: boolean;
+}
+
+export const WORKER_ACCESS: Record<WorkerName, WorkerAccess> = {
+  dispatch: {
+    does: 'reads the event and its endpoints, creates one delivery row per endpoint and starts its WebhookDelivery execution',
+    table: 'read-write',
+    eventsQueue: false,
+    refreshQueue: false,
+    secretsKey: [],
+    startsDeliveries: true,
+  },
+  delivery: {
+    does: 'reads the event, delivery, endpoint and secret record, opens the signing secrets and appends the attempt',
+    table: 'read-write',
+    eventsQueue: false,
+    refreshQueue: false,
+    secretsKey: ['kms:Decrypt'],
+    startsDeliveries: false,
+  },
+  deadLetter: {
+    does: 'marks the delivery row dead_lettered (one conditional UpdateItem)',
+    table: 'update-deliveries',
+    eventsQueue: false,
+    refreshQueue: false,
+    secretsKey: [],
+    startsDeliveries: false,
+  },
+  refresh: {
+    does: 'reads and writes the item, its accounts and its feed, and records and publishes the events that follow',
+    table: 'read-write',
+    eventsQueue: true,
+    refreshQueue: false,
+    secretsKey: [],
+    startsDeliveries: false,
+  },
+  scheduledRefresh: {
+    does: 'scans for healthy items to enqueue, queries the outbox (gsi1), publishes what it holds and marks it published',
+    table: 'read-write',
+    eventsQueue: true,
+    refreshQueue: true,
+    secretsKey: [],
+    startsDeliveries: false,
+  },
+};
 
 interface QueueWithDlq {
   queue: sqs.Queue;
@@ -41,20 +119,20 @@ export class AsyncJobs extends Construct {
   readonly itemRefresh: QueueWithDlq;
   readonly webhookDelivery: sfn.StateMachine;
   readonly itemRefreshMachine: sfn.StateMachine;
-  readonly workers: Record<'dispatch' | 'delivery' | 'deadLetter' | 'refresh' | 'scheduledRefresh', FincoreFunction>;
+  readonly workers: Record<WorkerName, FincoreFunction>;
   readonly refreshSchedule: events.Rule;
 
   constructor(scope: Construct, id: string, props: AsyncJobsProps) {
     super(scope, id);
     const { config } = props;
-    const environment = { FC_TABLE_NAME: props.table.tableName };
+    const environment = { [ENV_VARS.tableName]: props.table.tableName };
     const worker = (constructId: string, entry: string, description: string, timeout: Duration) =>
       new FincoreFunction(this, constructId, { entry: `workers/${entry}`, description, config, environment, timeout });
 
     const delivery = worker('WebhookDeliveryWorker', 'webhook-delivery.ts', 'One webhook delivery attempt', DELIVERY_ATTEMPT_TIMEOUT);
-    const deadLetter = worker('WebhookDeadLetterWorker', 'webhook-dead-letter.ts', 'Records an undeliverable webhook', Duration.seconds(10));
+    const deadLetter = worker('WebhookDeadLetterWorker', 'webhook-dead-letter.ts', 'Records an undeliverable webhook', Duration.seconds(DEAD_LETTER_TIMEOUT_SECONDS));
     const dispatch = worker('WebhookDispatchWorker', 'webhook-dispatch.ts', 'Starts one WebhookDelivery per queued event', Duration.seconds(30));
-    const refresh = worker('ItemRefreshWorker', 'item-refresh.ts', 'Refreshes one item from its institution', Duration.minutes(2));
+    const refresh = worker('ItemRefreshWorker', 'item-refresh.ts', 'Refreshes one item from its institution', Duration.seconds(REFRESH_TIMEOUT_SECONDS));
     const scheduledRefresh = worker('ScheduledRefreshWorker', 'scheduled-refresh.ts', 'Enqueues periodic item refreshes', Duration.minutes(1));
     this.workers = { dispatch, delivery, deadLetter, refresh, scheduledRefresh };
 
@@ -62,31 +140,74 @@ export class AsyncJobs extends Construct {
     this.webhookEvents = this.queueWithDlq('WebhookEvents', { fifo: false, visibilityTimeout: Duration.seconds(180) });
     this.itemRefresh = this.queueWithDlq('ItemRefresh', { fifo: true, visibilityTimeout: Duration.minutes(12) });
 
-    this.webhookDelivery = this.stateMachine('WebhookDelivery', config, [delivery, deadLetter], (states) =>
-      webhookDeliveryDefinition(states, delivery, deadLetter),
+    // The definitions are functions/workers/state-machines.ts, the same JSON the local runner
+    // executes; here the worker ARNs are tokens that CloudFormation resolves.
+    this.webhookDelivery = this.stateMachine(
+      'WebhookDelivery',
+      config,
+      webhookDeliveryAsl({ deliveryWorkerArn: delivery.fn.functionArn, deadLetterWorkerArn: deadLetter.fn.functionArn }),
+      [delivery, deadLetter],
     );
-    this.itemRefreshMachine = this.stateMachine('ItemRefresh', config, [refresh], (states) =>
-      itemRefreshDefinition(states, refresh),
+    this.itemRefreshMachine = this.stateMachine(
+      'ItemRefresh',
+      config,
+      itemRefreshAsl({ refreshWorkerArn: refresh.fn.functionArn }),
+      [refresh],
     );
 
-    // Dispatch may start executions of the delivery machine and nothing else.
-    this.webhookDelivery.grantStartExecution(dispatch.role);
-    dispatch.fn.addEnvironment('FC_WEBHOOK_DELIVERY_STATE_MACHINE_ARN', this.webhookDelivery.stateMachineArn);
+    for (const [name, fn] of Object.entries(this.workers) as [WorkerName, FincoreFunction][]) {
+      this.grantWorker(name, fn, props);
+    }
+
     dispatch.fn.addEventSource(
       new SqsEventSource(this.webhookEvents.queue, { batchSize: 10, reportBatchItemFailures: true }),
     );
 
     refresh.fn.addEventSource(new SqsEventSource(this.itemRefresh.queue, { batchSize: 1 }));
 
-    scheduledRefresh.role.addToPrincipalPolicy(
-      new iam.PolicyStatement({ actions: ['sqs:SendMessage'], resources: [this.itemRefresh.queue.queueArn] }),
-    );
-    scheduledRefresh.fn.addEnvironment('FC_ITEM_REFRESH_QUEUE_URL', this.itemRefresh.queue.queueUrl);
     this.refreshSchedule = new events.Rule(this, 'RefreshSchedule', {
       description: `Enqueue item refreshes every ${config.itemRefreshInterval.toHumanString()}`,
       schedule: events.Schedule.rate(config.itemRefreshInterval),
       targets: [new targets.LambdaFunction(scheduledRefresh.fn, { retryAttempts: 2 })],
     });
+  }
+
+  /** Grants and environment of one worker, exactly as WORKER_ACCESS says. */
+  private grantWorker(name: WorkerName, fn: FincoreFunction, props: AsyncJobsProps): void {
+    const access = WORKER_ACCESS[name];
+    const { table } = props;
+    const allow = (actions: readonly string[], resources: string[], conditions?: Record<string, unknown>) =>
+      fn.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...actions], resources, conditions }));
+    switch (access.table) {
+      case 'read-write': {
+        const tableId = Stack.of(this).getLogicalId(table.node.defaultChild as CfnElement);
+        fn.grantTableReadWrite(table, `<${tableId}.Arn>`, `The ${name} worker ${access.does}`);
+        break;
+      }
+      case 'update-deliveries': {
+        if (!table.encryptionKey) throw new Error('the table has no customer-managed key to grant');
+        allow(['dynamodb:UpdateItem'], [table.tableArn], { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...EVENT_PARTITIONS] } });
+        allow(TABLE_KEY_ACTIONS, [table.encryptionKey.keyArn]);
+        break;
+      }
+    }
+    if (access.eventsQueue) {
+      allow(['sqs:SendMessage'], [this.webhookEvents.queue.queueArn]);
+      fn.fn.addEnvironment(ENV_VARS.eventsQueueUrl, this.webhookEvents.queue.queueUrl);
+    }
+    if (access.refreshQueue) {
+      allow(['sqs:SendMessage'], [this.itemRefresh.queue.queueArn]);
+      fn.fn.addEnvironment(ENV_VARS.refreshQueueUrl, this.itemRefresh.queue.queueUrl);
+    }
+    if (access.secretsKey.length > 0) {
+      allow(access.secretsKey, [props.secretsKey.keyArn]);
+      fn.fn.addEnvironment(ENV_VARS.secretsKeyId, props.secretsKey.keyArn);
+    }
+    if (access.startsDeliveries) {
+      // Executions of the delivery machine and nothing else.
+      this.webhookDelivery.grantStartExecution(fn.role);
+      fn.fn.addEnvironment(ENV_VARS.deliveryStateMachineArn, this.webhookDelivery.stateMachineArn);
+    }
   }
 
   private queueWithDlq(id: string, options: { fifo: boolean; visibilityTimeout: Duration }): QueueWithDlq {
@@ -98,7 +219,9 @@ export class AsyncJobs extends Construct {
     const deadLetterQueue = new sqs.Queue(this, `${id}Dlq`, { ...common, retentionPeriod: Duration.days(14) });
     const queue = new sqs.Queue(this, `${id}Queue`, {
       ...common,
-      ...(options.fifo ? { contentBasedDeduplication: true } : {}),
+      // The adapter (functions/platform/aws-ports.ts) sends an explicit MessageDeduplicationId (item
+      // and 10 s window), so deduplication by body hash stays off: one rule, the sender's.
+      ...(options.fifo ? { contentBasedDeduplication: false } : {}),
       visibilityTimeout: options.visibilityTimeout,
       retentionPeriod: Duration.days(4),
       deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
@@ -106,13 +229,7 @@ export class AsyncJobs extends Construct {
     return { queue, deadLetterQueue };
   }
 
-  private stateMachine(
-    id: string,
-    config: StageConfig,
-    invokes: FincoreFunction[],
-    define: (states: Construct) => sfn.IChainable,
-  ): sfn.StateMachine {
-    const definition = define(new Construct(this, `${id}States`));
+  private stateMachine(id: string, config: StageConfig, asl: AslDefinition, invokes: FincoreFunction[]): sfn.StateMachine {
     const logGroup = new logs.LogGroup(this, `${id}Logs`, {
       retention: config.logRetention,
       removalPolicy: config.removalPolicy,
@@ -124,7 +241,7 @@ export class AsyncJobs extends Construct {
     const machine = new sfn.StateMachine(this, id, {
       stateMachineName: `fincore-${config.stage}-${id}`,
       stateMachineType: sfn.StateMachineType.STANDARD,
-      definitionBody: sfn.DefinitionBody.fromChainable(definition),
+      definitionBody: sfn.DefinitionBody.fromString(Stack.of(this).toJsonString(asl)),
       role,
       tracingEnabled: true,
       // Execution data stays out of the logs: webhook bodies and item ids are customer data.
@@ -140,86 +257,11 @@ export class AsyncJobs extends Construct {
           'resource-level permissions.',
       },
     );
-    for (const fn of invokes) {
-      Validations.of(role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::<${logicalIdOf(fn)}.Arn>:*]`,
-        reason:
-          'LambdaInvoke grants lambda:InvokeFunction on the function ARN and "<function ARN>:*" so that versions ' +
-          'and aliases of this one worker can be invoked; it covers no other function.',
-      });
-    }
+    // The definition invokes exactly these workers (unqualified ARNs), so the role may invoke
+    // exactly these and no version or alias of them.
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: invokes.map((fn) => fn.fn.functionArn) }),
+    );
     return machine;
   }
-}
-
-/**
- * Attempt 1 runs at once; attempt n+1 runs WEBHOOK_RETRY_DELAYS_SECONDS[n] seconds after attempt n
- * failed. A failure is anything but `{ delivered: true }`: an error, a timeout or a non-2xx status.
- * After the last failed attempt the webhook is recorded as a dead letter and the execution fails.
- */
-function webhookDeliveryDefinition(scope: Construct, delivery: FincoreFunction, deadLetter: FincoreFunction): sfn.IChainable {
-  const delivered = new sfn.Succeed(scope, 'Delivered');
-  const failed = new sfn.Fail(scope, 'DeliveryFailed', {
-    error: 'WebhookUndeliverable',
-    cause: `No attempt of ${WEBHOOK_RETRY_DELAYS_SECONDS.length} succeeded`,
-  });
-  const recordDeadLetter = new tasks.LambdaInvoke(scope, 'RecordDeadLetter', {
-    lambdaFunction: deadLetter.fn,
-    payload: sfn.TaskInput.fromObject({ 'event.$': '$.event', 'lastAttempt.$': '$.lastAttempt' }),
-    payloadResponseOnly: true,
-    resultPath: sfn.JsonPath.DISCARD,
-    taskTimeout: sfn.Timeout.duration(Duration.seconds(10)),
-  });
-  recordDeadLetter.addCatch(failed, { resultPath: sfn.JsonPath.DISCARD });
-  recordDeadLetter.next(failed);
-
-  // Built from the last attempt backwards so each Choice knows where a failure goes.
-  let onFailure: sfn.IChainable = recordDeadLetter;
-  let start: sfn.IChainable = recordDeadLetter;
-  for (let index = WEBHOOK_RETRY_DELAYS_SECONDS.length - 1; index >= 0; index -= 1) {
-    const attempt = index + 1;
-    const invoke = new tasks.LambdaInvoke(scope, `Attempt${attempt}`, {
-      lambdaFunction: delivery.fn,
-      payload: sfn.TaskInput.fromObject({ 'event.$': '$.event', attempt }),
-      payloadResponseOnly: true,
-      resultPath: '$.lastAttempt',
-      taskTimeout: sfn.Timeout.duration(DELIVERY_ATTEMPT_TIMEOUT),
-    });
-    const check = new sfn.Choice(scope, `Attempt${attempt}Delivered`)
-      .when(
-        sfn.Condition.and(
-          sfn.Condition.isPresent('$.lastAttempt.delivered'),
-          sfn.Condition.booleanEquals('$.lastAttempt.delivered', true),
-        ),
-        delivered,
-      )
-      .otherwise(onFailure);
-    invoke.addCatch(check, { resultPath: '$.lastAttempt' });
-    invoke.next(check);
-
-    const delay = WEBHOOK_RETRY_DELAYS_SECONDS[index];
-    start =
-      delay > 0
-        ? new sfn.Wait(scope, `WaitBeforeAttempt${attempt}`, { time: sfn.WaitTime.duration(Duration.seconds(delay)) }).next(invoke)
-        : invoke;
-    onFailure = start;
-  }
-  return start;
-}
-
-/** One refresh with a few spaced retries; the worker itself is idempotent per item. */
-function itemRefreshDefinition(scope: Construct, refresh: FincoreFunction): sfn.IChainable {
-  const invoke = new tasks.LambdaInvoke(scope, 'Refresh', {
-    lambdaFunction: refresh.fn,
-    payloadResponseOnly: true,
-    resultPath: '$.refresh',
-    taskTimeout: sfn.Timeout.duration(Duration.minutes(2)),
-  });
-  invoke.addRetry({ errors: ['States.ALL'], maxAttempts: 3, interval: Duration.seconds(30), backoffRate: 2 });
-  return invoke.next(new sfn.Succeed(scope, 'Refreshed'));
-}
-
-function logicalIdOf(fn: FincoreFunction): string {
-  const cfn = fn.fn.node.defaultChild as CfnResource;
-  return cfn.stack.getLogicalId(cfn);
 }

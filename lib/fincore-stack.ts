@@ -26,18 +26,23 @@ export class FincoreStack extends Stack {
     Tags.of(this).add('stage', config.stage);
 
     this.data = new Data(this, 'Data', { config });
+    // The jobs come first: the route stacks receive the queues (and the secrets key) as parameters.
+    this.jobs = new AsyncJobs(this, 'AsyncJobs', { config, table: this.data.table, secretsKey: this.data.secretsKey });
     this.api = new Api(this, 'Api', {
       config,
       table: this.data.table,
       tableKey: this.data.tableKey,
+      eventsQueue: this.jobs.webhookEvents.queue,
+      refreshQueue: this.jobs.itemRefresh.queue,
+      secretsKey: this.data.secretsKey,
       routes: props.routes,
       handlerEntry: props.handlerEntry,
     });
-    this.jobs = new AsyncJobs(this, 'AsyncJobs', { config, table: this.data.table });
     this.observability = new Observability(this, 'Observability', {
       config,
       restApi: this.api.restApi,
-      functions: this.node.findAll().filter((c): c is FincoreFunction => c instanceof FincoreFunction),
+      // API functions first, then the workers: the order the throttle alarms group them in.
+      functions: [this.api, this.jobs].flatMap((c) => c.node.findAll().filter((f): f is FincoreFunction => f instanceof FincoreFunction)),
       deadLetterQueues: {
         WebhookEvents: this.jobs.webhookEvents.deadLetterQueue,
         ItemRefresh: this.jobs.itemRefresh.deadLetterQueue,

@@ -58,7 +58,10 @@ interface Tenant {
 
 // ---------- secrets ----------
 
-const secretContext = (t: Tenant) => ({ application_id: t.applicationId, environment: t.environment, purpose: 'webhook_secret' });
+/** Encryption-context purpose of webhook secrets (the same KMS key also seals provider tokens). */
+export const WEBHOOK_SECRET_PURPOSE = 'webhook_secret';
+
+const secretContext = (t: Tenant) => ({ application_id: t.applicationId, environment: t.environment, purpose: WEBHOOK_SECRET_PURPOSE });
 
 const newSecret = () => `whsec_${randomToken(40)}`;
 
@@ -73,10 +76,14 @@ export async function ensureSecret(deps: Deps, t: Tenant): Promise<{ secret: str
   return ensureSecret(deps, t);
 }
 
-/** Every secret that signs right now: the current one, and the previous one during its grace period. */
+/**
+ * Every secret that signs right now: the current one, and the previous one during its grace period.
+ * Delivery only opens secrets (registering an endpoint always creates one), so a missing secret is
+ * an error here rather than a reason to create one.
+ */
 export async function signingSecrets(deps: Deps, t: Tenant): Promise<string[]> {
   const record = await getSecretRecord(deps, t.applicationId, t.environment);
-  if (!record) return [(await ensureSecret(deps, t)).secret];
+  if (!record) throw new Error('this environment has no webhook signing secret');
   const out = [await decryptSecret(deps.keyProvider, record.current, secretContext(t))];
   if (record.previous && record.previousExpiresAt !== null && record.previousExpiresAt > deps.clock.now()) {
     out.push(await decryptSecret(deps.keyProvider, record.previous, secretContext(t)));

@@ -1,6 +1,7 @@
 // CDK assertions on the synthesized app, for both stages: every route has exactly one function and
-// one method per alias path, wired from a nested stack per route tag; grants follow each route's
-// auth mode and `dataAccess`; the table, queues, state machines and alarms are shaped as designed;
+// one method per alias path, wired from a nested stack per route tag; grants and FC_* variables
+// follow each route's auth mode, `dataAccess`, id and tag (routeAccessFor) and each worker's
+// WORKER_ACCESS; the table, queues, state machines and alarms are shaped as designed;
 // every stack stays well inside CloudFormation's resource limit, also with a much larger route
 // table; cdk-nag's AwsSolutions pack has no unacknowledged finding (nested stacks included) and
 // every acknowledgement says why.
@@ -11,20 +12,34 @@
 import { App, type CfnElement, NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { SQSClient } from '@aws-sdk/client-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { ROUTES, aliasPaths, routeById, type Route } from '../../functions/contracts/routes';
 import { TABLE } from '../../functions/data/keys';
 import { API_VERSION } from '../../functions/contracts/schemas';
-import { AUTH_AND_METER_ACTIONS, TABLE_KEY_ACTIONS, tableAccessFor } from '../../lib/api-grants';
+import {
+  AUTH_AND_METER_ACTIONS,
+  AUTH_AND_METER_GRANTS,
+  ENV_VARS,
+  EVENT_PARTITIONS,
+  SECRETS_KEY_ACTIONS,
+  TABLE_KEY_ACTIONS,
+  routeAccessFor,
+  tableAccessFor,
+} from '../../lib/api-grants';
 import type { ApiRouteOptions } from '../../lib/api-construct';
 import { pathParameterName, planApi, routeStackId } from '../../lib/api-layout';
-import { invokeSourcePath, ROUTE_STACK_PARAMETERS } from '../../lib/api-route-stack';
-import { MAX_RECEIVE_COUNT, WEBHOOK_RETRY_DELAYS_SECONDS } from '../../lib/async-jobs-construct';
+import { invokeSourcePath, routeStackParameters } from '../../lib/api-route-stack';
+import { MAX_RECEIVE_COUNT, WEBHOOK_RETRY_DELAYS_SECONDS, WORKER_ACCESS, type WorkerName } from '../../lib/async-jobs-construct';
 import { addFincoreStack } from '../../lib/fincore-app';
 import type { FincoreFunction } from '../../lib/fincore-function';
 import type { FincoreStack } from '../../lib/fincore-stack';
 import { STAGES, parseStage, stageConfig, type Stage } from '../../lib/stage-config';
+import { itemRefreshAsl, webhookDeliveryAsl } from '../../functions/workers/state-machines';
+import { createAwsPorts } from '../../functions/platform/aws-ports';
+import { configFromEnv } from '../../functions/platform/runtime';
 import {
   apiMethods,
   apiResourcePaths,
@@ -34,6 +49,7 @@ import {
   resolveIntrinsics,
   roleStatements,
   type Resources,
+  type Statement,
 } from './template-helpers';
 
 // asl-validator ships no type declarations.
@@ -297,10 +313,26 @@ describe.each(STAGES)('the %s stack', (stage) => {
         const nestedTemplate = nested.find((n) => n.stack === routeStack)!.template.toJSON();
         const declared = Object.keys(nestedTemplate.Parameters ?? {}).sort();
         const imported = plan.importedPaths.filter((p) => p !== '/').map(pathParameterName);
-        expect(declared).toEqual([...ROUTE_STACK_PARAMETERS, ...imported].sort());
+        expect(declared).toEqual([...routeStackParameters(plan.routes), ...imported].sort());
         const passed = parentResources[stack.getLogicalId(routeStack.nestedStackResource as CfnElement)].Properties.Parameters;
         expect(Object.keys(passed).sort()).toEqual(declared);
       }
+    });
+
+    it('passes the queues and the secrets key only to the route stacks whose routes use them', () => {
+      const { stack, nested } = get(stage);
+      const declaring = (parameter: string) =>
+        stack.api.routeStacks
+          .filter((s) => parameter in (nested.find((n) => n.stack === s)!.template.toJSON().Parameters ?? {}))
+          .map((s) => s.node.id)
+          .sort();
+      expect(declaring('ItemRefreshQueueArn')).toEqual(['RoutesItems']);
+      expect(declaring('ItemRefreshQueueUrl')).toEqual(['RoutesItems']);
+      expect(declaring('SecretsKeyArn')).toEqual(['RoutesLink', 'RoutesWebhooks']);
+      // Discovery (public documents only) is the one stack that never emits events.
+      const all = stack.api.routeStacks.map((s) => s.node.id).sort();
+      expect(declaring('WebhookEventsQueueArn')).toEqual(all.filter((id) => id !== 'RoutesDiscovery'));
+      expect(declaring('WebhookEventsQueueUrl')).toEqual(declaring('WebhookEventsQueueArn'));
     });
 
     it('deploys the stage only after every route stack, and fingerprints their methods in the deployment', () => {
@@ -317,56 +349,93 @@ describe.each(STAGES)('the %s stack', (stage) => {
   });
 
   describe('least-privilege grants', () => {
-    const dynamoActions = (statements: ReturnType<typeof roleStatements>) =>
-      statements.flatMap((s) => s.actions).filter((a) => a.startsWith('dynamodb:'));
-    const kmsActions = (statements: ReturnType<typeof roleStatements>) =>
-      statements.flatMap((s) => s.actions).filter((a) => a.startsWith('kms:'));
+    const dynamoActions = (statements: Statement[]) => statements.flatMap((s) => s.actions).filter((a) => a.startsWith('dynamodb:'));
+    const kmsActions = (statements: Statement[]) => statements.flatMap((s) => s.actions).filter((a) => a.startsWith('kms:'));
+    const withPrefix = (statements: Statement[], prefix: string) => statements.filter((s) => s.actions.some((a) => a.startsWith(prefix)));
     const statementsOf = (route: Route) => {
       const { stack, resources } = get(stage);
       return roleStatements(resources, roleLogicalId(stack.api.routeFunctions.get(route.id)!));
     };
-
-    it.each(ROUTES.map((r) => [r.id, r] as const))('%s gets exactly the table access its auth and dataAccess call for', (_id, route) => {
+    const envOf = (fn: FincoreFunction): Record<string, unknown> => get(stage).resources[logicalId(fn)].Properties!.Environment.Variables;
+    /** The ARNs and URLs of what the grants point at, as the flattened template spells them. */
+    const refs = () => {
       const { stack } = get(stage);
-      const statements = statementsOf(route);
-      const tableArn = { 'Fn::GetAtt': [cfnId(stack.data.table), 'Arn'] };
-      const keyArn = { 'Fn::GetAtt': [cfnId(stack.data.tableKey), 'Arn'] };
+      const arn = (c: IConstruct) => ({ 'Fn::GetAtt': [cfnId(c), 'Arn'] });
+      return {
+        table: arn(stack.data.table),
+        tableIndexes: { 'Fn::Join': ['', [arn(stack.data.table), '/index/*']] },
+        tableKey: arn(stack.data.tableKey),
+        secretsKey: arn(stack.data.secretsKey),
+        eventsQueue: arn(stack.jobs.webhookEvents.queue),
+        eventsQueueUrl: { Ref: cfnId(stack.jobs.webhookEvents.queue) },
+        refreshQueue: arn(stack.jobs.itemRefresh.queue),
+        refreshQueueUrl: { Ref: cfnId(stack.jobs.itemRefresh.queue) },
+        deliveryMachine: { Ref: cfnId(stack.jobs.webhookDelivery) },
+      };
+    };
+    const leadingKeys = (partitions: readonly string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...partitions] } });
+    const READ_WRITE_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Scan', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 
-      switch (tableAccessFor(route)) {
+    /** Table statements of a read-write grant: the table and its indexes, the table key only. */
+    const expectReadWrite = (statements: Statement[]) => {
+      const r = refs();
+      expect(dynamoActions(statements)).toEqual(expect.arrayContaining(READ_WRITE_ACTIONS));
+      for (const resource of withPrefix(statements, 'dynamodb:').flatMap((s) => s.resources)) {
+        expect([r.table, r.tableIndexes]).toContainEqual(resource);
+      }
+      const tableKms = withPrefix(statements, 'kms:').filter((s) => !s.resources.some((x) => JSON.stringify(x) === JSON.stringify(r.secretsKey)));
+      expect(tableKms.flatMap((s) => s.actions)).toEqual(expect.arrayContaining(['kms:Decrypt', 'kms:Encrypt']));
+      for (const s of tableKms) expect(s.resources).toEqual([r.tableKey]);
+    };
+    /** Everything but the table: queue sends, secrets key, state machine starts, and the env naming them. */
+    const expectBackground = (
+      statements: Statement[],
+      env: Record<string, unknown>,
+      want: { eventsQueue: boolean; refreshQueue: boolean; secretsKey: readonly string[]; startsDeliveries: boolean },
+    ) => {
+      const r = refs();
+      expect(withPrefix(statements, 'sqs:')).toEqual([
+        ...(want.eventsQueue ? [{ actions: ['sqs:SendMessage'], resources: [r.eventsQueue] }] : []),
+        ...(want.refreshQueue ? [{ actions: ['sqs:SendMessage'], resources: [r.refreshQueue] }] : []),
+      ]);
+      const onSecretsKey = statements.filter((s) => s.resources.some((x) => JSON.stringify(x) === JSON.stringify(r.secretsKey)));
+      expect(onSecretsKey).toEqual(want.secretsKey.length > 0 ? [{ actions: [...want.secretsKey], resources: [r.secretsKey] }] : []);
+      expect(withPrefix(statements, 'states:')).toEqual(
+        want.startsDeliveries ? [{ actions: ['states:StartExecution'], resources: [r.deliveryMachine] }] : [],
+      );
+      expect(env[ENV_VARS.eventsQueueUrl]).toEqual(want.eventsQueue ? r.eventsQueueUrl : undefined);
+      expect(env[ENV_VARS.refreshQueueUrl]).toEqual(want.refreshQueue ? r.refreshQueueUrl : undefined);
+      expect(env[ENV_VARS.secretsKeyId]).toEqual(want.secretsKey.length > 0 ? r.secretsKey : undefined);
+      expect(env[ENV_VARS.deliveryStateMachineArn]).toEqual(want.startsDeliveries ? r.deliveryMachine : undefined);
+    };
+
+    it.each(ROUTES.map((r) => [r.id, r] as const))('%s gets exactly the access and environment routeAccessFor gives it', (_id, route) => {
+      const { stack } = get(stage);
+      const r = refs();
+      const statements = statementsOf(route);
+      const access = routeAccessFor(route);
+      switch (access.table) {
         case 'none':
           expect(dynamoActions(statements)).toEqual([]);
           expect(kmsActions(statements)).toEqual([]);
           break;
-        case 'auth-and-meter': {
-          expect(dynamoActions(statements)).toEqual([...AUTH_AND_METER_ACTIONS]);
-          const tableStatement = statements.find((s) => s.actions.some((a) => a.startsWith('dynamodb:')))!;
-          expect(tableStatement.resources).toEqual([tableArn]);
-          const kms = statements.filter((s) => s.actions.some((a) => a.startsWith('kms:')));
-          expect(kms.flatMap((s) => s.actions).sort()).toEqual([...TABLE_KEY_ACTIONS].sort());
-          expect(kms.flatMap((s) => s.resources)).toEqual([keyArn]);
-          break;
-        }
-        case 'read-write': {
-          expect(dynamoActions(statements)).toEqual(
-            expect.arrayContaining([
-              'dynamodb:GetItem',
-              'dynamodb:Query',
-              'dynamodb:PutItem',
-              'dynamodb:UpdateItem',
-              'dynamodb:DeleteItem',
-              'dynamodb:BatchWriteItem',
-            ]),
+        case 'auth-and-meter':
+          // Each table action only on the rows it is for (dynamodb:LeadingKeys), and the table key.
+          expect(withPrefix(statements, 'dynamodb:')).toEqual(
+            AUTH_AND_METER_GRANTS.map((g) => ({ actions: [...g.actions], resources: [r.table], conditions: leadingKeys(g.partitions) })),
           );
-          const tableResources = statements.filter((s) => s.actions.some((a) => a.startsWith('dynamodb:'))).flatMap((s) => s.resources);
-          for (const resource of tableResources) {
-            expect([tableArn, { 'Fn::Join': ['', [tableArn, '/index/*']] }]).toContainEqual(resource);
-          }
-          expect(kmsActions(statements)).toEqual(expect.arrayContaining(['kms:Decrypt', 'kms:Encrypt']));
-          const kms = statements.filter((s) => s.actions.some((a) => a.startsWith('kms:')));
-          for (const s of kms) expect(s.resources).toEqual([keyArn]);
+          expect(withPrefix(statements, 'kms:')).toEqual([{ actions: [...TABLE_KEY_ACTIONS], resources: [r.tableKey] }]);
           break;
-        }
+        case 'read-write':
+          expectReadWrite(statements);
+          break;
       }
+      expectBackground(statements, envOf(stack.api.routeFunctions.get(route.id)!), {
+        eventsQueue: access.eventsQueue,
+        refreshQueue: access.refreshQueue,
+        secretsKey: access.secretsKey ? SECRETS_KEY_ACTIONS : [],
+        startsDeliveries: false,
+      });
     });
 
     it('derives table access from auth and dataAccess alone', () => {
@@ -382,10 +451,28 @@ describe.each(STAGES)('the %s stack', (stage) => {
       }
     });
 
-    it('gives full data grants to routes with dataAccess that are not item routes (tokens, link, GraphQL, AI)', () => {
+    it('derives queue and secrets-key access from the route: events for every route with table access, refresh and secrets by id or tag', () => {
+      const probe = (facts: Partial<Route>) => routeAccessFor({ id: 'probe', tag: 'Items', auth: 'key', dataAccess: true, ...facts });
+      expect(probe({ auth: 'none', dataAccess: false })).toEqual({ table: 'none', eventsQueue: false, refreshQueue: false, secretsKey: false });
+      expect(probe({ dataAccess: false })).toEqual({ table: 'auth-and-meter', eventsQueue: true, refreshQueue: false, secretsKey: false });
+      expect(probe({})).toEqual({ table: 'read-write', eventsQueue: true, refreshQueue: false, secretsKey: false });
+      expect(probe({ id: 'items.refresh' })).toMatchObject({ refreshQueue: true, secretsKey: false });
+      expect(probe({ id: 'link.token.create', tag: 'Link' })).toMatchObject({ refreshQueue: false, secretsKey: true });
+      expect(probe({ tag: 'Webhooks' })).toMatchObject({ refreshQueue: false, secretsKey: true });
+      // Enqueuing a refresh or opening a secret reads rows: without dataAccess the route table is wrong.
+      expect(() => probe({ id: 'items.refresh', dataAccess: false })).toThrow(/dataAccess/);
+      expect(() => probe({ tag: 'Webhooks', dataAccess: false })).toThrow(/dataAccess/);
+      // The event and API-key partitions come from the key schema.
+      expect(AUTH_AND_METER_GRANTS).toEqual([
+        { actions: ['dynamodb:UpdateItem'], partitions: ['KEY#*', 'EVT#*'] },
+        { actions: ['dynamodb:PutItem'], partitions: ['EVT#*'] },
+      ]);
+    });
+
+    it('gives full data grants to routes with dataAccess that are not item routes (tokens, link, GraphQL, AI, webhooks)', () => {
       const nonItem = ROUTES.filter((r) => r.dataAccess && !r.item);
       expect(nonItem.map((r) => r.id)).toEqual(
-        expect.arrayContaining(['link.token.create', 'link.token.exchange', 'sandbox.public_token.create', 'graphql.query', 'link.page']),
+        expect.arrayContaining(['link.token.create', 'link.token.exchange', 'sandbox.public_token.create', 'graphql.query', 'link.page', 'webhooks.endpoints.create']),
       );
       for (const route of nonItem) {
         expect(tableAccessFor(route)).toBe('read-write');
@@ -405,21 +492,128 @@ describe.each(STAGES)('the %s stack', (stage) => {
       }
     });
 
-    it('gives the scripts and public documents that touch no rows no table or key access at all', () => {
+    it('gives the scripts and public documents that touch no rows no table, key, queue or environment beyond the table name', () => {
+      const { stack } = get(stage);
       const js = ROUTES.filter((r) => r.responseKind === 'js');
       expect(js.map((r) => r.id)).toEqual(['link.sdk']);
-      for (const route of ROUTES.filter((r) => r.auth === 'none' && !r.dataAccess)) {
-        expect(tableAccessFor(route)).toBe('none');
-        expect(dynamoActions(statementsOf(route))).toEqual([]);
-        expect(kmsActions(statementsOf(route))).toEqual([]);
+      const publicRoutes = ROUTES.filter((r) => r.auth === 'none' && !r.dataAccess);
+      expect(publicRoutes.map((r) => r.id).sort()).toEqual(
+        ['discovery.llms', 'discovery.llms-full', 'discovery.openapi', 'graphql.ide', 'link.sdk'].sort(),
+      );
+      for (const route of publicRoutes) {
+        const statements = statementsOf(route);
+        expect(statements.flatMap((s) => s.actions).filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:'))).toEqual([]);
+        const env = Object.keys(envOf(stack.api.routeFunctions.get(route.id)!)).filter((k) => k.startsWith('FC_'));
+        expect(env.sort()).toEqual([ENV_VARS.stage, ENV_VARS.tableName].sort());
       }
-      expect(dynamoActions(statementsOf(routeById('link.sdk')))).toEqual([]);
+    });
+
+    /** Every role of the app (routes, fallback, workers, machines, ...) whose statements name `arn`. */
+    const rolesReaching = (arn: unknown, action: string) => {
+      const { resources } = get(stage);
+      return ofType(resources, 'AWS::IAM::Role')
+        .map(([id]) => id)
+        .filter((id) =>
+          roleStatements(resources, id).some(
+            (s) => s.actions.includes(action) && s.resources.some((x) => JSON.stringify(x) === JSON.stringify(arn)),
+          ),
+        )
+        .sort();
+    };
+    const routeRoles = (predicate: (r: Route) => boolean) => {
+      const { stack } = get(stage);
+      return ROUTES.filter(predicate).map((r) => roleLogicalId(stack.api.routeFunctions.get(r.id)!));
+    };
+    const workerRoles = (...names: (keyof FincoreStack['jobs']['workers'])[]) =>
+      names.map((n) => roleLogicalId(get(stage).stack.jobs.workers[n]));
+
+    it('lets only the delivery worker, link.token.create and the Webhooks routes use the secrets key (delivery: Decrypt only)', () => {
+      const { secretsKey } = refs();
+      const expected = [
+        ...routeRoles((r) => r.id === 'link.token.create' || r.tag === 'Webhooks'),
+        ...workerRoles('delivery'),
+      ].sort();
+      expect(routeRoles((r) => r.tag === 'Webhooks')).toHaveLength(6);
+      expect(rolesReaching(secretsKey, 'kms:Decrypt')).toEqual(expected);
+      expect(rolesReaching(secretsKey, 'kms:GenerateDataKey')).toEqual(expected.filter((id) => !workerRoles('delivery').includes(id)));
+      // Nothing else on the secrets key, for anyone.
+      const { resources } = get(stage);
+      for (const [id] of ofType(resources, 'AWS::IAM::Role')) {
+        for (const s of roleStatements(resources, id)) {
+          if (s.resources.some((x) => JSON.stringify(x) === JSON.stringify(secretsKey))) {
+            expect(s.actions.every((a) => SECRETS_KEY_ACTIONS.includes(a))).toBe(true);
+          }
+        }
+      }
+    });
+
+    it('lets only items.refresh (among API routes) and the scheduled-refresh worker send to the refresh queue', () => {
+      expect(rolesReaching(refs().refreshQueue, 'sqs:SendMessage')).toEqual(
+        [...routeRoles((r) => r.id === 'items.refresh'), ...workerRoles('scheduledRefresh')].sort(),
+      );
+    });
+
+    it('lets every key route, every route with data access, and the refresh workers send to the events queue', () => {
+      const senders = rolesReaching(refs().eventsQueue, 'sqs:SendMessage');
+      for (const role of routeRoles((r) => r.auth === 'key')) expect(senders).toContain(role);
+      expect(senders).toEqual(
+        [...routeRoles((r) => r.auth !== 'none' || r.dataAccess), ...workerRoles('refresh', 'scheduledRefresh')].sort(),
+      );
+      // Only SendMessage: no route or other worker may receive, delete or purge. The two consumers
+      // get receive rights on their own queue from their event source mapping.
+      const { stack, resources } = get(stage);
+      const consumers = workerRoles('dispatch', 'refresh');
+      for (const [id] of ofType(resources, 'AWS::IAM::Role')) {
+        if (consumers.includes(id)) continue;
+        const sqsActions = roleStatements(resources, id).flatMap((s) => s.actions).filter((a) => a.startsWith('sqs:'));
+        expect(sqsActions.every((a) => a === 'sqs:SendMessage')).toBe(true);
+      }
+      expect(stack.jobs.workers.dispatch).toBeDefined();
+    });
+
+    it.each(Object.keys(WORKER_ACCESS) as WorkerName[])('the %s worker gets exactly its WORKER_ACCESS grants and environment', (name) => {
+      const { stack, resources } = get(stage);
+      const r = refs();
+      const fn = stack.jobs.workers[name];
+      const access = WORKER_ACCESS[name];
+      const statements = roleStatements(resources, roleLogicalId(fn));
+      const env = envOf(fn);
+      expect(env[ENV_VARS.tableName]).toEqual({ Ref: cfnId(stack.data.table) });
+      expect(env[ENV_VARS.stage]).toBe(stage);
+      switch (access.table) {
+        case 'read-write':
+          expectReadWrite(statements);
+          break;
+        case 'update-deliveries':
+          expect(withPrefix(statements, 'dynamodb:')).toEqual([
+            { actions: ['dynamodb:UpdateItem'], resources: [r.table], conditions: leadingKeys(EVENT_PARTITIONS) },
+          ]);
+          expect(withPrefix(statements, 'kms:')).toEqual([{ actions: [...TABLE_KEY_ACTIONS], resources: [r.tableKey] }]);
+          break;
+      }
+      // A consumer's receive rights on its own queue come from its event source mapping (checked below).
+      const consumed = statements.filter((s) => s.actions.includes('sqs:ReceiveMessage'));
+      expect(consumed.flatMap((s) => s.resources)).toEqual(
+        name === 'dispatch' ? [r.eventsQueue] : name === 'refresh' ? [r.refreshQueue] : [],
+      );
+      expect(consumed.every((s) => !s.actions.includes('sqs:SendMessage'))).toBe(true);
+      expectBackground(statements.filter((s) => !consumed.includes(s)), env, access);
+    });
+
+    it('wires the workers as the webhook and refresh flows need them', () => {
+      // Spelled out rather than derived, so a wrong WORKER_ACCESS entry fails here.
+      expect(WORKER_ACCESS).toMatchObject({
+        dispatch: { table: 'read-write', startsDeliveries: true, eventsQueue: false, refreshQueue: false, secretsKey: [] },
+        delivery: { table: 'read-write', secretsKey: ['kms:Decrypt'], eventsQueue: false, refreshQueue: false, startsDeliveries: false },
+        deadLetter: { table: 'update-deliveries', secretsKey: [], eventsQueue: false, refreshQueue: false, startsDeliveries: false },
+        refresh: { table: 'read-write', eventsQueue: true, refreshQueue: false, secretsKey: [], startsDeliveries: false },
+        scheduledRefresh: { table: 'read-write', eventsQueue: true, refreshQueue: true, secretsKey: [], startsDeliveries: false },
+      });
     });
 
     it('uses no managed policies on function roles and grants "*" only for X-Ray', () => {
       const { stack, resources } = get(stage);
-      const functions = [...stack.api.routeFunctions.values(), stack.api.fallback, ...Object.values(stack.jobs.workers)];
-      for (const fn of functions) {
+      for (const fn of allFunctions(stack)) {
         const roleId = roleLogicalId(fn);
         expect(resources[roleId].Properties?.ManagedPolicyArns).toBeUndefined();
         for (const statement of roleStatements(resources, roleId)) {
@@ -428,18 +622,6 @@ describe.each(STAGES)('the %s stack', (stage) => {
           }
         }
       }
-    });
-
-    it('lets the dispatch worker start only the delivery machine and the scheduler only send to the refresh queue', () => {
-      const { stack, resources } = get(stage);
-      const { dispatch, scheduledRefresh } = stack.jobs.workers;
-      const machineId = cfnId(stack.jobs.webhookDelivery);
-      const start = roleStatements(resources, roleLogicalId(dispatch)).filter((s) => s.actions.some((a) => a.startsWith('states:')));
-      expect(start).toEqual([{ actions: ['states:StartExecution'], resources: [{ Ref: machineId }] }]);
-
-      const queueId = cfnId(stack.jobs.itemRefresh.queue);
-      const send = roleStatements(resources, roleLogicalId(scheduledRefresh)).filter((s) => s.actions.some((a) => a.startsWith('sqs:')));
-      expect(send).toEqual([{ actions: ['sqs:SendMessage'], resources: [{ 'Fn::GetAtt': [queueId, 'Arn'] }] }]);
     });
   });
 
@@ -498,7 +680,11 @@ describe.each(STAGES)('the %s stack', (stage) => {
       }
       const refresh = resources[cfnId(stack.jobs.itemRefresh.queue)].Properties!;
       expect(refresh.FifoQueue).toBe(true);
-      expect(refresh.ContentBasedDeduplication).toBe(true);
+      // The sender names every message's deduplication id (see 'the background adapters' below).
+      expect(refresh.ContentBasedDeduplication).toBe(false);
+      expect(resources[cfnId(stack.jobs.itemRefresh.deadLetterQueue)].Properties!.FifoQueue).toBe(true);
+      const events = resources[cfnId(stack.jobs.webhookEvents.queue)].Properties!;
+      expect(events.FifoQueue).toBeUndefined();
     });
 
     it('feeds the dispatch and refresh workers from their queues and schedules refreshes at the stage interval', () => {
@@ -521,21 +707,49 @@ describe.each(STAGES)('the %s stack', (stage) => {
       });
     });
 
-    it('defines a valid WebhookDelivery machine that retries at the schedule, then records a dead letter', () => {
+    /** The machine's definition, resolved to ASL (worker ARNs become placeholders naming their logical ids). */
+    const definitionOf = (resources: Resources, machineId: string) =>
+      JSON.parse(String(resolveIntrinsics(resources[machineId].Properties!.DefinitionString)));
+    const placeholderArn = (fn: FincoreFunction) => String(resolveIntrinsics({ 'Fn::GetAtt': [logicalId(fn), 'Arn'] }));
+    /** lambda:* statements of a machine's execution role. */
+    const lambdaGrants = (resources: Resources, machineId: string) =>
+      roleStatements(resources, referencedLogicalIds(resources[machineId].Properties!.RoleArn)[0]).filter((s) =>
+        s.actions.some((a) => a.startsWith('lambda:')),
+      );
+
+    it('deploys exactly the shared WebhookDelivery definition (state-machines.ts), valid, logged and traced', () => {
       const { stack, resources } = get(stage);
-      const machine = resources[cfnId(stack.jobs.webhookDelivery)].Properties!;
+      const machineId = cfnId(stack.jobs.webhookDelivery);
+      const machine = resources[machineId].Properties!;
       expect(machine.LoggingConfiguration.Level).toBe('ALL');
+      expect(machine.LoggingConfiguration.IncludeExecutionData).toBe(false);
       expect(machine.TracingConfiguration).toEqual({ Enabled: true });
 
-      const definition = JSON.parse(String(resolveIntrinsics(machine.DefinitionString)));
+      const definition = definitionOf(resources, machineId);
+      const { delivery, deadLetter } = stack.jobs.workers;
+      expect(definition).toEqual(
+        webhookDeliveryAsl({ deliveryWorkerArn: placeholderArn(delivery), deadLetterWorkerArn: placeholderArn(deadLetter) }),
+      );
       const validation = aslValidator(definition);
       expect(validation.errorsText('\n')).toBe('');
       expect(validation.isValid).toBe(true);
+      // The execution role may invoke these two workers and nothing else (no versions, no aliases).
+      expect(lambdaGrants(resources, machineId)).toEqual([
+        {
+          actions: ['lambda:InvokeFunction'],
+          resources: [{ 'Fn::GetAtt': [logicalId(delivery), 'Arn'] }, { 'Fn::GetAtt': [logicalId(deadLetter), 'Arn'] }],
+        },
+      ]);
+    });
 
-      const deliveryArn = `function:${logicalId(stack.jobs.workers.delivery)}`;
-      const deadLetterArn = `function:${logicalId(stack.jobs.workers.deadLetter)}`;
+    it('retries webhook deliveries at the schedule, one invocation per attempt, then records a dead letter', () => {
+      const { stack, resources } = get(stage);
+      const definition = definitionOf(resources, cfnId(stack.jobs.webhookDelivery));
+      const deliveryArn = placeholderArn(stack.jobs.workers.delivery);
+      const deadLetterArn = placeholderArn(stack.jobs.workers.deadLetter);
       // Follow the failure path: every Choice's Default, every other state's Next.
       const delays: number[] = [];
+      const attempts: number[] = [];
       let pending = 0;
       let name: string | undefined = definition.StartAt;
       const visited: string[] = [];
@@ -543,8 +757,16 @@ describe.each(STAGES)('the %s stack', (stage) => {
         const state = definition.States[name];
         visited.push(name);
         if (state.Type === 'Wait') pending += state.Seconds;
-        if (state.Type === 'Task' && state.Resource.endsWith(deliveryArn)) {
+        if (state.Type === 'Task' && state.Parameters.FunctionName === deliveryArn) {
+          expect(state.Resource).toBe('arn:aws:states:::lambda:invoke');
           expect(state.TimeoutSeconds).toBe(10);
+          // No retry inside an attempt: each attempt is exactly one POST.
+          expect(state.Retry).toBeUndefined();
+          // A worker error or timeout is caught and goes on to the next attempt.
+          expect(state.Catch).toEqual([expect.objectContaining({ ErrorEquals: ['States.ALL'], Next: state.Next })]);
+          // The execution input stays intact; only $.outcome changes.
+          expect(state.ResultPath).toBe('$.outcome');
+          attempts.push(state.Parameters.Payload.attempt);
           delays.push(pending);
           pending = 0;
         }
@@ -554,19 +776,30 @@ describe.each(STAGES)('the %s stack', (stage) => {
         }
       }
       expect(delays).toEqual([...WEBHOOK_RETRY_DELAYS_SECONDS]);
+      expect(attempts).toEqual(WEBHOOK_RETRY_DELAYS_SECONDS.map((_, i) => i + 1));
       const [recordDeadLetter, last] = visited.slice(-2).map((n) => definition.States[n]);
-      expect(recordDeadLetter.Resource.endsWith(deadLetterArn)).toBe(true);
-      expect(last.Type).toBe('Fail');
+      expect(recordDeadLetter.Parameters.FunctionName).toBe(deadLetterArn);
+      expect(recordDeadLetter.Parameters.Payload.attempts).toBe(WEBHOOK_RETRY_DELAYS_SECONDS.length);
+      expect(last).toMatchObject({ Type: 'Fail', Error: 'WebhookUndeliverable' });
     });
 
-    it('defines a valid ItemRefresh machine that retries the refresh worker', () => {
+    it('deploys exactly the shared ItemRefresh definition, retrying only Lambda service errors', () => {
       const { stack, resources } = get(stage);
-      const machine = resources[cfnId(stack.jobs.itemRefreshMachine)].Properties!;
-      const definition = JSON.parse(String(resolveIntrinsics(machine.DefinitionString)));
+      const machineId = cfnId(stack.jobs.itemRefreshMachine);
+      const machine = resources[machineId].Properties!;
+      expect(machine.LoggingConfiguration.Level).toBe('ALL');
+      expect(machine.TracingConfiguration).toEqual({ Enabled: true });
+      const definition = definitionOf(resources, machineId);
+      const { refresh } = stack.jobs.workers;
+      expect(definition).toEqual(itemRefreshAsl({ refreshWorkerArn: placeholderArn(refresh) }));
       expect(aslValidator(definition).isValid).toBe(true);
       const task = definition.States[definition.StartAt];
-      expect(task.Resource.endsWith(`function:${logicalId(stack.jobs.workers.refresh)}`)).toBe(true);
-      expect(task.Retry.some((r: { ErrorEquals: string[] }) => r.ErrorEquals.includes('States.ALL'))).toBe(true);
+      expect(task.Parameters.FunctionName).toBe(placeholderArn(refresh));
+      expect(task.Retry.flatMap((r: { ErrorEquals: string[] }) => r.ErrorEquals).every((e: string) => e.startsWith('Lambda.'))).toBe(true);
+      expect(definition.States[task.Catch[0].Next].Type).toBe('Fail');
+      expect(lambdaGrants(resources, machineId)).toEqual([
+        { actions: ['lambda:InvokeFunction'], resources: [{ 'Fn::GetAtt': [logicalId(refresh), 'Arn'] }] },
+      ]);
     });
   });
 
@@ -735,8 +968,8 @@ function stubEntry(route: Route): string {
 }
 
 /**
- * ROUTES plus the routes later issues plan (about eight webhook-management routes and an MCP
- * endpoint), topped up with more routes in existing tags, each under its tag's own path prefix.
+ * ROUTES plus eight more webhook-management routes (the `Webhooks` stack is the one that grows),
+ * an MCP endpoint, topped up with more routes in existing tags, each under its tag's own path prefix.
  */
 function largerRouteTable(size: number): Route[] {
   const template = routeById('items.get');
@@ -760,6 +993,51 @@ describe('stage parsing', () => {
     expect(parseStage('production')).toBe('production');
     expect(() => parseStage(undefined)).toThrow(/-c stage=sandbox\|production \(got nothing\)/);
     expect(() => parseStage('prod')).toThrow(/got "prod"/);
+  });
+});
+
+describe('the background adapters read the environment the stack sets', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  it('sends events and refreshes to the queue URLs in FC_WEBHOOK_EVENTS_QUEUE_URL / FC_ITEM_REFRESH_QUEUE_URL', async () => {
+    const sent: Record<string, unknown>[] = [];
+    jest.spyOn(SQSClient.prototype, 'send').mockImplementation((async (command: { input: Record<string, unknown> }) => {
+      sent.push(command.input);
+      return {};
+    }) as never);
+    const ports = createAwsPorts(
+      { [ENV_VARS.eventsQueueUrl]: 'https://sqs/events', [ENV_VARS.refreshQueueUrl]: 'https://sqs/refresh.fifo' },
+      'us-east-1',
+    );
+    await ports.eventBus.publish('evt_1');
+    await ports.refreshQueue.enqueue({ item_id: 'item_1', reason: 'on_demand' });
+    expect(sent[0]).toMatchObject({ QueueUrl: 'https://sqs/events' });
+    expect(sent[0].MessageGroupId).toBeUndefined();
+    // FIFO: one group per item and an explicit deduplication id, so the queue's content-based
+    // deduplication stays off (asserted on the template above).
+    expect(sent[1]).toMatchObject({ QueueUrl: 'https://sqs/refresh.fifo', MessageGroupId: 'item_1' });
+    expect(sent[1].MessageDeduplicationId).toEqual(expect.stringMatching(/^item_1-/));
+  });
+
+  it('starts deliveries on the machine in FC_WEBHOOK_DELIVERY_STATE_MACHINE_ARN and refuses to run without it', async () => {
+    const started: Record<string, unknown>[] = [];
+    jest.spyOn(SFNClient.prototype, 'send').mockImplementation((async (command: { input: Record<string, unknown> }) => {
+      started.push(command.input);
+      return {};
+    }) as never);
+    const input = { delivery_id: 'evt_1:whep_1:0', event_id: 'evt_1', endpoint_id: 'whep_1', application_id: 'app_1', environment: 'test' as const };
+    await createAwsPorts({ [ENV_VARS.deliveryStateMachineArn]: 'arn:aws:states:us-east-1:1:stateMachine:m' }, 'us-east-1').deliveries.start(input);
+    expect(started[0]).toMatchObject({ stateMachineArn: 'arn:aws:states:us-east-1:1:stateMachine:m' });
+    // A function the stack did not give a variable fails loudly rather than sending nowhere.
+    const bare = createAwsPorts({}, 'us-east-1');
+    await expect(bare.eventBus.publish('evt_1')).rejects.toThrow(ENV_VARS.eventsQueueUrl);
+    await expect(bare.refreshQueue.enqueue({ item_id: 'i', reason: 'scheduled' })).rejects.toThrow(ENV_VARS.refreshQueueUrl);
+    await expect(bare.deliveries.start(input)).rejects.toThrow(ENV_VARS.deliveryStateMachineArn);
+  });
+
+  it('reads the table, stage and secrets key from FC_TABLE_NAME, FC_STAGE and FC_SECRETS_KMS_KEY_ID', () => {
+    const config = configFromEnv({ [ENV_VARS.tableName]: 't', [ENV_VARS.stage]: 'sandbox', [ENV_VARS.secretsKeyId]: 'arn:aws:kms:k' });
+    expect(config).toMatchObject({ tableName: 't', stage: 'sandbox', secretsKmsKeyId: 'arn:aws:kms:k' });
   });
 });
 

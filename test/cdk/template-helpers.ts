@@ -103,6 +103,8 @@ export function apiMethods(resources: Resources): MethodInfo[] {
 export interface Statement {
   actions: string[];
   resources: unknown[];
+  /** The statement's Condition block, when it has one (toEqual ignores it when undefined). */
+  conditions?: Record<string, unknown>;
 }
 
 const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
@@ -118,7 +120,11 @@ export function roleStatements(resources: Resources, roleLogicalId: string): Sta
   return docs.flatMap((doc) =>
     asArray<any>(doc.Statement)
       .filter((s) => s.Effect === 'Allow')
-      .map((s) => ({ actions: asArray<string>(s.Action), resources: asArray<unknown>(s.Resource) })),
+      .map((s) => ({
+        actions: asArray<string>(s.Action),
+        resources: asArray<unknown>(s.Resource),
+        ...(s.Condition ? { conditions: s.Condition } : {}),
+      })),
   );
 }
 
