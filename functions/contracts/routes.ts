@@ -29,6 +29,7 @@ import {
 import { LIMITS } from './limits';
 import { LinkSession, LinkStep, LinkTokenField } from './link-schemas';
 import { WebhookDelivery, WebhookEndpoint } from './webhook-schemas';
+import { ExcludedAccount, Identity, IncomeStream, Liabilities, RecurringStream } from './product-schemas';
 
 /** `link`: the hosted Link page's own API, authenticated by the link token in the body (not metered). */
 export type AuthMode = 'none' | 'key' | 'link';
@@ -284,7 +285,7 @@ export const ROUTES: readonly Route[] = [
     item: true,
     consent: 'identity',
     request: tokenOnly,
-    response: z.object({ accounts: z.array(Account), identity: loose('Owners per account.') }),
+    response: z.object({ accounts: z.array(Account), identity: Identity }),
   }),
   route('income.get', {
     status: 'planned',
@@ -294,7 +295,7 @@ export const ROUTES: readonly Route[] = [
     item: true,
     consent: 'income',
     request: tokenOnly,
-    response: z.object({ income_streams: z.array(loose('An income stream.')) }),
+    response: z.object({ income_streams: z.array(IncomeStream) }),
   }),
   route('liabilities.get', {
     status: 'planned',
@@ -304,7 +305,7 @@ export const ROUTES: readonly Route[] = [
     item: true,
     consent: 'liabilities',
     request: tokenOnly,
-    response: z.object({ accounts: z.array(Account), liabilities: loose('Liabilities by kind.') }),
+    response: z.object({ accounts: z.array(Account), liabilities: Liabilities }),
   }),
   route('recurring.get', {
     status: 'planned',
@@ -314,7 +315,7 @@ export const ROUTES: readonly Route[] = [
     item: true,
     consent: 'recurring',
     request: tokenOnly,
-    response: z.object({ recurring_streams: z.array(loose('A recurring stream.')) }),
+    response: z.object({ recurring_streams: z.array(RecurringStream) }),
   }),
   route('categories.get', {
     path: '/v1/categories/get',
@@ -353,6 +354,7 @@ export const ROUTES: readonly Route[] = [
         loan: z.number().optional(),
       }),
       generated_at: z.string(),
+      excluded_accounts: z.array(ExcludedAccount).meta({ description: 'Accounts left out because their currency differs (never converted).' }),
     }),
   }),
 
