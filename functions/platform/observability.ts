@@ -4,8 +4,8 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 
-/** Matches every secret we mint: secret keys, access, public and link tokens. */
-export const SECRET_PATTERN = /fc_(?:sk_(?:test|live)|at|pub|link)_[A-Za-z0-9]+/g;
+/** Matches every secret we mint: secret keys, access, public and link tokens, webhook secrets. */
+export const SECRET_PATTERN = /(?:fc_(?:sk_(?:test|live)|at|pub|link)|whsec)_[A-Za-z0-9]+/g;
 
 export function redactSecrets(text: string): string {
   return text.replace(SECRET_PATTERN, (match) => `${match.slice(0, match.lastIndexOf('_') + 1)}[redacted]`);
