@@ -2,6 +2,7 @@
 import { runMiddlewareOverhead } from './middleware-overhead';
 import { runSyncPages } from './sync-pages';
 import { runWebhooks } from './webhooks';
+import { runEnrichment } from './enrichment';
 
 async function main(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -10,6 +11,7 @@ async function main(): Promise<void> {
   await runMiddlewareOverhead();
   await runSyncPages();
   await runWebhooks();
+  await runEnrichment();
 }
 
 main().catch((err) => {

@@ -1,5 +1,5 @@
-// POST /v1/assets/get: Assets, liabilities and net worth in one currency.
-// In the contract and the stack; its behaviour lands with a later issue (answers 501 until then).
-import { plannedOperation } from '../platform/operation';
+// POST /v1/assets/get: one currency, balances as truth, max(balance, holdings) for investments.
+import { assetsOf } from '../app/products';
+import { defineOperation } from '../platform/operation';
 
-export const handler = plannedOperation('assets.get');
+export const handler = defineOperation('assets.get', ({ deps, item }) => assetsOf(deps, item!));

@@ -1,5 +1,5 @@
-// POST /v1/identity/get: Names, emails, phones and addresses of the account owners.
-// In the contract and the stack; its behaviour lands with a later issue (answers 501 until then).
-import { plannedOperation } from '../platform/operation';
+// POST /v1/identity/get: owners per account; a degraded item answers the empty shape.
+import { identityOf } from '../app/products';
+import { defineOperation } from '../platform/operation';
 
-export const handler = plannedOperation('identity.get');
+export const handler = defineOperation('identity.get', ({ deps, item }) => identityOf(deps, item!));

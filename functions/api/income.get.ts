@@ -1,5 +1,5 @@
-// POST /v1/income/get: Income streams detected from payroll and other inflows.
-// In the contract and the stack; its behaviour lands with a later issue (answers 501 until then).
-import { plannedOperation } from '../platform/operation';
+// POST /v1/income/get: income streams detected from payroll and other inflows.
+import { incomeOf } from '../app/products';
+import { defineOperation } from '../platform/operation';
 
-export const handler = plannedOperation('income.get');
+export const handler = defineOperation('income.get', ({ deps, item }) => incomeOf(deps, item!));

@@ -1,5 +1,5 @@
-// POST /v1/investments/holdings/get: Holdings and securities of investment and crypto accounts.
-// In the contract and the stack; its behaviour lands with a later issue (answers 501 until then).
-import { plannedOperation } from '../platform/operation';
+// POST /v1/investments/holdings/get: holdings of investment and crypto accounts.
+import { holdingsOf } from '../app/products';
+import { defineOperation } from '../platform/operation';
 
-export const handler = plannedOperation('investments.holdings.get');
+export const handler = defineOperation('investments.holdings.get', ({ deps, item }) => holdingsOf(deps, item!));

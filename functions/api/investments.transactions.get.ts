@@ -1,5 +1,7 @@
-// POST /v1/investments/transactions/get: Investment transactions; omitted date bounds mean the full history.
-// In the contract and the stack; its behaviour lands with a later issue (answers 501 until then).
-import { plannedOperation } from '../platform/operation';
+// POST /v1/investments/transactions/get: omitted date bounds mean the full history.
+import { investmentTransactionsOf, type InvestmentTransactionsRequest } from '../app/products';
+import { defineOperation } from '../platform/operation';
 
-export const handler = plannedOperation('investments.transactions.get');
+export const handler = defineOperation<InvestmentTransactionsRequest>('investments.transactions.get', ({ deps, item, body }) =>
+  investmentTransactionsOf(deps, item!, body),
+);

@@ -1,5 +1,5 @@
-// POST /v1/liabilities/get: Credit cards, mortgages, student and auto loans.
-// In the contract and the stack; its behaviour lands with a later issue (answers 501 until then).
-import { plannedOperation } from '../platform/operation';
+// POST /v1/liabilities/get: credit cards, mortgages, student and auto loans.
+import { liabilitiesOf } from '../app/products';
+import { defineOperation } from '../platform/operation';
 
-export const handler = plannedOperation('liabilities.get');
+export const handler = defineOperation('liabilities.get', ({ deps, item }) => liabilitiesOf(deps, item!));

@@ -1,5 +1,5 @@
-// POST /v1/recurring/get: Recurring streams: subscriptions, bills and payroll.
-// In the contract and the stack; its behaviour lands with a later issue (answers 501 until then).
-import { plannedOperation } from '../platform/operation';
+// POST /v1/recurring/get: subscriptions, bills and payroll detected from transaction history.
+import { recurringOf } from '../app/products';
+import { defineOperation } from '../platform/operation';
 
-export const handler = plannedOperation('recurring.get');
+export const handler = defineOperation('recurring.get', ({ deps, item }) => recurringOf(deps, item!));

@@ -278,7 +278,6 @@ export const ROUTES: readonly Route[] = [
 
   // ---------- other data products ----------
   route('identity.get', {
-    status: 'planned',
     path: '/v1/identity/get',
     tag: 'Identity',
     summary: 'Names, emails, phones and addresses of the account owners.',
@@ -288,7 +287,6 @@ export const ROUTES: readonly Route[] = [
     response: z.object({ accounts: z.array(Account), identity: Identity }),
   }),
   route('income.get', {
-    status: 'planned',
     path: '/v1/income/get',
     tag: 'Income',
     summary: 'Income streams detected from payroll and other inflows.',
@@ -298,7 +296,6 @@ export const ROUTES: readonly Route[] = [
     response: z.object({ income_streams: z.array(IncomeStream) }),
   }),
   route('liabilities.get', {
-    status: 'planned',
     path: '/v1/liabilities/get',
     tag: 'Liabilities',
     summary: 'Credit cards, mortgages, student and auto loans.',
@@ -308,7 +305,6 @@ export const ROUTES: readonly Route[] = [
     response: z.object({ accounts: z.array(Account), liabilities: Liabilities }),
   }),
   route('recurring.get', {
-    status: 'planned',
     path: '/v1/recurring/get',
     tag: 'Recurring',
     summary: 'Recurring streams: subscriptions, bills and payroll.',
@@ -326,7 +322,6 @@ export const ROUTES: readonly Route[] = [
     response: z.object({ categories: z.array(Category) }),
   }),
   route('assets.get', {
-    status: 'planned',
     path: '/v1/assets/get',
     tag: 'Assets',
     summary: 'Assets, liabilities and net worth in one currency.',
@@ -360,7 +355,6 @@ export const ROUTES: readonly Route[] = [
 
   // ---------- investments ----------
   route('investments.holdings.get', {
-    status: 'planned',
     path: '/v1/investments/holdings/get',
     tag: 'Investments',
     summary: 'Holdings and securities of investment and crypto accounts.',
@@ -370,7 +364,6 @@ export const ROUTES: readonly Route[] = [
     response: z.object({ accounts: z.array(Account), holdings: z.array(Holding) }),
   }),
   route('investments.transactions.get', {
-    status: 'planned',
     path: '/v1/investments/transactions/get',
     tag: 'Investments',
     summary: 'Investment transactions; omitted date bounds mean the full history.',

@@ -1,6 +1,7 @@
 import { CATEGORIES, primaryOf } from '../../functions/core/taxonomy';
-import { GENERIC_KEYWORDS, MERCHANTS, PRIORITY_KEYWORDS } from '../../functions/core/enrichment/rule-table';
+import { FALLBACK_KEYWORDS, GENERIC_KEYWORDS, MERCHANTS, PRIORITY_KEYWORDS } from '../../functions/core/enrichment/rule-table';
 import {
+  RULES,
   RULE_COUNT,
   RULES_VERSION,
   enrichDescriptor,
@@ -124,16 +125,80 @@ describe('descriptor rules engine', () => {
       expect(primaries.has(category)).toBe(true);
       expect(primaryOf(category_detailed)).toBe(category);
     }
-    for (const row of [...PRIORITY_KEYWORDS, ...MERCHANTS, ...GENERIC_KEYWORDS]) {
-      expect(primaryOf(row[2])).toBeDefined();
-      if (row[3]?.in) expect(primaryOf(row[3].in)).toBeDefined();
+    for (const rule of RULES) {
+      expect(primaryOf(rule.category_detailed)).toBeDefined();
+      expect(primaryOf(rule.category_detailed_in)).toBeDefined();
     }
   });
 
-  test('the rule table has a version and counts one rule per row', () => {
-    expect(RULES_VERSION).toMatch(/\S/);
-    expect(RULE_COUNT).toBe(PRIORITY_KEYWORDS.length + MERCHANTS.length + GENERIC_KEYWORDS.length);
-    expect(RULE_COUNT).toBeGreaterThanOrEqual(150);
+  test('the engine has the 526 rules of the spec, counted as compiled rule objects, in four tiers', () => {
+    expect(RULES_VERSION).toMatch(/^\d{4}\.\d{2}\.\d+$/);
+    expect(RULE_COUNT).toBe(RULES.length);
+    expect(RULES.length).toBe(PRIORITY_KEYWORDS.length + MERCHANTS.length + GENERIC_KEYWORDS.length + FALLBACK_KEYWORDS.length);
+    expect(RULE_COUNT).toBe(526);
+    const tiers = new Map<string, number>();
+    for (const r of RULES) tiers.set(r.tier, (tiers.get(r.tier) ?? 0) + 1);
+    expect([...tiers.keys()].sort()).toEqual(['category', 'fallback', 'merchant', 'priority']);
+    expect(tiers.get('merchant')).toBe(MERCHANTS.length);
+    // every rule has patterns, and a merchant pattern lives in exactly one rule
+    const seen = new Map<string, string>();
+    for (const r of RULES) {
+      expect(r.patterns.length).toBeGreaterThan(0);
+      expect(r.label).toMatch(/\S/);
+      if (r.tier !== 'merchant') continue;
+      for (const p of r.patterns) {
+        const norm = p.replace(/^\^/, '').toUpperCase().replace(/['&]/g, '').replace(/[^A-Z0-9]+/g, ' ').trim();
+        expect({ pattern: norm, rule: seen.get(norm) ?? r.label }).toEqual({ pattern: norm, rule: r.label });
+        seen.set(norm, r.label);
+      }
+    }
+  });
+
+  test('a group rule names each brand, and a ^ pattern matches only at the start', () => {
+    expect(enrichDescriptor('SHERATON GRAND DOWNTOWN DENVER CO', 412)).toMatchObject({ merchant_name: 'Sheraton', category_detailed: 'travel_lodging' });
+    expect(enrichDescriptor('COURTYARD 0042 BOISE ID', 189)).toMatchObject({ merchant_name: 'Courtyard by Marriott', category_detailed: 'travel_lodging' });
+    expect(enrichDescriptor('THAMES WATER UTILITIES DDR', 41)).toMatchObject({ merchant_name: 'Thames Water', category_detailed: 'rent_and_utilities_water' });
+    expect(enrichDescriptor('SHELL OIL 57444363002 TULSA OK', 40)).toMatchObject({ merchant_name: 'Shell', category_detailed: 'transportation_fuel' });
+    expect(enrichDescriptor('SQ *SEA SHELL GIFTS', 12).merchant_name).not.toBe('Shell');
+    expect(enrichDescriptor('SQ *BIG TARGET PRACTICE', 12).merchant_name).not.toBe('Target');
+  });
+
+  test('precedence: priority keywords, then merchants, then category words (the most specific phrase first), then fallback words', () => {
+    // a payroll deposit from a merchant is income, not a refund from that merchant
+    expect(enrichDescriptor('STARBUCKS CORP DES:PAYROLL ID:123 INDN:A LEE CO ID:999 PPD', -900)).toMatchObject({ category_detailed: 'income_wages' });
+    // a merchant beats a category word in its name
+    expect(enrichDescriptor('PIZZA HUT 041 OMAHA NE', 22).merchant_name).toBe('Pizza Hut');
+    // a phrase containing another one wins over it
+    expect(enrichDescriptor('MAPLE ANIMAL HOSPITAL 0042', 180).category_detailed).toBe('shopping_pets');
+    expect(enrichDescriptor('SUNSHINE RENT A CAR 77 MIAMI FL', 90).category_detailed).toBe('travel_rental_cars');
+    expect(enrichDescriptor('PUTT PUTT MINI GOLF', 24).category_detailed).toBe('entertainment_other');
+    // otherwise table order among category words: BLUE WATER GRILL is a restaurant
+    expect(enrichDescriptor('BLUE WATER GRILL', 60).category_detailed).toBe('food_and_drink_restaurants');
+    // fallback words count only when no category word matched
+    expect(enrichDescriptor('CITY OF FRESNO WATER DEPT', 70).category_detailed).toBe('rent_and_utilities_water');
+    expect(enrichDescriptor('CITY OF FRESNO UTILITIES', 70).category_detailed).toBe('rent_and_utilities_other');
+    expect(enrichDescriptor('CITY OF FRESNO MUNICIPAL COURT', 70).category_detailed).toBe('services_and_government_government_fees');
+    expect(enrichDescriptor('COUNTY OF ORANGE', 70).category_detailed).toBe('services_and_government_government_fees');
+  });
+
+  test('processor remainders and web addresses may print a brand without spaces; an owning processor is tried with its word', () => {
+    expect(enrichDescriptor('PAYPAL *WHOLEFOODSMKT', 30).merchant_name).toBe('Whole Foods Market');
+    expect(enrichDescriptor('DEBIT CARD PURCHASE XXXXX1234 MINTMOBILE.COM CA', 15)).toMatchObject({ merchant_name: 'Mint Mobile', category_detailed: 'rent_and_utilities_phone' });
+    expect(enrichDescriptor('GOOGLE *FI 8QZ2K1', 35)).toMatchObject({ merchant_name: 'Google Fi', category_detailed: 'rent_and_utilities_phone' });
+    expect(enrichDescriptor('GOOGLE *TEMPORARY HOLD', 1)).toMatchObject({ merchant_name: 'Google', category_detailed: 'services_and_government_software' });
+  });
+
+  test('Canadian card lead-ins and store numbers after STORE are cleaned without losing the brand', () => {
+    expect(enrichDescriptor('POINT OF SALE - INTERAC RETAIL PURCHASE 412345678901 TIM HORTONS #2', 3.1).merchant_name).toBe('Tim Hortons');
+    expect(enrichDescriptor('VISA DEBIT PURCHASE - 1234 CANADIAN TIRE #0123', 45).merchant_name).toBe('Canadian Tire');
+    expect(enrichDescriptor('APPLE STORE #R102 PALO ALTO CA', 129)).toMatchObject({ merchant_name: 'Apple Store', category_detailed: 'shopping_electronics' });
+    expect(normalizeDescriptor('STARBUCKS STORE 08721 BELLEVUE WA')).toBe('STARBUCKS STORE');
+  });
+
+  test('a name built from the descriptor drops the city before a state code, known or not', () => {
+    expect(enrichDescriptor('SQ *SAIGON PHO HOUSE SPOKANE WA', 18).merchant_name).toBe('Saigon Pho House');
+    expect(enrichDescriptor('TST* BLUE MOON DINER - FORT WORTH TX', 18).merchant_name).toBe('Blue Moon Diner');
+    expect(enrichDescriptor('LUCKY DRAGON RESTAURANT', 18).merchant_name).toBe('Lucky Dragon Restaurant');
   });
 
   test('at least 95% of the non-transfer transactions of a generated sandbox item get a category', () => {

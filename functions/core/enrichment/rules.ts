@@ -1,36 +1,45 @@
 // Descriptor rules engine: raw bank statement descriptor + signed amount -> cleaned merchant,
-// taxonomy category and payment channel. Pure and deterministic (no I/O, clock or randomness).
-// The table lives in ./rule-table and is compiled once, at module load, into prefix and word
-// indexes, so one call is a handful of regex passes plus a few map lookups.
+// taxonomy category and payment channel. Pure and deterministic (no I/O, clock or randomness); it
+// runs at ingestion for every connector (functions/app/item-source.ts) and under the AI endpoints.
+// The 526 rules live in ./rule-table and are compiled once, at module load, into prefix and word
+// indexes, so one call is a handful of regex passes plus a few map lookups (about 3 µs).
 //
 // Algorithm (precedence top to bottom; the first tier that matches decides):
-//   0. Normalize. Upper case; strip bank noise prefixes (POS, DEBIT CARD PURCHASE, CHECKCARD 1103,
-//      PURCHASE AUTHORIZED ON 11/03, ACH, BILL PAY, KARTENZAHLUNG, PRLV SEPA, CB ...) and one
-//      payment-processor prefix (SQ *, TST*, PAYPAL *, PP*, AMZN Mktp US*, SP , DD *, GOOGLE *,
-//      IC*, MSFT * ...); unpack ACH "ORIG CO NAME:" records; cut ACH trailers (PPD ID: ..., WEB
-//      ID: ...); drop phone numbers, dates, times, card trailers (XXXX1234), store numbers (#1234,
-//      STORE 123, 0042) and code-like tokens; fold accents, drop apostrophes and `&`, turn other
-//      punctuation into spaces. A trailing city/state/country suffix (SEATTLE WA, PARIS FR) is cut
-//      for keyword tiers and for names built from the descriptor.
-//   A. Priority keywords (income, card/loan payments, cash, transfers, fees), sign-aware.
+//   0. Normalize. Upper case; strip bank lead-ins (POS, DEBIT CARD PURCHASE, CHECKCARD 1103,
+//      PURCHASE AUTHORIZED ON 11/03, ACH, BILL PAY, POINT OF SALE - INTERAC RETAIL PURCHASE, VISA
+//      DEBIT PURCHASE, KARTENZAHLUNG, PRLV SEPA, CB ...) and one payment-processor prefix (SQ *, TST*,
+//      PAYPAL *, PP*, AMZN Mktp US*, SP , DD *, GOOGLE *, IC*, MSFT * ...); unpack ACH "ORIG CO NAME:"
+//      records; cut ACH trailers (PPD ID: ..., WEB ID: ...); drop phone numbers, dates, times, card
+//      trailers (XXXX1234), store numbers (#1234, the number in STORE 123, 0042) and code-like
+//      tokens; fold accents, drop apostrophes and `&`, turn other punctuation into spaces. A trailing
+//      city/state/country suffix (SEATTLE WA, PARIS FR) is cut for keyword tiers and for names built
+//      from the descriptor; such names also drop an unknown city word left before a state code.
+//   A. Priority keywords (fees, income, card/loan payments, cash, transfers), sign-aware; first rule wins.
 //   P. A processor that owns the purchase outright (AMZN Mktp -> Amazon, DD * -> DoorDash).
 //   B. Merchant pattern at the start of the descriptor; longest pattern wins. A descriptor the
-//      bank cut short still matches when it is a prefix (8+ characters) of a pattern.
-//   C. Merchant pattern at a later word (leftmost, then longest), except start-only rows.
-//   D. Generic category words (PIZZA, PHARMACY, HOTEL, RENT ...); the name is the cleaned descriptor.
+//      bank cut short still matches when it is a prefix (8+ characters) of a pattern. After a
+//      processor prefix or in a web address a brand may be glued (SPOTIFYUSAI, MINTMOBILE.COM).
+//      After an owning processor the remainder is also tried behind the owner's word (GOOGLE *FI ->
+//      GOOGLE FI).
+//   C. Merchant pattern at a later word (leftmost, then longest), except `^` (start-only) patterns.
+//   D. Category words (PIZZA, PHARMACY, HOTEL, RENT ...): a phrase inside a longer matching phrase
+//      does not count (ANIMAL HOSPITAL over HOSPITAL), otherwise the first rule wins. The name is
+//      the cleaned descriptor.
+//   E. Fallback words (bare WATER or ELECTRIC, CITY OF, DEPOSIT, TRANSFER, FEE) when D found nothing.
 //   F. The processor's own fallback (GOOGLE * -> Google, IC* -> Instacart), if it has one.
 //   -. Unmatched: merchant_name, category and category_detailed null; channel from the descriptor.
-// Inflows (amount < 0): a row's `in` category applies; without one, spending categories become
+// Inflows (amount < 0): a rule's `in` category applies; without one, spending categories become
 // income_refunds (a refund at that merchant) and non-spending ones keep their category.
 import { primaryOf } from '../taxonomy';
 import {
+  FALLBACK_KEYWORDS,
   GENERIC_KEYWORDS,
   MERCHANTS,
   PRIORITY_KEYWORDS,
   RULES_VERSION as TABLE_VERSION,
   type Channel,
   type KeywordRow,
-  type MerchantRow,
+  type MerchantRule,
   type RuleOptions,
 } from './rule-table';
 
@@ -44,8 +53,6 @@ export interface Enrichment {
 }
 
 export const RULES_VERSION: string = TABLE_VERSION;
-/** Rows in the table (priority keywords + merchants + generic keywords). */
-export const RULE_COUNT: number = PRIORITY_KEYWORDS.length + MERCHANTS.length + GENERIC_KEYWORDS.length;
 
 // ---------------------------------------------------------------------------------------------
 // Normalization tables
@@ -58,7 +65,8 @@ const BANK_PREFIXES = [
   'POS DEBIT', 'POS PURCHASE', 'POS PUR', 'POS WITHDRAWAL', 'POS', 'POINT OF SALE', 'CHECKCARD \\d{4}', 'CHECKCARD', 'CHECK CARD',
   'VISA DDA PUR', 'DDA PURCHASE', 'VISA PURCHASE', 'CARD PURCHASE WITH PIN', 'CARD PURCHASE', 'PIN PURCHASE', 'PURCHASE',
   'RECURRING CARD PURCHASE', 'RECURRING PAYMENT', 'RECURRING', 'PREAUTHORIZED DEBIT', 'MOBILE PURCHASE', 'CONTACTLESS PAYMENT', 'CONTACTLESS',
-  'CARD PAYMENT TO', 'CARD TRANSACTION', 'INTERAC PURCHASE', 'IDP PURCHASE',
+  'CARD PAYMENT TO', 'CARD TRANSACTION', 'INTERAC PURCHASE', 'INTERAC RETAIL PURCHASE', 'IDP PURCHASE', 'VISA DEBIT PURCHASE', 'VISA DEBIT PUR',
+  'VISA DEBIT', 'OPOS',
   'KARTENZAHLUNG', 'GIROCARD', 'EC', 'PAIEMENT PAR CARTE', 'PAIEMENT CB', 'CARTE X\\d{4}', 'CB',
 ];
 /** Other lead-ins: ACH, bill pay, direct debit, www. */
@@ -78,8 +86,10 @@ const ACH_PREFIX_RE = new RegExp(`^(?:${alternation(ACH_PREFIXES)})${TRAILER}[\\
 interface Processor {
   re: RegExp;
   ch: Channel;
-  /** merchant_name of a MERCHANTS row that owns the purchase. */
+  /** merchant_name of a MERCHANTS brand that owns the purchase. */
   owner?: string;
+  /** The owner's word as printed: GOOGLE *FI is tried as GOOGLE FI (Google Fi) before falling back to the owner. */
+  word?: string;
   /** The owner decides even when the remainder names another merchant. */
   force?: boolean;
 }
@@ -92,15 +102,15 @@ const PROCESSORS: readonly Processor[] = [
   { re: /^(?:PAYPAL|PP)\s*\*\s*/, ch: 'online' },
   { re: /^SP\s+(?:\*\s*)?(?!PLUS\b|\+)/, ch: 'online' },
   { re: /^(?:FS|PADDLE\.NET|2CO\.COM|CKO|PY)\s*\*\s*/, ch: 'online' },
-  { re: /^GOOGLE\s*\*\s*/, ch: 'online', owner: 'Google' },
-  { re: /^MSFT\s*\*\s*/, ch: 'online', owner: 'Microsoft' },
+  { re: /^GOOGLE\s*\*\s*/, ch: 'online', owner: 'Google', word: 'GOOGLE' },
+  { re: /^MSFT\s*\*\s*/, ch: 'online', owner: 'Microsoft', word: 'MSFT' },
   { re: /^IC\s*\*\s*/, ch: 'online', owner: 'Instacart' },
   { re: /^APPLE\.COM\/BILL\s*/, ch: 'online', owner: 'Apple' },
 ];
 
 /** Phone numbers, dates, times, card trailers, reference numbers and #store numbers. */
 const NOISE_RE =
-  /\b1?-?\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}\b|\b\d{1,2}\/\d{1,2}(?:\/\d{2,4})?\b|\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AP]M)?\b|\bX{2,}\d{2,4}\b|\*{2,}\d{2,4}|#\s*[A-Z]?\d+|\bCARD\s+\d{4}\b|\b(?:STORE|STR|STE|UNIT|LOC|TERMINAL|TERM)\s+#?\d+\b|\b(?:REF|CONF|TRACE|TRN|AUTH|CONFIRMATION|INV|INVOICE|ORDER)\s*(?:NO|NUM|NBR)?\s*[#:.]?\s*[A-Z]*\d[A-Z0-9]*\b/g;
+  /\b1?-?\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}\b|\b\d{1,2}\/\d{1,2}(?:\/\d{2,4})?\b|\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AP]M)?\b|\bX{2,}\d{2,4}\b|\*{2,}\d{2,4}|#\s*[A-Z]?\d+|\bCARD\s+\d{4}\b|(?<=\b(?:STORE|STR|STE|UNIT|LOC|TERMINAL|TERM)\s+)#?\d+\b|\b(?:REF|CONF|TRACE|TRN|AUTH|CONFIRMATION|INV|INVOICE|ORDER)\s*(?:NO|NUM|NBR)?\s*[#:.]?\s*[A-Z]*\d[A-Z0-9]*\b/g;
 /** ACH record trailers: everything from PPD ID:, WEB ID:, CO ID:, INDN: onward. */
 const ACH_TAIL_RE = /\s+(?:(?:PPD|CCD|WEB|TEL|CTX|IAT|ARC|BOC|POP|CIE)\s+ID|CO ID|ID|INDN|SEC|TRACE|EED|IND ID|IND NAME)\s*:.*$/;
 const ORIG_CO_RE = /ORIG CO NAME:\s*(.+?)\s+(?:ORIG ID:|CO ID:).*?CO ENTRY DESCR:\s*(.+?)\s+(?:SEC:|TRACE#?:?|EED:|IND ID:|$)/;
@@ -123,6 +133,8 @@ const CITIES: ReadonlySet<string> = new Set([
   'MEXICO CITY', 'CANCUN', 'HELP UBER COM', 'HELP',
 ]);
 const CITY_LAST_WORDS: ReadonlySet<string> = new Set([...CITIES].map((c) => c.slice(c.lastIndexOf(' ') + 1)));
+/** First words of two-word city names (SAN DIEGO, FORT WORTH, ST LOUIS, LAS VEGAS ...). */
+const CITY_PREFIXES: ReadonlySet<string> = new Set('SAN SANTA LOS LAS EL FORT FT ST SAINT NEW PALO PALM SALT NORTH SOUTH EAST WEST MOUNTAIN WALNUT ROUND OVERLAND ANN DES LAKE GRAND COLORADO BATON CORPUS'.split(' '));
 /** Words that carry no merchant identity; dropped from names built out of the descriptor. */
 const NAME_STOPWORDS: ReadonlySet<string> = new Set([
   'PPD', 'CCD', 'WEB', 'TEL', 'ID', 'ACH', 'DES', 'INDN', 'ORIG', 'CO', 'ENTRY', 'DESCR', 'SEC', 'PMT', 'PYMT', 'PAYMENT', 'PAYMENTS',
@@ -141,7 +153,10 @@ const SPEND_PRIMARIES: ReadonlySet<string> = new Set([
 
 interface Rule {
   order: number;
-  tier: 'A' | 'B' | 'D';
+  tier: 'A' | 'B' | 'D' | 'E';
+  /** The brand, the group label or the keyword class's first phrase. */
+  label: string;
+  patterns: string[];
   merchant: string | null;
   detailed: string;
   inDetailed: string;
@@ -150,6 +165,8 @@ interface Rule {
 interface PrefixEntry {
   pattern: string; // normalized, with a trailing space (word end)
   rule: Rule;
+  /** merchant_name for this pattern (a group rule's brands each have their own). */
+  name: string;
   start: boolean;
 }
 interface PhraseEntry {
@@ -162,49 +179,62 @@ function checkDetailed(id: string, where: string): string {
   return id;
 }
 
-function makeRule(order: number, tier: Rule['tier'], row: MerchantRow | KeywordRow): Rule {
-  const [patterns, merchant, detailed, opts = {}] = row;
-  const where = `${tier} "${patterns}"`;
+/** A merchant rule as brands: one brand for a plain row, several for a group. */
+function brandsOf(row: MerchantRule): ReadonlyArray<readonly [string, string]> {
+  return 'group' in row ? row.brands : [[row[0], row[1]]];
+}
+
+function makeRule(order: number, tier: Rule['tier'], label: string, patterns: string[], merchant: string | null, detailed: string, opts: RuleOptions): Rule {
+  const where = `${tier} "${label}"`;
   checkDetailed(detailed, where);
+  if (patterns.length === 0 || patterns.some((p) => p.replace(/^\^/, '').trim() === '')) throw new Error(`enrichment rule table: empty pattern in ${where}`);
   let inDetailed: string;
   if (opts.in) inDetailed = checkDetailed(opts.in, where);
   else inDetailed = SPEND_PRIMARIES.has(primaryOf(detailed)!) ? 'income_refunds' : detailed;
-  return { order, tier, merchant, detailed, inDetailed, opts };
+  return { order, tier, label, patterns, merchant, detailed, inDetailed, opts };
 }
 
 /** Tokens from patterns that contain digits ("BET365", "24 HOUR"): never dropped as noise. */
 const KEEP_TOKENS = new Set<string>();
-for (const row of [...MERCHANTS, ...PRIORITY_KEYWORDS, ...GENERIC_KEYWORDS]) {
-  for (const alt of row[0].split('|')) for (const t of charNormalize(alt.toUpperCase()).split(' ')) if (/\d/.test(t)) KEEP_TOKENS.add(t);
+for (const source of [...MERCHANTS.flatMap((r) => brandsOf(r).map((b) => b[0])), ...[...PRIORITY_KEYWORDS, ...GENERIC_KEYWORDS, ...FALLBACK_KEYWORDS].map((r) => r[0])]) {
+  for (const alt of source.split('|')) for (const t of charNormalize(alt.replace(/^\^/, '').toUpperCase()).split(' ')) if (/\d/.test(t)) KEEP_TOKENS.add(t);
 }
 
 const PREFIX_INDEX = new Map<string, PrefixEntry[]>();
-const MERCHANT_BY_NAME = new Map<string, Rule>();
+/** merchant_name -> the rule and pattern entry that name it (processor owners, refunds). */
+const MERCHANT_BY_NAME = new Map<string, { rule: Rule; name: string }>();
 const ALL_RULES: Rule[] = [];
 let order = 0;
-for (const row of PRIORITY_KEYWORDS) ALL_RULES.push(makeRule(order++, 'A', row));
+const PRIORITY_INDEX = phraseIndex(PRIORITY_KEYWORDS, 'A');
 for (const row of MERCHANTS) {
-  const rule = makeRule(order++, 'B', row);
+  const brands = brandsOf(row);
+  const rule = 'group' in row
+    ? makeRule(order++, 'B', row.group, brands.flatMap((b) => b[0].split('|')), null, row.category, row.opts)
+    : makeRule(order++, 'B', row[1], row[0].split('|'), row[1], row[2], row[3] ?? {});
   ALL_RULES.push(rule);
-  if (!MERCHANT_BY_NAME.has(row[1])) MERCHANT_BY_NAME.set(row[1], rule);
-  const seen = new Set<string>();
-  for (const alt of row[0].split('|')) {
-    const norm = tokensOf(alt.toUpperCase()).join(' ');
-    if (norm.length < 2 || seen.has(norm)) continue;
-    seen.add(norm);
-    const pattern = `${norm} `;
-    const key = pattern.slice(0, 3);
-    let bucket = PREFIX_INDEX.get(key);
-    if (!bucket) PREFIX_INDEX.set(key, (bucket = []));
-    bucket.push({ pattern, rule, start: rule.opts.start === true });
+  for (const [alts, name] of brands) {
+    if (!name) throw new Error(`enrichment rule table: unnamed brand in B "${rule.label}"`);
+    if (!MERCHANT_BY_NAME.has(name)) MERCHANT_BY_NAME.set(name, { rule, name });
+    const seen = new Set<string>();
+    for (const raw of alts.split('|')) {
+      const start = raw.startsWith('^');
+      const norm = tokensOf((start ? raw.slice(1) : raw).toUpperCase()).join(' ');
+      if (norm.length < 2 || seen.has(norm)) continue;
+      seen.add(norm);
+      const pattern = `${norm} `;
+      const key = pattern.slice(0, 3);
+      let bucket = PREFIX_INDEX.get(key);
+      if (!bucket) PREFIX_INDEX.set(key, (bucket = []));
+      bucket.push({ pattern, rule, name, start });
+    }
   }
 }
 for (const bucket of PREFIX_INDEX.values()) bucket.sort((a, b) => b.pattern.length - a.pattern.length || a.rule.order - b.rule.order);
 
-function phraseIndex(rows: readonly KeywordRow[], tier: 'A' | 'D'): Map<string, PhraseEntry[]> {
+function phraseIndex(rows: readonly KeywordRow[], tier: 'A' | 'D' | 'E'): Map<string, PhraseEntry[]> {
   const index = new Map<string, PhraseEntry[]>();
   for (const row of rows) {
-    const rule = makeRule(order++, tier, row);
+    const rule = makeRule(order++, tier, row[0].split('|')[0], row[0].split('|'), row[1], row[2], row[3] ?? {});
     ALL_RULES.push(rule);
     for (const alt of row[0].split('|')) {
       const tokens = charNormalize(alt.toUpperCase()).split(' ').filter(Boolean);
@@ -216,11 +246,30 @@ function phraseIndex(rows: readonly KeywordRow[], tier: 'A' | 'D'): Map<string, 
   }
   return index;
 }
-const PRIORITY_INDEX = phraseIndex(PRIORITY_KEYWORDS, 'A');
 const GENERIC_INDEX = phraseIndex(GENERIC_KEYWORDS, 'D');
+const FALLBACK_INDEX = phraseIndex(FALLBACK_KEYWORDS, 'E');
+/** Every word of a keyword phrase: never taken for a city when cleaning a name. */
+const KEYWORD_WORDS: ReadonlySet<string> = new Set([PRIORITY_INDEX, GENERIC_INDEX, FALLBACK_INDEX].flatMap((ix) => [...ix.values()].flat().flatMap((e) => e.tokens)));
+
+/** One public view per rule object: what RULE_COUNT counts. */
+export interface RuleInfo {
+  tier: 'priority' | 'merchant' | 'category' | 'fallback';
+  /** The brand, the group label, or the keyword class's first phrase. */
+  label: string;
+  patterns: readonly string[];
+  category_detailed: string;
+  /** Detailed category for an inflow. */
+  category_detailed_in: string;
+}
+const TIER_NAMES = { A: 'priority', B: 'merchant', D: 'category', E: 'fallback' } as const;
+export const RULES: readonly RuleInfo[] = ALL_RULES.map((r) => Object.freeze({
+  tier: TIER_NAMES[r.tier], label: r.label, patterns: Object.freeze([...r.patterns]), category_detailed: r.detailed, category_detailed_in: r.inDetailed,
+}));
+/** Number of rule objects the engine compiled: priority keywords + merchant and group rules + category and fallback keywords. */
+export const RULE_COUNT: number = RULES.length;
 
 for (const p of PROCESSORS) {
-  if (p.owner && !MERCHANT_BY_NAME.has(p.owner)) throw new Error(`enrichment rule table: processor owner "${p.owner}" is not a merchant row`);
+  if (p.owner && !MERCHANT_BY_NAME.has(p.owner)) throw new Error(`enrichment rule table: processor owner "${p.owner}" is not a merchant rule's brand`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -277,6 +326,8 @@ interface Normalized {
   key: string;
   /** Cleaned tokens without a trailing city / state / country suffix: input to keyword tiers and names. */
   core: string[];
+  /** Words of `core` that name the merchant: an unknown city left before a stripped state code is dropped too. */
+  nameEnd: number;
   processor: Processor | null;
   web: boolean;
   cardPresent: boolean;
@@ -340,7 +391,14 @@ function normalize(raw: string): Normalized {
     }
   }
   if (codes > 0) cardPresent = true;
-  return { key: `${tokens.join(' ')} `, core: tokens.slice(0, end), processor, web, cardPresent };
+  // "SAIGON PHO HOUSE SPOKANE WA": a state code follows a city, known or not. For names only (never
+  // for matching), drop one unknown city word, two when the first is a common city prefix (SAN, FORT...).
+  let nameEnd = end;
+  if (codes > 0 && end === tokens.length - codes && end >= 3 && !KEYWORD_WORDS.has(tokens[end - 1])) {
+    nameEnd = end - 1;
+    if (nameEnd >= 3 && CITY_PREFIXES.has(tokens[nameEnd - 1])) nameEnd--;
+  }
+  return { key: `${tokens.join(' ')} `, core: tokens.slice(0, end), nameEnd, processor, web, cardPresent };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -353,13 +411,19 @@ interface PhraseHit {
   len: number;
 }
 
-function matchPhrases(index: Map<string, PhraseEntry[]>, tokens: string[], inflow: boolean): PhraseHit | null {
-  let best: PhraseHit | null = null;
+/**
+ * The keyword rule whose phrase occurs in `tokens` (whole words); the first rule in table order wins.
+ * With `nested`, a phrase whose words lie inside a longer matching phrase does not count (ANIMAL
+ * HOSPITAL beats HOSPITAL, RENT A CAR beats RENT, MINI GOLF beats GOLF).
+ */
+function matchPhrases(index: Map<string, PhraseEntry[]>, tokens: string[], inflow: boolean, nested = false): PhraseHit | null {
+  const hits: PhraseHit[] = [];
+  let bestOrder = Infinity;
   for (let i = 0; i < tokens.length; i++) {
     const bucket = index.get(tokens[i]);
     if (!bucket) continue;
     for (const e of bucket) {
-      if (best && e.rule.order >= best.rule.order) continue;
+      if (!nested && e.rule.order >= bestOrder) continue;
       const sign = e.rule.opts.sign;
       if ((sign === 'in' && !inflow) || (sign === 'out' && inflow)) continue;
       const n = e.tokens.length;
@@ -371,28 +435,52 @@ function matchPhrases(index: Map<string, PhraseEntry[]>, tokens: string[], inflo
           break;
         }
       }
-      if (ok) best = { rule: e.rule, at: i, len: n };
+      if (ok) {
+        hits.push({ rule: e.rule, at: i, len: n });
+        if (e.rule.order < bestOrder) bestOrder = e.rule.order;
+      }
     }
+  }
+  if (hits.length < 2) return hits[0] ?? null;
+  let best: PhraseHit | null = null;
+  for (const h of hits) {
+    if (best && h.rule.order >= best.rule.order) continue;
+    if (nested && hits.some((o) => o.len > h.len && o.at <= h.at && o.at + o.len >= h.at + h.len)) continue;
+    best = h;
   }
   return best;
 }
 
-function matchMerchant(key: string): Rule | null {
+const WEB_TLD = /^[A-Z0-9]+ (?:COM|NET|ORG|IO|CO|APP)\b/;
+
+/**
+ * The merchant pattern entry for a cleaned key, or null. `glued`: the descriptor is a processor
+ * remainder or a web address, where brands are often printed without spaces (PAYPAL *AMZNCOMBILL,
+ * MINTMOBILE.COM), so a multi-word pattern may also match with its spaces removed.
+ */
+function matchMerchant(key: string, glued = false): PrefixEntry | null {
   // B: at the start
   const head = PREFIX_INDEX.get(key.slice(0, 3));
   if (head) {
-    for (const e of head) if (key.startsWith(e.pattern)) return e.rule;
+    for (const e of head) if (key.startsWith(e.pattern)) return e;
     // bank truncation: the whole descriptor is a prefix of a longer pattern
     const trimmed = key.trimEnd();
-    if (trimmed.length >= 8) for (const e of head) if (e.pattern.length > key.length && e.pattern.startsWith(trimmed)) return e.rule;
+    if (trimmed.length >= 8) for (const e of head) if (e.pattern.length > key.length && e.pattern.startsWith(trimmed)) return e;
     // glued words after a processor prefix (PAYPAL *SPOTIFYUSAI): a 6+ letter brand at the very start
-    for (const e of head) if (!e.start && e.pattern.length >= 7 && key.startsWith(e.pattern.slice(0, -1))) return e.rule;
+    for (const e of head) if (!e.start && e.pattern.length >= 7 && key.startsWith(e.pattern.slice(0, -1))) return e;
+    if (glued || WEB_TLD.test(key)) {
+      for (const e of head) {
+        if (e.start || e.pattern.indexOf(' ') === e.pattern.length - 1) continue;
+        const solid = e.pattern.replace(/ /g, '');
+        if (solid.length >= 7 && key.startsWith(solid)) return e;
+      }
+    }
   }
   // C: at a later word
   for (let i = key.indexOf(' ') + 1; i > 0 && i < key.length - 1; i = key.indexOf(' ', i) + 1) {
     const bucket = PREFIX_INDEX.get(key.slice(i, i + 3));
     if (!bucket) continue;
-    for (const e of bucket) if (!e.start && e.pattern.length >= 5 && key.startsWith(e.pattern, i)) return e.rule;
+    for (const e of bucket) if (!e.start && e.pattern.length >= 5 && key.startsWith(e.pattern, i)) return e;
   }
   return null;
 }
@@ -455,10 +543,10 @@ export function enrichDescriptor(descriptor: string, amount: number): Enrichment
   if (a) {
     const r = a.rule;
     let merchant = r.merchant;
-    if (!merchant && r.opts.name === 'rest') merchant = titleCase([...n.core.slice(0, a.at), ...n.core.slice(a.at + a.len)]);
+    if (!merchant && r.opts.name === 'rest') merchant = titleCase([...n.core.slice(0, a.at), ...n.core.slice(a.at + a.len, Math.max(a.at + a.len, n.nameEnd))]);
     if (!merchant && r.opts.name === 'merchant') {
       const m = n.processor?.force ? MERCHANT_BY_NAME.get(n.processor.owner!)! : matchMerchant(n.key);
-      if (m) return { ...result(r, inflow, n, m.merchant), payment_channel: channelOf(m, m.detailed, n) };
+      if (m) return { ...result(r, inflow, n, m.name), payment_channel: channelOf(m.rule, m.rule.detailed, n) };
     }
     return result(r, inflow, n, merchant);
   }
@@ -466,25 +554,25 @@ export function enrichDescriptor(descriptor: string, amount: number): Enrichment
   // P: processors that own the purchase
   if (n.processor?.force) {
     const owner = MERCHANT_BY_NAME.get(n.processor.owner!)!;
-    return result(owner, inflow, n, owner.merchant);
+    return result(owner.rule, inflow, n, owner.name);
   }
 
-  // B, C: merchants
-  const m = matchMerchant(n.key);
-  if (m) return result(m, inflow, n, m.merchant);
+  // B, C: merchants (after an owning processor, also as "OWNER remainder": GOOGLE *FI -> GOOGLE FI)
+  const m = matchMerchant(n.key, n.processor !== null) ?? (n.processor?.word ? matchMerchant(`${n.processor.word} ${n.key}`) : null);
+  if (m) return result(m.rule, inflow, n, m.name);
 
   // D: generic category words
-  const d = matchPhrases(GENERIC_INDEX, n.core, inflow);
+  const d = matchPhrases(GENERIC_INDEX, n.core, inflow, true) ?? matchPhrases(FALLBACK_INDEX, n.core, inflow);
   if (d) {
     const r = d.rule;
-    const merchant = r.merchant ?? (r.opts.name === 'none' ? null : titleCase(n.core));
+    const merchant = r.merchant ?? (r.opts.name === 'none' ? null : titleCase(n.core.slice(0, Math.max(n.nameEnd, d.at + d.len))));
     return result(r, inflow, n, merchant);
   }
 
   // F: processor fallback
   if (n.processor?.owner) {
     const owner = MERCHANT_BY_NAME.get(n.processor.owner)!;
-    return result(owner, inflow, n, owner.merchant);
+    return result(owner.rule, inflow, n, owner.name);
   }
 
   return { merchant_name: null, category: null, category_detailed: null, payment_channel: unmatchedChannel(n) };

@@ -1,0 +1,1262 @@
+// Institution-reported data products for sandbox logins: identity, liabilities and investments
+// (holdings, securities, investment transactions). Pure and deterministic like the generator: no
+// I/O, no clock, no Math.random. Everything derives from the login, the generator's output for that
+// login and `today`, so each product agrees with the accounts and transactions the item already
+// shows (docs/products.md):
+// - identity: owners derived from a hash of the login; the primary owner holds every account;
+// - liabilities: read off the card and loan accounts and their payment history (statement = the
+//   month the autopay settles, minimum payment = the installment the loan account receives);
+// - investments: a 24-month buy/sell/dividend/deposit/withdrawal/fee ledger per investment and
+//   crypto account, mirroring the transfers the generator books, whose replay gives the holdings,
+//   and whose holdings (cash line included) add up to the account's balances.current to the cent.
+import type { z } from 'zod';
+import type {
+  Identity as IdentitySchema,
+  Liabilities as LiabilitiesSchema,
+  Owner as OwnerSchema,
+} from '../../contracts/product-schemas';
+import type {
+  Holding as HoldingSchema,
+  InvestmentTransaction as InvestmentTransactionSchema,
+  Security as SecuritySchema,
+} from '../../contracts/schemas';
+import { findInstitution } from '../institutions';
+import type { RawTransaction, SandboxAccount, SandboxItemData, SandboxLogin } from './generator';
+import { REGIONS, USD_PER_UNIT, regionOf, type RegionCode } from './pools';
+
+export type Identity = z.infer<typeof IdentitySchema>;
+export type Owner = z.infer<typeof OwnerSchema>;
+export type Liabilities = z.infer<typeof LiabilitiesSchema>;
+export type Holding = z.infer<typeof HoldingSchema>;
+export type Security = z.infer<typeof SecuritySchema>;
+export type InvestmentTransaction = z.infer<typeof InvestmentTransactionSchema>;
+
+export interface SandboxInvestments {
+  holdings: Holding[];
+  securities: Security[];
+  /** Newest first; rows of one day in reverse execution order (reverse the array to replay). */
+  investment_transactions: InvestmentTransaction[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hashing and PRNG (the generator's cyrb128 + sfc32, kept private there)
+// ---------------------------------------------------------------------------------------------
+
+function cyrb128(str: string): [number, number, number, number] {
+  let h1 = 1779033703;
+  let h2 = 3144134277;
+  let h3 = 1013904242;
+  let h4 = 2773480762;
+  for (let i = 0; i < str.length; i++) {
+    const k = str.charCodeAt(i);
+    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
+    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
+    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
+    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
+  }
+  h1 = Math.imul(h3 ^ (h1 >>> 18), 597399067);
+  h2 = Math.imul(h4 ^ (h2 >>> 22), 2869860233);
+  h3 = Math.imul(h1 ^ (h3 >>> 17), 951274213);
+  h4 = Math.imul(h2 ^ (h4 >>> 19), 2716044179);
+  h1 ^= h2 ^ h3 ^ h4;
+  h2 ^= h1;
+  h3 ^= h1;
+  h4 ^= h1;
+  return [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0];
+}
+
+function hashHex(str: string, len = 24): string {
+  return cyrb128(str)
+    .map((n) => n.toString(16).padStart(8, '0'))
+    .join('')
+    .slice(0, len);
+}
+
+/** Uniform in [0, 1) from a string. */
+function unit(str: string): number {
+  return cyrb128(str)[0] / 4294967296;
+}
+
+class Rng {
+  private a: number;
+  private b: number;
+  private c: number;
+  private d: number;
+
+  constructor(seed: string) {
+    [this.a, this.b, this.c, this.d] = cyrb128(seed);
+    for (let i = 0; i < 12; i++) this.next();
+  }
+
+  next(): number {
+    this.a >>>= 0;
+    this.b >>>= 0;
+    this.c >>>= 0;
+    this.d >>>= 0;
+    let t = (this.a + this.b) | 0;
+    this.a = this.b ^ (this.b >>> 9);
+    this.b = (this.c + (this.c << 3)) | 0;
+    this.c = (this.c << 21) | (this.c >>> 11);
+    this.d = (this.d + 1) | 0;
+    t = (t + this.d) | 0;
+    this.c = (this.c + t) | 0;
+    return (t >>> 0) / 4294967296;
+  }
+
+  int(lo: number, hi: number): number {
+    return lo + Math.floor(this.next() * (hi - lo + 1));
+  }
+
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)];
+  }
+
+  shuffled<T>(items: readonly T[]): T[] {
+    const out = [...items];
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = Math.floor(this.next() * (i + 1));
+      [out[i], out[j]] = [out[j], out[i]];
+    }
+    return out;
+  }
+
+  digits(n: number): string {
+    let s = '';
+    while (s.length < n) s += String(Math.floor(this.next() * 10));
+    return s;
+  }
+}
+
+const seedOf = (login: SandboxLogin) => `${login.institutionId}|${login.username}`;
+
+// ---------------------------------------------------------------------------------------------
+// Calendar (UTC day numbers) and money
+// ---------------------------------------------------------------------------------------------
+
+const DAY_MS = 86_400_000;
+
+function dayNum(iso: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  if (!m) throw new RangeError(`expected a YYYY-MM-DD date, got "${iso}"`);
+  const ms = Date.UTC(+m[1], +m[2] - 1, +m[3]);
+  if (new Date(ms).toISOString().slice(0, 10) !== iso) throw new RangeError(`not a calendar date: "${iso}"`);
+  return ms / DAY_MS;
+}
+
+const isoOf = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10);
+/** 0 = Sunday. */
+const weekday = (n: number) => (((n + 4) % 7) + 7) % 7;
+const daysInMonth = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
+
+/** Day `dom` (clamped to the month's end) of the month `months` away from the month of day `n`. */
+function monthDay(n: number, months: number, dom: number): number {
+  const d = new Date(n * DAY_MS);
+  const total = d.getUTCFullYear() * 12 + d.getUTCMonth() + months;
+  const y = Math.floor(total / 12);
+  const m = (total % 12) + 1;
+  return Date.UTC(y, m - 1, Math.min(dom, daysInMonth(y, m))) / DAY_MS;
+}
+
+const domOf = (n: number) => new Date(n * DAY_MS).getUTCDate();
+const monthOf = (iso: string) => iso.slice(0, 7);
+/** Same calendar day `months` away, clamped to the month's end. */
+const addMonths = (n: number, months: number) => monthDay(n, months, domOf(n));
+const nextWeekday = (n: number) => (weekday(n) === 6 ? n + 2 : weekday(n) === 0 ? n + 1 : n);
+const prevWeekday = (n: number) => (weekday(n) === 6 ? n - 1 : weekday(n) === 0 ? n - 2 : n);
+
+const cents = (x: number) => Math.round(x * 100);
+const money = (c: number) => c / 100;
+
+/** round(a * b / d) for non-negative integers, exact. */
+function mulDivRound(a: number, b: number, d: number): number {
+  const big = BigInt(a) * BigInt(b);
+  const den = BigInt(d);
+  return Number((big * 2n + den) / (2n * den));
+}
+
+/** Home-currency conversion at the sandbox's fixed rates, as the generator books card activity. */
+function convert(c: number, from: string, to: string): number {
+  if (from === to) return c;
+  return Math.round((c * (USD_PER_UNIT[from] ?? 1)) / (USD_PER_UNIT[to] ?? 1));
+}
+
+/** A descriptor template from the pools as a regex; `{MASK}` is the given mask. */
+function templateRegex(template: string, mask: string): RegExp {
+  const parts = template.split(/(\{[A-Z/]+\d*\})/);
+  const body = parts
+    .map((part) => {
+      if (part === '{MASK}') return mask.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      if (/^\{[A-Z/]+\d*\}$/.test(part)) return '.*';
+      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('');
+  return new RegExp(`^${body}$`);
+}
+
+const ALL_TEXT = Object.values(REGIONS).map((r) => r.text);
+const CARD_PAYMENT_NAMES = new Set(ALL_TEXT.map((t) => t.cardPaymentCard));
+const FX_FEE_NAMES = new Set(ALL_TEXT.map((t) => t.fxFee));
+
+function regionOfLogin(login: SandboxLogin): RegionCode {
+  return regionOf(findInstitution(login.institutionId)?.country_codes[0] ?? 'US');
+}
+
+const settled = (data: SandboxItemData, accountId: string) => data.transactions.filter((t) => t.account_id === accountId && !t.pending);
+
+// ---------------------------------------------------------------------------------------------
+// Identity
+// ---------------------------------------------------------------------------------------------
+
+interface City {
+  city: string;
+  region: string | null;
+  postal: (r: Rng) => string;
+  /** Fictional landline prefix (a range set aside for drama / examples where the country has one). */
+  landline: (r: Rng) => string;
+}
+
+interface IdentityPool {
+  first: string[];
+  last: string[];
+  streets: string[];
+  /** Street line from a number and a street name. */
+  line: (n: number, street: string, r: Rng) => string;
+  cities: City[];
+  mobile: (r: Rng) => string;
+  companySuffix: string;
+}
+
+const L = 'ABCDEFGHJKLMNPRSTUVWXYZ';
+const letter = (r: Rng) => L[Math.floor(r.next() * L.length)];
+
+const usCity = (city: string, region: string, zip3: string, area: string): City => ({
+  city,
+  region,
+  postal: (r) => `${zip3}${r.digits(2)}`,
+  landline: (r) => `+1 ${area}-555-01${r.digits(2)}`,
+});
+const caCity = (city: string, region: string, fsa: string, area: string): City => ({
+  city,
+  region,
+  postal: (r) => `${fsa}${r.int(1, 9)} ${r.int(1, 9)}${letter(r)}${r.int(1, 9)}`,
+  landline: (r) => `+1 ${area}-555-01${r.digits(2)}`,
+});
+const gbCity = (city: string, dialling: string, pc: string): City => ({
+  city,
+  region: null,
+  postal: (r) => `${pc}${r.int(1, 20)} ${r.int(1, 9)}${letter(r)}${letter(r)}`,
+  landline: (r) => `+44 ${dialling}${r.digits(3)}`,
+});
+const deCity = (city: string, region: string, plz: string, area: string): City => ({
+  city,
+  region,
+  postal: (r) => `${plz}${r.digits(5 - plz.length)}`,
+  landline: (r) => `+49 ${area} ${r.digits(7)}`,
+});
+const frCity = (city: string, region: string, cp: string, area: string): City => ({
+  city,
+  region,
+  postal: (r) => `${cp}${String(r.int(1, 20)).padStart(5 - cp.length, '0')}`,
+  landline: (r) => `+33 ${area} 99 00 ${r.digits(2)} ${r.digits(2)}`,
+});
+
+const US_IDENTITY: IdentityPool = {
+  first: ['Maria', 'James', 'Aisha', 'Daniel', 'Priya', 'Michael', 'Sofia', 'Kevin', 'Grace', 'Luis', 'Hannah', 'Omar', 'Emily', 'Marcus'],
+  last: ['Garcia', 'Johnson', 'Nguyen', 'Patel', 'Kim', 'Williams', 'Okafor', 'Rossi', 'Cohen', 'Martinez', 'Chen', 'Brooks', 'Reyes', 'Walker'],
+  streets: ['Maple Ave', 'Pine St', 'Oak Dr', 'Lakeview Blvd', 'Cedar Ln', 'Elm St', 'Harbor Way', 'Sunset Blvd', 'Willow Ct', 'Main St'],
+  line: (n, street, r) => `${n} ${street}${r.chance(0.35) ? ` Apt ${r.int(1, 30)}${letter(r)}` : ''}`,
+  cities: [
+    usCity('Seattle', 'WA', '981', '206'),
+    usCity('Austin', 'TX', '787', '512'),
+    usCity('Denver', 'CO', '802', '303'),
+    usCity('Chicago', 'IL', '606', '312'),
+    usCity('Boston', 'MA', '021', '617'),
+    usCity('Atlanta', 'GA', '303', '404'),
+    usCity('Portland', 'OR', '972', '503'),
+  ],
+  mobile: (r) => `+1 ${r.pick(['206', '312', '415', '646', '720'])}-555-01${r.digits(2)}`,
+  companySuffix: 'LLC',
+};
+
+const IDENTITY_POOLS: Record<RegionCode, IdentityPool> = {
+  US: US_IDENTITY,
+  CA: {
+    ...US_IDENTITY,
+    first: ['Olivia', 'Liam', 'Chloé', 'Noah', 'Amélie', 'Ethan', 'Harpreet', 'Lucas', 'Mei', 'Jacob'],
+    last: ['Tremblay', 'Roy', 'Singh', 'MacDonald', 'Gagnon', 'Wong', 'Campbell', 'Bouchard', 'Lee', 'Martin'],
+    cities: [
+      caCity('Toronto', 'ON', 'M5V', '416'),
+      caCity('Vancouver', 'BC', 'V6B', '604'),
+      caCity('Montréal', 'QC', 'H2X', '514'),
+      caCity('Calgary', 'AB', 'T2P', '403'),
+    ],
+    mobile: (r) => `+1 ${r.pick(['416', '604', '514'])}-555-01${r.digits(2)}`,
+    companySuffix: 'Inc.',
+  },
+  GB: {
+    first: ['Oliver', 'Amelia', 'Harry', 'Isla', 'George', 'Priya', 'Jack', 'Sophie', 'Mohammed', 'Emily'],
+    last: ['Smith', 'Jones', 'Taylor', 'Brown', 'Evans', 'Khan', 'Wilson', 'Davies', 'Hughes', "O'Brien"],
+    streets: ['High Street', 'Church Road', 'Victoria Road', 'Park Lane', 'Station Road', 'Mill Lane', 'Queens Road'],
+    line: (n, street, r) => (r.chance(0.3) ? `Flat ${r.int(1, 12)}, ${n} ${street}` : `${n} ${street}`),
+    cities: [
+      gbCity('London', '20 7946 0', 'SE'),
+      gbCity('Manchester', '161 496 0', 'M'),
+      gbCity('Bristol', '117 496 0', 'BS'),
+      gbCity('Leeds', '113 496 0', 'LS'),
+      gbCity('Edinburgh', '131 496 0', 'EH'),
+    ],
+    mobile: (r) => `+44 7700 900${r.digits(3)}`,
+    companySuffix: 'Ltd',
+  },
+  DE: {
+    first: ['Lukas', 'Anna', 'Felix', 'Lea', 'Jonas', 'Mia', 'Elif', 'Paul', 'Sophie', 'Maximilian'],
+    last: ['Müller', 'Schmidt', 'Schneider', 'Fischer', 'Weber', 'Wagner', 'Becker', 'Yilmaz', 'Hoffmann', 'Koch'],
+    streets: ['Hauptstraße', 'Lindenweg', 'Bahnhofstraße', 'Gartenstraße', 'Schillerstraße', 'Bergstraße'],
+    line: (n, street) => `${street} ${n}`,
+    cities: [
+      deCity('Berlin', 'Berlin', '10', '30'),
+      deCity('Hamburg', 'Hamburg', '20', '40'),
+      deCity('München', 'Bayern', '80', '89'),
+      deCity('Köln', 'Nordrhein-Westfalen', '50', '221'),
+      deCity('Frankfurt am Main', 'Hessen', '60', '69'),
+    ],
+    mobile: (r) => `+49 151 ${r.digits(8)}`,
+    companySuffix: 'GmbH',
+  },
+  FR: {
+    first: ['Camille', 'Louis', 'Léa', 'Hugo', 'Chloé', 'Gabriel', 'Inès', 'Arthur', 'Manon', 'Yanis'],
+    last: ['Martin', 'Bernard', 'Dubois', 'Thomas', 'Robert', 'Petit', 'Durand', 'Leroy', 'Moreau', 'Benali'],
+    streets: ['rue de la République', 'avenue Victor Hugo', 'rue du Moulin', 'boulevard Voltaire', 'rue des Lilas', 'place de la Mairie'],
+    line: (n, street) => `${n} ${street}`,
+    cities: [
+      frCity('Paris', 'Île-de-France', '750', '1'),
+      frCity('Lyon', 'Auvergne-Rhône-Alpes', '690', '4'),
+      frCity('Marseille', "Provence-Alpes-Côte d'Azur", '130', '4'),
+      frCity('Bordeaux', 'Nouvelle-Aquitaine', '330', '5'),
+      frCity('Lille', 'Hauts-de-France', '590', '3'),
+    ],
+    mobile: (r) => `+33 6 39 98 ${r.digits(2)} ${r.digits(2)}`,
+    companySuffix: 'SARL',
+  },
+};
+
+const BUSINESS_WORDS = ['Northwind', 'Bluebird', 'Summit', 'Harborline', 'Evergreen', 'Brightpath', 'Copperleaf', 'Keystone'];
+const BUSINESS_KINDS = ['Design', 'Consulting', 'Studio', 'Logistics', 'Labs', 'Trading'];
+
+const ascii = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z]/g, '')
+    .toLowerCase();
+
+/**
+ * Account owners for a sandbox login. The primary owner holds every account; some logins with a
+ * savings account have a joint owner on it. A business login's primary owner carries the business
+ * name beside the person's. Degraded items are answered by the caller with `{ owners: [] }`.
+ */
+export function sandboxIdentity(login: SandboxLogin, data: SandboxItemData): Identity {
+  const seed = seedOf(login);
+  const region = regionOfLogin(login);
+  const pool = IDENTITY_POOLS[region];
+  const country = region;
+  const r = new Rng(`${seed}|identity`);
+  const isBusiness = findInstitution(login.institutionId)?.type === 'business';
+
+  const first = r.pick(pool.first);
+  const last = r.pick(pool.last);
+  const city = r.pick(pool.cities);
+  const street = pool.line(r.int(2, 2999), r.pick(pool.streets), r);
+  const address = { street, city: city.city, region: city.region, postal_code: city.postal(r), country };
+  const handle = `${ascii(first)}.${ascii(last)}${r.chance(0.5) ? r.int(1, 99) : ''}`;
+
+  const names = [`${first} ${last}`];
+  if (r.chance(0.3)) names.push(`${first} ${letter(r)}. ${last}`);
+  const emails: Owner['emails'] = [{ data: `${handle}@example.com`, primary: true, type: 'personal' }];
+  const phones: Owner['phone_numbers'] = [{ data: pool.mobile(r), primary: true, type: 'mobile' }];
+  const addresses: Owner['addresses'] = [{ data: address, primary: true }];
+
+  if (isBusiness) {
+    const company = `${r.pick(BUSINESS_WORDS)} ${r.pick(BUSINESS_KINDS)} ${pool.companySuffix}`;
+    names.unshift(company);
+    const domain = `${ascii(company.split(' ')[0])}.example.com`;
+    emails.unshift({ data: `accounts@${domain}`, primary: false, type: 'work' });
+    emails.push({ data: `${ascii(first)}@${domain}`, primary: false, type: 'work' });
+    phones.push({ data: city.landline(r), primary: false, type: 'work' });
+  } else {
+    if (r.chance(0.5)) emails.push({ data: `${ascii(first)[0]}${ascii(last)}@work.example.com`, primary: false, type: 'work' });
+    if (r.chance(0.5)) phones.push({ data: city.landline(r), primary: false, type: 'home' });
+    if (r.chance(0.35)) {
+      const old = r.pick(pool.cities);
+      addresses.push({
+        data: { street: pool.line(r.int(2, 2999), r.pick(pool.streets), r), city: old.city, region: old.region, postal_code: old.postal(r), country },
+        primary: false,
+      });
+    }
+  }
+
+  const owners: Owner[] = [
+    { names, emails, phone_numbers: phones, addresses, account_ids: data.accounts.map((a) => a.account_id) },
+  ];
+
+  const savings = data.accounts.find((a) => a.type === 'depository' && a.subtype === 'savings');
+  if (savings && !isBusiness && r.chance(0.4)) {
+    const jointFirst = r.pick(pool.first.filter((f) => f !== first));
+    const jointLast = r.chance(0.6) ? last : r.pick(pool.last);
+    owners.push({
+      names: [`${jointFirst} ${jointLast}`],
+      emails: [{ data: `${ascii(jointFirst)}.${ascii(jointLast)}@example.net`, primary: true, type: 'personal' }],
+      phone_numbers: [{ data: pool.mobile(r), primary: true, type: 'mobile' }],
+      addresses: [{ data: { ...address }, primary: true }],
+      account_ids: [savings.account_id],
+    });
+  }
+  return { owners };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Liabilities
+// ---------------------------------------------------------------------------------------------
+
+type CreditLiability = Liabilities['credit'][number];
+type StudentLiability = Liabilities['student'][number];
+type AutoLiability = Liabilities['auto'][number];
+type MortgageLiability = Liabilities['mortgage'][number];
+
+const PURCHASE_APRS = [18.24, 19.99, 21.49, 22.99, 24.24, 25.74, 27.49, 28.99];
+const CASH_ADVANCE_APRS = [27.99, 28.99, 29.49, 29.99];
+const STUDENT_RATES = [4.99, 5.5, 6.05, 6.54, 6.8, 7.05];
+const AUTO_RATES = [4.49, 5.24, 5.99, 6.49, 6.99, 7.49, 7.99, 8.49];
+const MORTGAGE_RATES = [5.875, 6.125, 6.25, 6.5, 6.625, 6.99];
+const STUDENT_LOAN_NAMES = ['Direct Consolidation Loan', 'Direct Unsubsidized Loan', 'Private Student Loan'];
+
+/** Minimum-payment floor in major units of the card's currency. */
+const MIN_PAYMENT_FLOOR = 25;
+
+/**
+ * Month (YYYY-MM) whose statement a card row belongs to: the authorization month, as the issuer
+ * (and the generator) books it. A foreign-transaction fee carries no authorization time and may
+ * post in the next month; it belongs to its purchase (same account, same posted date, the 3% fee).
+ */
+function statementMonths(rows: RawTransaction[], currency: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const used = new Set<string>();
+  for (const t of rows) {
+    if (t.authorized_datetime) {
+      out.set(t.transaction_id, monthOf(t.authorized_datetime));
+      continue;
+    }
+    let month = monthOf(t.date);
+    if (FX_FEE_NAMES.has(t.name)) {
+      const fee = cents(t.amount);
+      const candidates = rows.filter(
+        (x) => x.date === t.date && x.authorized_datetime && x.iso_currency_code !== currency && !used.has(x.transaction_id),
+      );
+      const match =
+        candidates.find((x) => Math.max(1, Math.round(convert(cents(x.amount), x.iso_currency_code, currency) * 0.03)) === fee) ?? candidates[0];
+      if (match) {
+        used.add(match.transaction_id);
+        month = monthOf(match.authorized_datetime!);
+      }
+    }
+    out.set(t.transaction_id, month);
+  }
+  return out;
+}
+
+function creditLiability(seed: string, account: SandboxAccount, data: SandboxItemData, todayN: number): CreditLiability {
+  const currency = account.balances.iso_currency_code;
+  const rows = data.transactions.filter((t) => t.account_id === account.account_id);
+  const payments = rows.filter((t) => !t.pending && t.amount < 0 && t.authorized_datetime === null && CARD_PAYMENT_NAMES.has(t.name));
+  payments.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
+  const paymentIds = new Set(payments.map((p) => p.transaction_id));
+  const r = new Rng(`${seed}|credit|${account.account_id}`);
+
+  // Autopay day: the latest day of month a payment landed on (short months clamp it).
+  const payDay = payments.length ? Math.max(...payments.map((p) => domOf(dayNum(p.date)))) : r.int(5, 28);
+
+  // Card activity per statement month, in the card's currency; the autopay settles the previous month.
+  const months = statementMonths(rows, currency);
+  const activity = new Map<string, number>();
+  for (const t of rows) {
+    if (paymentIds.has(t.transaction_id)) continue;
+    const m = months.get(t.transaction_id)!;
+    activity.set(m, (activity.get(m) ?? 0) + convert(cents(t.amount), t.iso_currency_code, currency));
+  }
+
+  const thisMonth = monthOf(isoOf(todayN));
+  const statementDay = monthDay(todayN, 0, 1) - 1; // last day of the previous month
+  const statementMonth = monthOf(isoOf(statementDay));
+  const dueThisMonth = monthDay(todayN, 0, payDay);
+  const beforeDue = todayN < dueThisMonth;
+  const paidThisMonth = payments.find((p) => monthOf(p.date) === thisMonth) ?? null;
+
+  // The last statement: paid in full by autopay, so once paid it equals the payment to the cent.
+  const statementCents = !beforeDue && paidThisMonth ? -cents(paidThisMonth.amount) : (activity.get(statementMonth) ?? 0);
+  // Paid in full every month: no interest was charged on the last statement.
+  const interestCents = 0;
+  const minimumCents =
+    statementCents <= 0 ? 0 : Math.min(statementCents, Math.max(MIN_PAYMENT_FLOOR * 100, Math.round(statementCents * 0.01) + interestCents));
+  const nextDue = beforeDue ? dueThisMonth : monthDay(todayN, 1, payDay);
+  const lastPayment = payments[0] ?? null;
+  const purchase = r.pick(PURCHASE_APRS);
+  return {
+    account_id: account.account_id,
+    aprs: [
+      { apr_type: 'purchase', apr_percentage: purchase },
+      { apr_type: 'cash_advance', apr_percentage: Math.max(purchase, r.pick(CASH_ADVANCE_APRS)) },
+      { apr_type: 'balance_transfer', apr_percentage: purchase },
+    ],
+    is_overdue: !beforeDue && statementCents > 0 && !paidThisMonth,
+    last_payment_amount: lastPayment ? -lastPayment.amount : null,
+    last_payment_date: lastPayment ? lastPayment.date : null,
+    last_statement_balance: money(statementCents),
+    last_statement_issue_date: isoOf(statementDay),
+    minimum_payment_amount: money(minimumCents),
+    next_payment_due_date: isoOf(nextDue),
+  };
+}
+
+interface LoanTerms {
+  ratePercentage: number;
+  paymentCents: number;
+  nextDue: number;
+  originationDate: number;
+  originationPrincipalCents: number;
+  maturity: number;
+}
+
+const STANDARD_TERMS: Record<'auto' | 'student' | 'mortgage', number[]> = {
+  auto: [36, 48, 60, 72, 84],
+  student: [120, 180, 240, 300],
+  mortgage: [180, 240, 360],
+};
+
+/**
+ * An amortization schedule that agrees with what the item shows: the installment is the amount the
+ * loan account receives each month, the balance is balances.current, the rate is the sandbox's
+ * quoted rate. Remaining payments follow from those three; the payments already made are the
+ * observed ones when the loan started inside the window, else the rest of a standard term; the
+ * origination principal is the balance rolled back over the payments made.
+ */
+function loanTerms(seed: string, account: SandboxAccount, kind: 'auto' | 'student' | 'mortgage', data: SandboxItemData, todayN: number): LoanTerms {
+  const r = new Rng(`${seed}|loan|${account.account_id}`);
+  const rates = kind === 'auto' ? AUTO_RATES : kind === 'student' ? STUDENT_RATES : MORTGAGE_RATES;
+  let ratePercentage = r.pick(rates);
+  const balance = cents(account.balances.current);
+  const payments = settled(data, account.account_id)
+    .filter((t) => t.amount < 0)
+    .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  const dueDay = payments.length ? Math.max(...payments.map((p) => domOf(dayNum(p.date)))) : r.int(1, 28);
+  const lastPaid = payments.length ? dayNum(payments[payments.length - 1].date) : null;
+  let nextDue = lastPaid === null ? monthDay(todayN, 0, dueDay) : monthDay(lastPaid, 1, dueDay);
+  while (nextDue <= todayN) nextDue = monthDay(nextDue, 1, dueDay);
+
+  const terms = STANDARD_TERMS[kind];
+  let paymentCents = payments.length ? Math.max(...payments.map((p) => -cents(p.amount))) : 0;
+  if (balance <= 0) {
+    // paid off: nothing due, matured with the last payment
+    const maturity = lastPaid ?? todayN;
+    return { ratePercentage, paymentCents: 0, nextDue, originationDate: addMonths(maturity, -terms[0]), originationPrincipalCents: 0, maturity };
+  }
+  let i = ratePercentage / 1200;
+  if (paymentCents === 0) {
+    // no installment yet: a fresh loan on the shortest standard term
+    const n = terms[0];
+    paymentCents = Math.round((balance * i) / (1 - Math.pow(1 + i, -n)));
+    return {
+      ratePercentage,
+      paymentCents,
+      nextDue,
+      originationDate: monthDay(nextDue, -1, dueDay),
+      originationPrincipalCents: balance,
+      maturity: monthDay(nextDue, n - 1, dueDay),
+    };
+  }
+  if (balance * i >= paymentCents * 0.95) {
+    // the quoted rate could not amortize this balance with this installment: quote one that does
+    ratePercentage = Math.floor(((paymentCents * 0.5) / balance) * 1200 * 100) / 100;
+    i = ratePercentage / 1200;
+  }
+  const remaining = i > 0 ? Math.max(1, Math.ceil(Math.log(paymentCents / (paymentCents - balance * i)) / Math.log(1 + i) - 1e-9)) : Math.ceil(balance / paymentCents);
+  const observed = payments.length;
+  const windowStart = addMonths(todayN, -24);
+  const startedInWindow = dayNum(payments[0].date) > windowStart + 35;
+  const total = startedInWindow ? observed + remaining : (terms.find((t) => t >= observed + remaining) ?? observed + remaining);
+  const made = total - remaining;
+  const g = Math.pow(1 + i, made);
+  const principal = i > 0 ? (balance + (paymentCents * (g - 1)) / i) / g : balance + paymentCents * made;
+  const firstPayment = monthDay(nextDue, -made, dueDay);
+  return {
+    ratePercentage,
+    paymentCents,
+    nextDue,
+    originationDate: monthDay(firstPayment, -1, dueDay),
+    originationPrincipalCents: Math.round(principal),
+    maturity: monthDay(nextDue, remaining - 1, dueDay),
+  };
+}
+
+/**
+ * Liabilities of a sandbox login: one credit entry per credit account, one student, auto or
+ * mortgage entry per loan account of that subtype. Generator loans are auto or student; a rent or
+ * mortgage paid from checking goes to a lender outside the item, so it has no entry (liabilities
+ * describe the item's own accounts, as in Plaid).
+ */
+export function sandboxLiabilities(login: SandboxLogin, data: SandboxItemData, today: string): Liabilities {
+  const seed = seedOf(login);
+  const todayN = dayNum(today);
+  const out: Liabilities = { credit: [], mortgage: [], student: [], auto: [] };
+  for (const account of data.accounts) {
+    if (account.type === 'credit') {
+      out.credit.push(creditLiability(seed, account, data, todayN));
+      continue;
+    }
+    if (account.type !== 'loan') continue;
+    const kind = account.subtype === 'student' ? 'student' : account.subtype === 'auto' ? 'auto' : account.subtype === 'mortgage' ? 'mortgage' : null;
+    if (!kind) continue;
+    const t = loanTerms(seed, account, kind, data, todayN);
+    const common = {
+      account_id: account.account_id,
+      interest_rate_percentage: t.ratePercentage,
+      origination_date: isoOf(t.originationDate),
+      origination_principal_amount: money(t.originationPrincipalCents),
+    };
+    if (kind === 'student') {
+      const entry: StudentLiability = {
+        ...common,
+        loan_name: new Rng(`${seed}|loan-name|${account.account_id}`).pick(STUDENT_LOAN_NAMES),
+        minimum_payment_amount: money(t.paymentCents),
+        next_payment_due_date: isoOf(t.nextDue),
+        expected_payoff_date: isoOf(t.maturity),
+      };
+      out.student.push(entry);
+    } else if (kind === 'auto') {
+      const entry: AutoLiability = {
+        ...common,
+        minimum_payment_amount: money(t.paymentCents),
+        next_payment_due_date: isoOf(t.nextDue),
+        maturity_date: isoOf(t.maturity),
+      };
+      out.auto.push(entry);
+    } else {
+      const mr = new Rng(`${seed}|mortgage|${account.account_id}`);
+      const entry: MortgageLiability = {
+        ...common,
+        interest_rate_type: mr.chance(0.8) ? 'fixed' : 'variable',
+        maturity_date: isoOf(t.maturity),
+        next_monthly_payment: money(t.paymentCents),
+        next_payment_due_date: isoOf(t.nextDue),
+        escrow_balance: mr.chance(0.7) ? mr.int(800, 6000) + mr.int(0, 99) / 100 : null,
+      };
+      out.mortgage.push(entry);
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Investments: security universe and prices
+// ---------------------------------------------------------------------------------------------
+
+type SecurityType = Security['type'];
+
+interface Asset {
+  ticker: string;
+  name: string;
+  type: Exclude<SecurityType, 'cash'>;
+  /** USD price on 2024-01-01. */
+  base: number;
+  /** Annual log drift. */
+  drift: number;
+  /** Amplitude and period (days) of a slow cycle in log price. */
+  amp: number;
+  period: number;
+  /** Day-to-day noise (fraction). */
+  noise: number;
+  /** Annual cash yield, paid quarterly. */
+  yield: number;
+}
+
+const ASSETS: Asset[] = [
+  { ticker: 'VTI', name: 'Vanguard Total Stock Market ETF', type: 'etf', base: 237.22, drift: 0.1, amp: 0.05, period: 410, noise: 0.006, yield: 0.014 },
+  { ticker: 'VOO', name: 'Vanguard S&P 500 ETF', type: 'etf', base: 436.8, drift: 0.11, amp: 0.05, period: 380, noise: 0.006, yield: 0.013 },
+  { ticker: 'SCHD', name: 'Schwab U.S. Dividend Equity ETF', type: 'etf', base: 25.52, drift: 0.05, amp: 0.04, period: 450, noise: 0.005, yield: 0.035 },
+  { ticker: 'VXUS', name: 'Vanguard Total International Stock ETF', type: 'etf', base: 58.14, drift: 0.06, amp: 0.05, period: 500, noise: 0.006, yield: 0.03 },
+  { ticker: 'BND', name: 'Vanguard Total Bond Market ETF', type: 'etf', base: 73.55, drift: 0.01, amp: 0.02, period: 600, noise: 0.002, yield: 0.035 },
+  { ticker: 'AAPL', name: 'Apple Inc.', type: 'equity', base: 192.53, drift: 0.12, amp: 0.08, period: 300, noise: 0.012, yield: 0.005 },
+  { ticker: 'MSFT', name: 'Microsoft Corporation', type: 'equity', base: 376.04, drift: 0.13, amp: 0.07, period: 340, noise: 0.011, yield: 0.008 },
+  { ticker: 'JNJ', name: 'Johnson & Johnson', type: 'equity', base: 156.74, drift: 0.03, amp: 0.05, period: 420, noise: 0.008, yield: 0.03 },
+  { ticker: 'KO', name: 'The Coca-Cola Company', type: 'equity', base: 58.93, drift: 0.05, amp: 0.04, period: 390, noise: 0.007, yield: 0.031 },
+  { ticker: 'PG', name: 'The Procter & Gamble Company', type: 'equity', base: 146.54, drift: 0.05, amp: 0.04, period: 360, noise: 0.007, yield: 0.025 },
+  { ticker: 'UST34', name: 'U.S. Treasury Note 4.375% 05/15/2034', type: 'bond', base: 98.9, drift: 0, amp: 0.03, period: 700, noise: 0.002, yield: 0.04375 },
+  { ticker: 'BTC', name: 'Bitcoin', type: 'crypto', base: 42_265, drift: 0.35, amp: 0.2, period: 290, noise: 0.025, yield: 0 },
+  { ticker: 'ETH', name: 'Ethereum', type: 'crypto', base: 2_282.5, drift: 0.2, amp: 0.25, period: 260, noise: 0.03, yield: 0 },
+  { ticker: 'SOL', name: 'Solana', type: 'crypto', base: 101.4, drift: 0.3, amp: 0.3, period: 240, noise: 0.04, yield: 0 },
+  { ticker: 'USDC', name: 'USD Coin', type: 'crypto', base: 1, drift: 0, amp: 0, period: 1, noise: 0, yield: 0 },
+];
+const ASSET_BY_TICKER = new Map(ASSETS.map((a) => [a.ticker, a]));
+const BROKERAGE_TICKERS = ASSETS.filter((a) => a.type !== 'crypto' && a.type !== 'bond').map((a) => a.ticker);
+const CRYPTO_TICKERS = ['BTC', 'ETH', 'SOL', 'USDC'];
+const PRICE_EPOCH = dayNum('2024-01-01');
+
+const CURRENCY_NAMES: Record<string, string> = {
+  USD: 'US Dollar', EUR: 'Euro', GBP: 'British Pound', CAD: 'Canadian Dollar', CHF: 'Swiss Franc', SEK: 'Swedish Krona', DKK: 'Danish Krone',
+  NOK: 'Norwegian Krone', PLN: 'Polish Zloty', AUD: 'Australian Dollar', NZD: 'New Zealand Dollar', MXN: 'Mexican Peso', BRL: 'Brazilian Real',
+};
+const cashTicker = (currency: string) => `CUR:${currency}`;
+
+/** Units of quantity per share/coin: quantities are integers of 1e-8. */
+const QTY = 100_000_000;
+/** Quantity step: 6 decimals for securities, 8 for crypto. */
+const stepOf = (ticker: string) => (ASSET_BY_TICKER.get(ticker)?.type === 'crypto' ? 1 : 100);
+/** Exchanges close at weekends: a security's price on Saturday or Sunday is Friday's close. */
+const tradesDaily = (ticker: string) => ASSET_BY_TICKER.get(ticker)?.type === 'crypto';
+
+const priceCache = new Map<string, number>();
+
+/** Close price of a ticker on day `n`, in cents of `currency` (the sandbox's fixed USD rates). */
+function priceCents(ticker: string, n: number, currency: string): number {
+  const asset = ASSET_BY_TICKER.get(ticker)!;
+  const day = tradesDaily(ticker) ? n : prevWeekday(n);
+  const key = `${ticker}|${day}|${currency}`;
+  let p = priceCache.get(key);
+  if (p !== undefined) return p;
+  const t = day - PRICE_EPOCH;
+  const phase = unit(`phase|${ticker}`) * 2 * Math.PI;
+  const noise = (unit(`noise|${ticker}|${day}`) - 0.5) * 2 * asset.noise;
+  const usd = asset.base * Math.exp((asset.drift * t) / 365 + asset.amp * Math.sin((2 * Math.PI * t) / asset.period + phase)) * (1 + noise);
+  p = Math.max(1, Math.round((usd * 100) / (USD_PER_UNIT[currency] ?? 1)));
+  if (priceCache.size > 50_000) priceCache.clear();
+  priceCache.set(key, p);
+  return p;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Investments: the ledger of one account
+// ---------------------------------------------------------------------------------------------
+
+type EventKind = 'open' | 'deposit' | 'invest' | 'withdrawal' | 'fee' | 'dividend' | 'sweep' | 'rebalance';
+
+interface PlanEvent {
+  day: number;
+  /** Order among events of the same day. */
+  rank: number;
+  kind: EventKind;
+  cents: number;
+  name: string;
+  ticker?: string;
+  /** Trading fee rate charged on the buy an `invest` makes (bank-linked crypto). */
+  feeRate?: number;
+}
+
+interface Row {
+  day: number;
+  type: InvestmentTransaction['type'];
+  ticker: string;
+  /** Signed quantity units (1e-8); cash rows: signed cents of cash moved. */
+  qty: number;
+  priceCents: number;
+  /** Signed cents, positive = money out of the account. */
+  amount: number;
+  name: string;
+}
+
+interface SimResult {
+  rows: Row[];
+  units: Map<string, number>;
+  cost: Map<string, number>;
+  /** Cash from everything after the opening (the opening leaves exactly K). */
+  laterCash: number;
+  minLaterCash: number;
+  openingCost: number;
+}
+
+interface AccountPlan {
+  account: SandboxAccount;
+  currency: string;
+  tickers: string[];
+  /** Target weights (sum 1), by ticker. */
+  weights: Map<string, number>;
+  events: PlanEvent[];
+  openDay: number;
+  todayN: number;
+  names: { open: string; excess: string };
+  costBasisReported: boolean;
+}
+
+function valueAt(plan: AccountPlan, units: Map<string, number>, day: number, ticker: string): number {
+  const u = units.get(ticker) ?? 0;
+  return u > 0 ? mulDivRound(u, priceCents(ticker, day, plan.currency), QTY) : 0;
+}
+
+function simulate(plan: AccountPlan, openingBudget: number, extra: PlanEvent[]): SimResult {
+  const { currency } = plan;
+  const units = new Map<string, number>();
+  const cost = new Map<string, number>();
+  const rows: Row[] = [];
+  const cash = cashTicker(currency);
+  let laterCash = 0;
+  let minLaterCash = 0;
+  let openingCost = 0;
+
+  const buy = (day: number, ticker: string, budget: number, name: string): number => {
+    if (budget < 100) return 0;
+    const p = priceCents(ticker, day, currency);
+    const step = stepOf(ticker);
+    const u = Math.floor(Math.floor((budget * QTY) / p) / step) * step;
+    if (u <= 0) return 0;
+    const amount = mulDivRound(u, p, QTY);
+    units.set(ticker, (units.get(ticker) ?? 0) + u);
+    cost.set(ticker, (cost.get(ticker) ?? 0) + amount);
+    rows.push({ day, type: 'buy', ticker, qty: u, priceCents: p, amount, name });
+    return amount;
+  };
+  const sellUnits = (day: number, ticker: string, u: number, name: string): number => {
+    const held = units.get(ticker) ?? 0;
+    u = Math.min(u, held);
+    if (u <= 0) return 0;
+    const p = priceCents(ticker, day, currency);
+    const amount = mulDivRound(u, p, QTY);
+    const c = cost.get(ticker) ?? 0;
+    const removed = u === held ? c : mulDivRound(c, u, held);
+    units.set(ticker, held - u);
+    cost.set(ticker, c - removed);
+    rows.push({ day, type: 'sell', ticker, qty: -u, priceCents: p, amount: -amount, name });
+    return amount;
+  };
+  /** Sells, largest position first, until `need` cents are raised (or nothing is left). */
+  const raise = (day: number, need: number): number => {
+    let raised = 0;
+    const order = plan.tickers
+      .map((t) => ({ t, v: valueAt(plan, units, day, t) }))
+      .filter((x) => x.v > 0)
+      .sort((a, b) => b.v - a.v || (a.t < b.t ? -1 : 1));
+    for (const { t } of order) {
+      if (raised >= need) break;
+      const p = priceCents(t, day, currency);
+      const step = stepOf(t);
+      const u = Math.ceil(Math.ceil(((need - raised) * QTY) / p) / step) * step;
+      raised += sellUnits(day, t, u, `SELL ${t}`);
+    }
+    return raised;
+  };
+  /** The ticker furthest below its target weight after adding `budget`. */
+  const underweight = (day: number, budget: number, except?: string): string => {
+    const values = plan.tickers.map((t) => valueAt(plan, units, day, t));
+    const total = values.reduce((s, v) => s + v, 0) + budget;
+    let best = plan.tickers[0];
+    let gap = -Infinity;
+    plan.tickers.forEach((t, i) => {
+      if (t === except) return;
+      const g = plan.weights.get(t)! * total - values[i];
+      if (g > gap) {
+        gap = g;
+        best = t;
+      }
+    });
+    return best;
+  };
+  const cashRow = (day: number, type: Row['type'], amount: number, name: string) => {
+    rows.push({ day, type, ticker: cash, qty: -amount, priceCents: 100, amount, name });
+    laterCash -= amount;
+  };
+  const outflow = (day: number, type: 'withdrawal' | 'fee', amount: number, name: string) => {
+    if (amount <= 0) return;
+    if (laterCash < amount) laterCash += raise(day, amount - laterCash);
+    cashRow(day, type, amount, name);
+  };
+
+  const events = [...plan.events, ...extra].sort((a, b) => a.day - b.day || a.rank - b.rank);
+  for (const e of events) {
+    switch (e.kind) {
+      case 'open': {
+        // the opening deposit row is written once the closing cash is known (it equals K + cost)
+        for (const t of plan.tickers) openingCost += buy(e.day, t, Math.floor(openingBudget * plan.weights.get(t)!), `BUY ${t}`);
+        break;
+      }
+      case 'deposit':
+        cashRow(e.day, 'deposit', -e.cents, e.name);
+        break;
+      case 'invest': {
+        const fee = e.feeRate ? Math.max(1, Math.round(e.cents * e.feeRate)) : 0;
+        const budget = Math.min(e.cents, laterCash) - fee;
+        if (budget < 100) break;
+        const t = underweight(e.day, budget);
+        const spent = buy(e.day, t, budget, `BUY ${t}`);
+        laterCash -= spent;
+        if (spent > 0 && fee > 0) cashRow(e.day, 'fee', fee, 'TRADING FEE');
+        break;
+      }
+      case 'withdrawal':
+      case 'fee':
+        outflow(e.day, e.kind, e.cents, e.name);
+        break;
+      case 'sweep':
+        outflow(e.day, 'withdrawal', e.cents, e.name);
+        break;
+      case 'dividend': {
+        const ticker = e.ticker!;
+        let amount = e.cents;
+        if (amount === 0) {
+          // our own dividend: the quarter's yield on the units held that day
+          const asset = ASSET_BY_TICKER.get(ticker)!;
+          const u = units.get(ticker) ?? 0;
+          amount = Math.floor((u / QTY) * priceCents(ticker, e.day, currency) * (asset.yield / 4));
+        }
+        if (amount <= 0) break;
+        rows.push({ day: e.day, type: 'dividend', ticker, qty: 0, priceCents: 0, amount: -amount, name: e.name });
+        laterCash += amount;
+        break;
+      }
+      case 'rebalance': {
+        const held = plan.tickers.map((t) => ({ t, v: valueAt(plan, units, e.day, t) })).filter((x) => x.v > 0);
+        if (held.length === 0 || plan.tickers.length < 2) break;
+        held.sort((a, b) => b.v - a.v || (a.t < b.t ? -1 : 1));
+        const from = held[0].t;
+        const step = stepOf(from);
+        const u = Math.floor(((units.get(from) ?? 0) * e.cents) / 10_000 / step) * step;
+        const proceeds = sellUnits(e.day, from, u, `SELL ${from}`);
+        laterCash += proceeds;
+        if (proceeds > 0) {
+          const to = underweight(e.day, 0, from);
+          laterCash -= buy(e.day, to, proceeds, `BUY ${to}`);
+        }
+        break;
+      }
+    }
+    if (laterCash < minLaterCash) minLaterCash = laterCash;
+  }
+  return { rows, units, cost, laterCash, minLaterCash, openingCost };
+}
+
+/** Sum of position values at the close of `today`. */
+function closingValue(plan: AccountPlan, units: Map<string, number>): number {
+  return plan.tickers.reduce((s, t) => s + valueAt(plan, units, plan.todayN, t), 0);
+}
+
+interface Ledger {
+  sim: SimResult;
+  /** Cash left after the opening deposit and buys. */
+  openingCash: number;
+}
+
+/**
+ * Solves the ledger so that positions at today's close plus cash equal balances.current to the
+ * cent. The opening deposit (at the start of the window) is the free variable: its buys are sized so
+ * that the account ends with a small cash line (1-4% of the balance), and its cash part is exactly
+ * what makes the sum land on the balance. When the transfers the item books put more into the
+ * account than the balance holds, a withdrawal on the last trading day takes the excess out.
+ */
+function solveLedger(plan: AccountPlan, balance: number): Ledger {
+  const target = Math.round(balance * (0.01 + 0.03 * unit(`cash|${plan.account.account_id}`)));
+  const closingCash = (sim: SimResult) => balance - closingValue(plan, sim.units) - sim.laterCash;
+  const feasible = (sim: SimResult) => sim.minLaterCash >= 0;
+
+  // Smallest opening that keeps every later outflow covered by cash or sales.
+  let lo = 0;
+  let sim = simulate(plan, 0, []);
+  if (!feasible(sim)) {
+    let hi = Math.max(10_000, balance);
+    for (let k = 0; k < 40 && !feasible(simulate(plan, hi, [])); k++) hi *= 2;
+    for (let k = 0; k < 30 && hi - lo > Math.max(100, hi / 5000); k++) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (feasible(simulate(plan, mid, []))) hi = mid;
+      else lo = mid;
+    }
+    lo = hi;
+    sim = simulate(plan, lo, []);
+  }
+
+  // Opening size: closing cash decreases as the opening grows; keep the best with cash >= target.
+  let best: { budget: number; sim: SimResult; cash: number } | null = null;
+  const consider = (budget: number, s: SimResult) => {
+    const c = closingCash(s);
+    if (c >= target && feasible(s) && (!best || c < best.cash)) best = { budget, sim: s, cash: c };
+    return c;
+  };
+  let aB = lo;
+  let fA = consider(lo, sim) - target;
+  if (fA > 0) {
+    let bB = lo + fA;
+    let fB = consider(bB, simulate(plan, bB, [])) - target;
+    for (let k = 0; k < 20 && fB > 0; k++) {
+      aB = bB;
+      fA = fB;
+      bB = bB + Math.max(fB, 100) * 2;
+      fB = consider(bB, simulate(plan, bB, [])) - target;
+    }
+    for (let k = 0; k < 12 && fB < 0 && fA > 0; k++) {
+      const guess = Math.round(aB + (fA * (bB - aB)) / (fA - fB));
+      const mid = guess > aB && guess < bB ? guess : Math.floor((aB + bB) / 2);
+      if (mid === aB || mid === bB) break;
+      const f = consider(mid, simulate(plan, mid, [])) - target;
+      if (Math.abs(f) <= Math.max(100, target * 0.05) && f >= 0) break;
+      if (f > 0) {
+        aB = mid;
+        fA = f;
+      } else {
+        bB = mid;
+        fB = f;
+      }
+    }
+  }
+  if (best) {
+    const b = best as { budget: number; sim: SimResult; cash: number };
+    return { sim: b.sim, openingCash: b.cash };
+  }
+
+  // More came in than the balance holds: take the excess out on the last trading day.
+  const excessDay = plan.tickers.every(tradesDaily) ? plan.todayN : prevWeekday(plan.todayN);
+  let excess = target - closingCash(sim);
+  for (let k = 0; k < 8; k++) {
+    const extra: PlanEvent[] = [{ day: excessDay, rank: 9, kind: 'withdrawal', cents: excess, name: plan.names.excess }];
+    const s = simulate(plan, lo, extra);
+    const c = closingCash(s);
+    if (c >= 0 && feasible(s)) return { sim: s, openingCash: c };
+    excess += Math.max(100, target - c);
+  }
+  throw new Error(`sandbox investments: no ledger for ${plan.account.account_id}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Investments: plans from the item's accounts and transfers
+// ---------------------------------------------------------------------------------------------
+
+function pickWeights(r: Rng, tickers: string[]): Map<string, number> {
+  const raw = tickers.map(() => r.int(1, 5));
+  const sum = raw.reduce((s, x) => s + x, 0);
+  return new Map(tickers.map((t, i) => [t, raw[i] / sum]));
+}
+
+/** Transfers into `account` booked on the item's depository accounts (checking -> brokerage / crypto). */
+function mirroredDeposits(data: SandboxItemData, account: SandboxAccount): RawTransaction[] {
+  const templates = ALL_TEXT.map((t) => (account.type === 'crypto' ? t.toCrypto : t.toBrokerage));
+  const regexes = [...new Set(templates)].map((t) => templateRegex(t, account.mask));
+  const depository = new Set(data.accounts.filter((a) => a.type === 'depository').map((a) => a.account_id));
+  return data.transactions.filter((t) => depository.has(t.account_id) && !t.pending && t.amount > 0 && regexes.some((re) => re.test(t.name)));
+}
+
+function accountPlan(seed: string, data: SandboxItemData, account: SandboxAccount, todayN: number): AccountPlan {
+  const r = new Rng(`${seed}|invest|${account.account_id}`);
+  const currency = account.balances.iso_currency_code;
+  const isCrypto = account.type === 'crypto';
+  const wallet = isCrypto && account.subtype === 'wallet';
+  const windowStart = addMonths(todayN, -24);
+  const openDay = isCrypto ? windowStart : nextWeekday(windowStart);
+  const events: PlanEvent[] = [];
+  const tradeDay = (n: number) => (isCrypto ? n : nextWeekday(n));
+
+  const own = settled(data, account.account_id);
+  // dividends the brokerage pays out to the item's cash-management account
+  const cashAccounts = data.accounts.filter((a) => a.type === 'depository' && a.subtype === 'cash management');
+  const paidOut = isCrypto
+    ? []
+    : cashAccounts.flatMap((c) =>
+        settled(data, c.account_id)
+          .map((t) => ({ t, m: /^DIVIDEND RECEIVED ([A-Z0-9.]+)$/.exec(t.name) }))
+          .filter((x) => x.m && x.t.amount < 0 && ASSET_BY_TICKER.has(x.m[1]))
+          .map((x) => ({ t: x.t, ticker: x.m![1], cashMask: c.mask })),
+      );
+  const stakingTickers = own.map((t) => /^STAKING REWARD ([A-Z0-9]+)$/.exec(t.name)?.[1]).filter((t): t is string => !!t && ASSET_BY_TICKER.has(t));
+
+  let tickers: string[];
+  if (isCrypto) {
+    const base = r.shuffled(CRYPTO_TICKERS.filter((t) => t !== 'USDC')).slice(0, r.int(1, 3));
+    tickers = CRYPTO_TICKERS.filter((t) => base.includes(t) || stakingTickers.includes(t) || (t === 'USDC' && r.chance(0.25)));
+  } else if (paidOut.length) {
+    tickers = BROKERAGE_TICKERS.filter((t) => paidOut.some((p) => p.ticker === t));
+  } else {
+    const chosen = r.shuffled(BROKERAGE_TICKERS).slice(0, r.int(3, 5));
+    if (r.chance(0.25)) chosen.push('UST34');
+    tickers = ASSETS.map((a) => a.ticker).filter((t) => chosen.includes(t));
+  }
+  const weights = pickWeights(r, tickers);
+
+  events.push({ day: openDay, rank: 0, kind: 'open', cents: 0, name: '' });
+
+  // the account's own statement rows (crypto exchanges and wallets book their activity there)
+  for (const t of own) {
+    const day = dayNum(t.date);
+    if (day < openDay) continue;
+    const c = Math.abs(cents(t.amount));
+    if (c === 0) continue;
+    const staking = /^STAKING REWARD ([A-Z0-9]+)$/.exec(t.name);
+    if (t.amount < 0 && staking && ASSET_BY_TICKER.has(staking[1])) {
+      events.push({ day, rank: 3, kind: 'dividend', cents: c, name: t.name, ticker: staking[1] });
+    } else if (t.amount < 0) {
+      events.push({ day, rank: 1, kind: 'deposit', cents: c, name: t.name });
+      events.push({ day: tradeDay(day), rank: 2, kind: 'invest', cents: c, name: '' });
+    } else if (/\bFEE\b/.test(t.name)) {
+      events.push({ day, rank: 5, kind: 'fee', cents: c, name: t.name });
+    } else {
+      events.push({ day, rank: 4, kind: 'withdrawal', cents: c, name: t.name });
+    }
+  }
+
+  // transfers from checking: a deposit, invested in the most underweight position
+  for (const t of mirroredDeposits(data, account)) {
+    const day = dayNum(t.date);
+    if (day < openDay) continue;
+    const c = cents(t.amount);
+    events.push({ day, rank: 1, kind: 'deposit', cents: c, name: isCrypto ? 'TRANSFER FROM BANK' : 'ELECTRONIC FUNDS TRANSFER RECEIVED' });
+    events.push({ day: tradeDay(day), rank: 2, kind: 'invest', cents: c, name: '', feeRate: isCrypto ? 0.005 : undefined });
+  }
+
+  // dividends paid out to the cash-management account: booked here, then swept out the same day
+  for (const p of paidOut) {
+    const day = dayNum(p.t.date);
+    if (day < openDay) continue;
+    const c = -cents(p.t.amount);
+    events.push({ day, rank: 3, kind: 'dividend', cents: c, name: `DIVIDEND ${p.ticker}`, ticker: p.ticker });
+    events.push({ day, rank: 4, kind: 'sweep', cents: c, name: `DIVIDEND SWEEP TO CASH MANAGEMENT XXXX${p.cashMask}` });
+  }
+
+  const ownDividends = !isCrypto && paidOut.length === 0;
+  const schedule = (months: number[], dom: number, make: (day: number) => PlanEvent) => {
+    for (let n = monthDay(openDay, 0, 1); n <= todayN; n = monthDay(n, 1, 1)) {
+      const m = new Date(n * DAY_MS).getUTCMonth() + 1;
+      if (!months.includes(m)) continue;
+      const day = tradeDay(monthDay(n, 0, dom));
+      if (day > openDay && day <= todayN) events.push(make(day));
+    }
+  };
+  if (ownDividends) {
+    tickers.forEach((t, i) => {
+      if ((ASSET_BY_TICKER.get(t)?.yield ?? 0) > 0) schedule([3, 6, 9, 12], 12 + i * 2, (day) => ({ day, rank: 3, kind: 'dividend', cents: 0, name: `DIVIDEND ${t}`, ticker: t }));
+    });
+    schedule([1], 5, (day) => ({ day, rank: 5, kind: 'fee', cents: 2500, name: 'ANNUAL ACCOUNT FEE' }));
+  }
+  // twice a year: trim the largest position by 10-20% into the most underweight one
+  const rebalanceDay = r.int(8, 20);
+  schedule([5, 11], rebalanceDay, (day) => ({ day, rank: 6, kind: 'rebalance', cents: 1000 + Math.floor(unit(`${seed}|reb|${account.account_id}|${day}`) * 1000), name: '' }));
+
+  return {
+    account,
+    currency,
+    tickers,
+    weights,
+    events,
+    openDay,
+    todayN,
+    names: {
+      open: wallet ? 'RECEIVED FROM PREVIOUS ADDRESS' : isCrypto ? 'OPENING DEPOSIT' : 'ACCOUNT TRANSFER IN',
+      excess: wallet ? 'SENT TO EXTERNAL ADDRESS' : isCrypto ? 'TRANSFER TO EXTERNAL WALLET' : 'TRANSFER TO EXTERNAL ACCOUNT',
+    },
+    costBasisReported: !wallet,
+  };
+}
+
+const securityOf = (ticker: string, currency: string, todayN: number): Security => {
+  const id = `sec_${hashHex(`security|${ticker}|${currency}`)}`;
+  const asset = ASSET_BY_TICKER.get(ticker);
+  if (!asset) return { security_id: id, ticker, name: CURRENCY_NAMES[currency] ?? currency, type: 'cash', close_price: 1 };
+  return { security_id: id, ticker, name: asset.name, type: asset.type, close_price: money(priceCents(ticker, todayN, currency)) };
+};
+
+const roundQty = (units: number) => Number((units / QTY).toFixed(8));
+
+/**
+ * Holdings, securities and investment transactions of every investment and crypto account of a
+ * sandbox login. For each account: sum(holdings.value) === balances.current to the cent; replaying
+ * the transactions (buy/sell quantities per ticker, cash = -sum(amount)) gives the holdings; cost
+ * basis is average cost, null for a self-custody wallet (it reports none).
+ */
+export function sandboxInvestments(login: SandboxLogin, data: SandboxItemData, today: string): SandboxInvestments {
+  const seed = seedOf(login);
+  const todayN = dayNum(today);
+  const holdings: Holding[] = [];
+  const txns: Array<InvestmentTransaction & { _day: number; _seq: number }> = [];
+  const securities = new Map<string, Security>();
+  let seq = 0;
+
+  for (const account of data.accounts) {
+    if (account.type !== 'investment' && account.type !== 'crypto') continue;
+    const currency = account.balances.iso_currency_code;
+    const cash = cashTicker(currency);
+    const balance = cents(account.balances.current);
+    const useSecurity = (ticker: string) => {
+      if (!securities.has(`${ticker}|${currency}`)) securities.set(`${ticker}|${currency}`, securityOf(ticker, currency, todayN));
+      return securities.get(`${ticker}|${currency}`)!;
+    };
+
+    let rows: Row[] = [];
+    let units = new Map<string, number>();
+    let cost = new Map<string, number>();
+    let cashCents = balance;
+    let tickers: string[] = [];
+    let costBasisReported = true;
+    if (balance > 0) {
+      const plan = accountPlan(seed, data, account, todayN);
+      const { sim, openingCash } = solveLedger(plan, balance);
+      const opening: Row[] =
+        sim.openingCost + openingCash > 0
+          ? [{ day: plan.openDay, type: 'deposit', ticker: cash, qty: sim.openingCost + openingCash, priceCents: 100, amount: -(sim.openingCost + openingCash), name: plan.names.open }]
+          : [];
+      rows = [...opening, ...sim.rows];
+      units = sim.units;
+      cost = sim.cost;
+      cashCents = openingCash + sim.laterCash;
+      tickers = plan.tickers;
+      costBasisReported = plan.costBasisReported;
+    }
+
+    // transactions: ids from (login, account, day, type, ticker, ordinal of that combination)
+    const ordinals = new Map<string, number>();
+    for (const row of rows) {
+      const date = isoOf(row.day);
+      const key = `${date}|${row.type}|${row.ticker}`;
+      const k = ordinals.get(key) ?? 0;
+      ordinals.set(key, k + 1);
+      useSecurity(row.ticker);
+      txns.push({
+        investment_transaction_id: `invtxn_${hashHex(`${seed}|${account.account_id}|${key}|${k}`)}`,
+        account_id: account.account_id,
+        ticker: row.ticker,
+        type: row.type,
+        quantity: row.ticker === cash ? money(row.qty) : roundQty(row.qty),
+        price: money(row.priceCents),
+        amount: money(row.amount),
+        date,
+        name: row.name,
+        _day: row.day,
+        _seq: seq++,
+      });
+    }
+
+    for (const t of tickers) {
+      const u = units.get(t) ?? 0;
+      if (u <= 0) continue;
+      const security = useSecurity(t);
+      holdings.push({
+        holding_id: `hold_${hashHex(`${seed}|${account.account_id}|${t}`)}`,
+        account_id: account.account_id,
+        security,
+        quantity: roundQty(u),
+        cost_basis: costBasisReported ? money(cost.get(t) ?? 0) : null,
+        value: money(mulDivRound(u, priceCents(t, todayN, currency), QTY)),
+      });
+    }
+    holdings.push({
+      holding_id: `hold_${hashHex(`${seed}|${account.account_id}|${cash}`)}`,
+      account_id: account.account_id,
+      security: useSecurity(cash),
+      quantity: money(cashCents),
+      cost_basis: money(cashCents),
+      value: money(cashCents),
+    });
+  }
+
+  txns.sort((a, b) => b._day - a._day || b._seq - a._seq);
+  const order = [...ASSETS.map((a) => a.ticker)];
+  const rank = (s: Security) => (s.type === 'cash' ? order.length : order.indexOf(s.ticker));
+  return {
+    holdings,
+    securities: [...securities.values()].sort((a, b) => rank(a) - rank(b) || (a.ticker < b.ticker ? -1 : a.ticker > b.ticker ? 1 : 0)),
+    investment_transactions: txns.map(({ _day: _d, _seq: _s, ...t }) => t),
+  };
+}
