@@ -9,6 +9,7 @@
 // - investments: a 24-month buy/sell/dividend/deposit/withdrawal/fee ledger per investment and
 //   crypto account, mirroring the transfers the generator books, whose replay gives the holdings,
 //   and whose holdings (cash line included) add up to the account's balances.current to the cent.
+import { hashHex, Rng, unitHash as unit } from './random';
 import type { z } from 'zod';
 import type {
   Identity as IdentitySchema,
@@ -42,94 +43,9 @@ export interface SandboxInvestments {
 // Hashing and PRNG (the generator's cyrb128 + sfc32, kept private there)
 // ---------------------------------------------------------------------------------------------
 
-function cyrb128(str: string): [number, number, number, number] {
-  let h1 = 1779033703;
-  let h2 = 3144134277;
-  let h3 = 1013904242;
-  let h4 = 2773480762;
-  for (let i = 0; i < str.length; i++) {
-    const k = str.charCodeAt(i);
-    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
-    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
-    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
-    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
-  }
-  h1 = Math.imul(h3 ^ (h1 >>> 18), 597399067);
-  h2 = Math.imul(h4 ^ (h2 >>> 22), 2869860233);
-  h3 = Math.imul(h1 ^ (h3 >>> 17), 951274213);
-  h4 = Math.imul(h2 ^ (h4 >>> 19), 2716044179);
-  h1 ^= h2 ^ h3 ^ h4;
-  h2 ^= h1;
-  h3 ^= h1;
-  h4 ^= h1;
-  return [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0];
-}
 
-function hashHex(str: string, len = 24): string {
-  return cyrb128(str)
-    .map((n) => n.toString(16).padStart(8, '0'))
-    .join('')
-    .slice(0, len);
-}
 
-/** Uniform in [0, 1) from a string. */
-function unit(str: string): number {
-  return cyrb128(str)[0] / 4294967296;
-}
 
-class Rng {
-  private a: number;
-  private b: number;
-  private c: number;
-  private d: number;
-
-  constructor(seed: string) {
-    [this.a, this.b, this.c, this.d] = cyrb128(seed);
-    for (let i = 0; i < 12; i++) this.next();
-  }
-
-  next(): number {
-    this.a >>>= 0;
-    this.b >>>= 0;
-    this.c >>>= 0;
-    this.d >>>= 0;
-    let t = (this.a + this.b) | 0;
-    this.a = this.b ^ (this.b >>> 9);
-    this.b = (this.c + (this.c << 3)) | 0;
-    this.c = (this.c << 21) | (this.c >>> 11);
-    this.d = (this.d + 1) | 0;
-    t = (t + this.d) | 0;
-    this.c = (this.c + t) | 0;
-    return (t >>> 0) / 4294967296;
-  }
-
-  int(lo: number, hi: number): number {
-    return lo + Math.floor(this.next() * (hi - lo + 1));
-  }
-
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)];
-  }
-
-  shuffled<T>(items: readonly T[]): T[] {
-    const out = [...items];
-    for (let i = out.length - 1; i > 0; i--) {
-      const j = Math.floor(this.next() * (i + 1));
-      [out[i], out[j]] = [out[j], out[i]];
-    }
-    return out;
-  }
-
-  digits(n: number): string {
-    let s = '';
-    while (s.length < n) s += String(Math.floor(this.next() * 10));
-    return s;
-  }
-}
 
 const seedOf = (login: SandboxLogin) => `${login.institutionId}|${login.username}`;
 
@@ -236,32 +152,32 @@ const letter = (r: Rng) => L[Math.floor(r.next() * L.length)];
 const usCity = (city: string, region: string, zip3: string, area: string): City => ({
   city,
   region,
-  postal: (r) => `${zip3}${r.digits(2)}`,
-  landline: (r) => `+1 ${area}-555-01${r.digits(2)}`,
+  postal: (r) => `${zip3}${r.anyDigits(2)}`,
+  landline: (r) => `+1 ${area}-555-01${r.anyDigits(2)}`,
 });
 const caCity = (city: string, region: string, fsa: string, area: string): City => ({
   city,
   region,
   postal: (r) => `${fsa}${r.int(1, 9)} ${r.int(1, 9)}${letter(r)}${r.int(1, 9)}`,
-  landline: (r) => `+1 ${area}-555-01${r.digits(2)}`,
+  landline: (r) => `+1 ${area}-555-01${r.anyDigits(2)}`,
 });
 const gbCity = (city: string, dialling: string, pc: string): City => ({
   city,
   region: null,
   postal: (r) => `${pc}${r.int(1, 20)} ${r.int(1, 9)}${letter(r)}${letter(r)}`,
-  landline: (r) => `+44 ${dialling}${r.digits(3)}`,
+  landline: (r) => `+44 ${dialling}${r.anyDigits(3)}`,
 });
 const deCity = (city: string, region: string, plz: string, area: string): City => ({
   city,
   region,
-  postal: (r) => `${plz}${r.digits(5 - plz.length)}`,
-  landline: (r) => `+49 ${area} ${r.digits(7)}`,
+  postal: (r) => `${plz}${r.anyDigits(5 - plz.length)}`,
+  landline: (r) => `+49 ${area} ${r.anyDigits(7)}`,
 });
 const frCity = (city: string, region: string, cp: string, area: string): City => ({
   city,
   region,
   postal: (r) => `${cp}${String(r.int(1, 20)).padStart(5 - cp.length, '0')}`,
-  landline: (r) => `+33 ${area} 99 00 ${r.digits(2)} ${r.digits(2)}`,
+  landline: (r) => `+33 ${area} 99 00 ${r.anyDigits(2)} ${r.anyDigits(2)}`,
 });
 
 const US_IDENTITY: IdentityPool = {
@@ -278,7 +194,7 @@ const US_IDENTITY: IdentityPool = {
     usCity('Atlanta', 'GA', '303', '404'),
     usCity('Portland', 'OR', '972', '503'),
   ],
-  mobile: (r) => `+1 ${r.pick(['206', '312', '415', '646', '720'])}-555-01${r.digits(2)}`,
+  mobile: (r) => `+1 ${r.pick(['206', '312', '415', '646', '720'])}-555-01${r.anyDigits(2)}`,
   companySuffix: 'LLC',
 };
 
@@ -294,7 +210,7 @@ const IDENTITY_POOLS: Record<RegionCode, IdentityPool> = {
       caCity('Montréal', 'QC', 'H2X', '514'),
       caCity('Calgary', 'AB', 'T2P', '403'),
     ],
-    mobile: (r) => `+1 ${r.pick(['416', '604', '514'])}-555-01${r.digits(2)}`,
+    mobile: (r) => `+1 ${r.pick(['416', '604', '514'])}-555-01${r.anyDigits(2)}`,
     companySuffix: 'Inc.',
   },
   GB: {
@@ -309,7 +225,7 @@ const IDENTITY_POOLS: Record<RegionCode, IdentityPool> = {
       gbCity('Leeds', '113 496 0', 'LS'),
       gbCity('Edinburgh', '131 496 0', 'EH'),
     ],
-    mobile: (r) => `+44 7700 900${r.digits(3)}`,
+    mobile: (r) => `+44 7700 900${r.anyDigits(3)}`,
     companySuffix: 'Ltd',
   },
   DE: {
@@ -324,7 +240,7 @@ const IDENTITY_POOLS: Record<RegionCode, IdentityPool> = {
       deCity('Köln', 'Nordrhein-Westfalen', '50', '221'),
       deCity('Frankfurt am Main', 'Hessen', '60', '69'),
     ],
-    mobile: (r) => `+49 151 ${r.digits(8)}`,
+    mobile: (r) => `+49 151 ${r.anyDigits(8)}`,
     companySuffix: 'GmbH',
   },
   FR: {
@@ -339,7 +255,7 @@ const IDENTITY_POOLS: Record<RegionCode, IdentityPool> = {
       frCity('Bordeaux', 'Nouvelle-Aquitaine', '330', '5'),
       frCity('Lille', 'Hauts-de-France', '590', '3'),
     ],
-    mobile: (r) => `+33 6 39 98 ${r.digits(2)} ${r.digits(2)}`,
+    mobile: (r) => `+33 6 39 98 ${r.anyDigits(2)} ${r.anyDigits(2)}`,
     companySuffix: 'SARL',
   },
 };

@@ -13,6 +13,7 @@
 // Balances follow the generator's own balance model for each account (see balancesAt).
 // Logins with no card account (crypto exchange, crypto wallet) have no purchases: their state k
 // equals state 0.
+import { hashHex, Rng } from './random';
 import { enrichDescriptor } from '../enrichment/rules';
 import { findInstitution } from '../institutions';
 import { REGIONS, USD_PER_UNIT, regionOf, type PoolItem, type RegionPools, type SpendKind } from './pools';
@@ -23,88 +24,9 @@ import { generateSandboxItem, type RawTransaction, type SandboxAccount, type San
 // bank's descriptor format come out exactly as the generator prints them.
 // ---------------------------------------------------------------------------------------------
 
-function cyrb128(str: string): [number, number, number, number] {
-  let h1 = 1779033703;
-  let h2 = 3144134277;
-  let h3 = 1013904242;
-  let h4 = 2773480762;
-  for (let i = 0; i < str.length; i++) {
-    const k = str.charCodeAt(i);
-    h1 = h2 ^ Math.imul(h1 ^ k, 597399067);
-    h2 = h3 ^ Math.imul(h2 ^ k, 2869860233);
-    h3 = h4 ^ Math.imul(h3 ^ k, 951274213);
-    h4 = h1 ^ Math.imul(h4 ^ k, 2716044179);
-  }
-  h1 = Math.imul(h3 ^ (h1 >>> 18), 597399067);
-  h2 = Math.imul(h4 ^ (h2 >>> 22), 2869860233);
-  h3 = Math.imul(h1 ^ (h3 >>> 17), 951274213);
-  h4 = Math.imul(h2 ^ (h4 >>> 19), 2716044179);
-  h1 ^= h2 ^ h3 ^ h4;
-  h2 ^= h1;
-  h3 ^= h1;
-  h4 ^= h1;
-  return [h1 >>> 0, h2 >>> 0, h3 >>> 0, h4 >>> 0];
-}
 
-function hashHex(str: string, len: number): string {
-  return cyrb128(str)
-    .map((n) => n.toString(16).padStart(8, '0'))
-    .join('')
-    .slice(0, len);
-}
 
-const ALNUM = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
 
-class Rng {
-  private a: number;
-  private b: number;
-  private c: number;
-  private d: number;
-
-  constructor(seed: string) {
-    [this.a, this.b, this.c, this.d] = cyrb128(seed);
-    for (let i = 0; i < 12; i++) this.next();
-  }
-
-  next(): number {
-    this.a >>>= 0;
-    this.b >>>= 0;
-    this.c >>>= 0;
-    this.d >>>= 0;
-    let t = (this.a + this.b) | 0;
-    this.a = this.b ^ (this.b >>> 9);
-    this.b = (this.c + (this.c << 3)) | 0;
-    this.c = (this.c << 21) | (this.c >>> 11);
-    this.d = (this.d + 1) | 0;
-    t = (t + this.d) | 0;
-    this.c = (this.c + t) | 0;
-    return (t >>> 0) / 4294967296;
-  }
-
-  int(lo: number, hi: number): number {
-    return lo + Math.floor(this.next() * (hi - lo + 1));
-  }
-
-  chance(p: number): boolean {
-    return this.next() < p;
-  }
-
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)];
-  }
-
-  digits(n: number): string {
-    let s = String(1 + Math.floor(this.next() * 9));
-    while (s.length < n) s += String(Math.floor(this.next() * 10));
-    return s;
-  }
-
-  code(n: number): string {
-    let s = '';
-    while (s.length < n) s += ALNUM[Math.floor(this.next() * ALNUM.length)];
-    return s;
-  }
-}
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
 
