@@ -20,23 +20,30 @@ function sandboxLogin(item: ItemRecord): SandboxLogin {
   return { institutionId: item.institutionId, username: item.sandboxUsername };
 }
 
-function sourceData(deps: Deps, item: ItemRecord): { login: SandboxLogin; data: SandboxItemData; today: string } {
+/**
+ * The connector's view of the item, with the balances the API serves (the cached ones) in place of
+ * freshly generated ones, so holdings and liabilities reconcile with what accounts/get shows.
+ */
+async function sourceData(deps: Deps, item: ItemRecord): Promise<{ login: SandboxLogin; data: SandboxItemData; today: string }> {
   const login = sandboxLogin(item);
   const today = todayOf(deps);
-  return { login, data: generateSandboxItem(login, today), today };
+  const generated = generateSandboxItem(login, today);
+  const cached = new Map((await cachedAccounts(deps, item)).map((a) => [a.account_id, a]));
+  const accounts = generated.accounts.map((a) => (cached.has(a.account_id) ? { ...a, balances: cached.get(a.account_id)!.balances } : a));
+  return { login, data: { ...generated, accounts }, today };
 }
 
 /** Identity; a degraded item answers the empty shape, not an error. */
 export async function identityOf(deps: Deps, item: ItemRecord) {
   const accounts = await cachedAccounts(deps, item);
   if (item.status !== 'healthy') return { accounts, identity: { owners: [] } };
-  const { login, data } = sourceData(deps, item);
+  const { login, data } = await sourceData(deps, item);
   return { accounts, identity: sandboxIdentity(login, data) };
 }
 
 export async function liabilitiesOf(deps: Deps, item: ItemRecord) {
   const accounts = (await cachedAccounts(deps, item)).filter((a) => a.type === 'credit' || a.type === 'loan');
-  const { login, data, today } = sourceData(deps, item);
+  const { login, data, today } = await sourceData(deps, item);
   return { accounts, liabilities: sandboxLiabilities(login, data, today) };
 }
 
@@ -54,7 +61,7 @@ const isInvestmentAccount = (type: string) => type === 'investment' || type === 
 
 export async function holdingsOf(deps: Deps, item: ItemRecord) {
   const accounts = (await cachedAccounts(deps, item)).filter((a) => isInvestmentAccount(a.type));
-  const { login, data, today } = sourceData(deps, item);
+  const { login, data, today } = await sourceData(deps, item);
   const ids = new Set(accounts.map((a) => a.account_id));
   return { accounts, holdings: sandboxInvestments(login, data, today).holdings.filter((h) => ids.has(h.account_id)) };
 }
@@ -72,7 +79,7 @@ export async function investmentTransactionsOf(deps: Deps, item: ItemRecord, bod
   const requested = body.options?.account_ids;
   const accounts = requested ? selectAccounts(await cachedAccounts(deps, item), requested).filter((a) => isInvestmentAccount(a.type)) : all;
   const ids = new Set(accounts.map((a) => a.account_id));
-  const { login, data, today } = sourceData(deps, item);
+  const { login, data, today } = await sourceData(deps, item);
   const rows = sandboxInvestments(login, data, today)
     .investment_transactions.filter(
       (t) => ids.has(t.account_id) && (!body.start_date || t.date >= body.start_date) && (!body.end_date || t.date <= body.end_date),
@@ -85,7 +92,7 @@ export async function investmentTransactionsOf(deps: Deps, item: ItemRecord, bod
 
 export async function assetsOf(deps: Deps, item: ItemRecord) {
   const accounts = await cachedAccounts(deps, item);
-  const { login, data, today } = sourceData(deps, item);
+  const { login, data, today } = await sourceData(deps, item);
   const holdingsValue: Record<string, number> = {};
   for (const h of sandboxInvestments(login, data, today).holdings) holdingsValue[h.account_id] = (holdingsValue[h.account_id] ?? 0) + h.value;
   return computeAssets(accounts, holdingsValue, null, new Date(deps.clock.now()).toISOString());
