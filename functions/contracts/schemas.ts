@@ -89,6 +89,8 @@ export const Account = z
     verification_status: z.string(),
   })
   .meta({ id: 'Account' });
+/** An account as every layer stores and returns it (one shape, from the contract). */
+export type AccountRecord = z.infer<typeof Account>;
 
 export const PaymentChannel = z.enum(['online', 'in_store', 'transfer', 'other']);
 

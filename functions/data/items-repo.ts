@@ -1,6 +1,6 @@
 // Items, their access tokens and accounts; link sessions and public tokens. Tokens are stored only
 // as SHA-256. Single-use things are spent with conditional writes.
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
   DeleteCommand,
@@ -12,9 +12,10 @@ import {
   type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
-import type { Product } from '../contracts/schemas';
+import type { AccountRecord, Product } from '../contracts/schemas';
 import { tokenHash } from '../core/tokens';
 import type { Deps } from '../platform/runtime';
+import { queryByPrefix, writeIf } from './dynamo';
 import { keys, type Environment } from './keys';
 
 export type ItemStatus = 'healthy' | 'login_required' | 'error';
@@ -183,16 +184,7 @@ export async function bumpRefreshCount(deps: Deps, itemId: string): Promise<numb
 
 // ---------- accounts ----------
 
-export interface StoredAccount {
-  account_id: string;
-  name: string;
-  official_name: string;
-  type: 'depository' | 'investment' | 'credit' | 'loan' | 'crypto';
-  subtype: string;
-  mask: string;
-  balances: { current: number; available: number | null; limit: number | null; iso_currency_code: string };
-  verification_status: string;
-}
+export type StoredAccount = AccountRecord;
 
 export async function putAccounts(deps: Deps, itemId: string, accounts: StoredAccount[], refreshedAt: number): Promise<void> {
   for (let i = 0; i < accounts.length; i += 25) {
@@ -210,15 +202,7 @@ export async function putAccounts(deps: Deps, itemId: string, accounts: StoredAc
 
 export async function listAccounts(deps: Deps, itemId: string): Promise<{ accounts: StoredAccount[]; oldestRefresh: number }> {
   const k = keys.accountsOfItem(itemId);
-  const res = await deps.ddb.send(
-    new QueryCommand({
-      TableName: deps.config.tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': k.pk, ':prefix': k.skPrefix },
-      ConsistentRead: true,
-    }),
-  );
-  const rows = res.Items ?? [];
+  const rows = await queryByPrefix(deps, k.pk, k.skPrefix);
   return {
     accounts: rows.map((r) => r.account as StoredAccount).sort((a, b) => a.account_id.localeCompare(b.account_id)),
     oldestRefresh: rows.length ? Math.min(...rows.map((r) => r.balances_refreshed_at as number)) : 0,
@@ -404,8 +388,8 @@ export async function setPendingMfa(deps: Deps, session: LinkSessionRecord, mfa:
 
 /** Spends the link session for one successful connection; false when it was already completed. */
 export async function completeLinkSession(deps: Deps, session: LinkSessionRecord, itemId: string): Promise<boolean> {
-  try {
-    await deps.ddb.send(
+  return writeIf(() =>
+    deps.ddb.send(
       new UpdateCommand({
         TableName: deps.config.tableName,
         Key: keys.linkToken(session.linkTokenHash),
@@ -414,12 +398,8 @@ export async function completeLinkSession(deps: Deps, session: LinkSessionRecord
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':done': 'completed', ':open': 'open', ':item': itemId },
       }),
-    );
-    return true;
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
-    throw err;
-  }
+    ),
+  );
 }
 
 export interface PublicTokenRecord {

@@ -1,7 +1,7 @@
 // Webhook endpoints, the per-environment signing secrets (sealed), events with their outbox state,
 // and deliveries with every attempt.
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { queryByPrefix, writeIf } from './dynamo';
 import { TABLE, keys, type Environment } from './keys';
 import type { SealedSecret } from '../platform/crypto/envelope';
 import type { Deps } from '../platform/runtime';
@@ -26,15 +26,7 @@ const endpointFromRow = (r: Record<string, any>): WebhookEndpoint => ({
 
 export async function listEndpoints(deps: Deps, applicationId: string, environment: Environment): Promise<WebhookEndpoint[]> {
   const k = keys.webhookEndpointsOf(applicationId, environment);
-  const res = await deps.ddb.send(
-    new QueryCommand({
-      TableName: deps.config.tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': k.pk, ':prefix': k.skPrefix },
-      ConsistentRead: true,
-    }),
-  );
-  return (res.Items ?? []).map(endpointFromRow).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  return (await queryByPrefix(deps, k.pk, k.skPrefix)).map(endpointFromRow).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
 export async function getEndpoint(deps: Deps, applicationId: string, environment: Environment, endpointId: string) {
@@ -62,19 +54,15 @@ export async function putEndpoint(deps: Deps, e: WebhookEndpoint): Promise<void>
 }
 
 export async function deleteEndpoint(deps: Deps, applicationId: string, environment: Environment, endpointId: string): Promise<boolean> {
-  try {
-    await deps.ddb.send(
+  return writeIf(() =>
+    deps.ddb.send(
       new DeleteCommand({
         TableName: deps.config.tableName,
         Key: keys.webhookEndpoint(applicationId, environment, endpointId),
         ConditionExpression: 'attribute_exists(pk)',
       }),
-    );
-    return true;
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
-    throw err;
-  }
+    ),
+  );
 }
 
 // ---------- signing secrets ----------
@@ -98,19 +86,15 @@ export async function getSecretRecord(deps: Deps, applicationId: string, environ
 
 /** Creates the environment's first secret; false when one exists already (a racing first use). */
 export async function createSecretRecord(deps: Deps, applicationId: string, environment: Environment, sealed: SealedSecret): Promise<boolean> {
-  try {
-    await deps.ddb.send(
+  return writeIf(() =>
+    deps.ddb.send(
       new PutCommand({
         TableName: deps.config.tableName,
         Item: { ...keys.webhookSecret(applicationId, environment), current: sealed, rotated_at: new Date(deps.clock.now()).toISOString() },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
-    );
-    return true;
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
-    throw err;
-  }
+    ),
+  );
 }
 
 export async function rotateSecretRecord(
@@ -281,13 +265,8 @@ export async function createDelivery(deps: Deps, event: EventRecord, endpoint: W
     attempts: [],
     created_at: createdAt,
   };
-  try {
-    await deps.ddb.send(new PutCommand({ TableName: deps.config.tableName, Item: row, ConditionExpression: 'attribute_not_exists(pk)' }));
-    return deliveryFromRow(row);
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return null;
-    throw err;
-  }
+  const created = await writeIf(() => deps.ddb.send(new PutCommand({ TableName: deps.config.tableName, Item: row, ConditionExpression: 'attribute_not_exists(pk)' })));
+  return created ? deliveryFromRow(row) : null;
 }
 
 export async function getDelivery(deps: Deps, eventId: string, endpointId: string, replay: number): Promise<DeliveryRecord | undefined> {
@@ -299,21 +278,14 @@ export async function getDelivery(deps: Deps, eventId: string, endpointId: strin
 
 export async function deliveriesOfEvent(deps: Deps, eventId: string): Promise<DeliveryRecord[]> {
   const k = keys.deliveriesOfEvent(eventId);
-  const res = await deps.ddb.send(
-    new QueryCommand({
-      TableName: deps.config.tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': k.pk, ':prefix': k.skPrefix },
-      ConsistentRead: true,
-    }),
-  );
-  return (res.Items ?? []).map(deliveryFromRow);
+  return (await queryByPrefix(deps, k.pk, k.skPrefix)).map(deliveryFromRow);
 }
 
 /** Appends one attempt; the status moves on only from `pending` (an attempt after the end is ignored). */
 export async function recordAttempt(deps: Deps, d: Pick<DeliveryRecord, 'eventId' | 'endpointId' | 'replay'>, attempt: DeliveryAttempt, status: DeliveryStatus): Promise<void> {
-  try {
-    await deps.ddb.send(
+  // Only a pending delivery moves on; a late write after the end changes nothing.
+  await writeIf(() =>
+    deps.ddb.send(
       new UpdateCommand({
         TableName: deps.config.tableName,
         Key: keys.delivery(d.eventId, d.endpointId, d.replay),
@@ -322,15 +294,14 @@ export async function recordAttempt(deps: Deps, d: Pick<DeliveryRecord, 'eventId
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':a': [attempt], ':s': status, ':pending': 'pending', ...(status === 'pending' ? {} : { ':at': attempt.at }) },
       }),
-    );
-  } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-  }
+    ),
+  );
 }
 
 export async function finishDelivery(deps: Deps, d: Pick<DeliveryRecord, 'eventId' | 'endpointId' | 'replay'>, status: DeliveryStatus): Promise<void> {
-  try {
-    await deps.ddb.send(
+  // Only a pending delivery moves on; a late write after the end changes nothing.
+  await writeIf(() =>
+    deps.ddb.send(
       new UpdateCommand({
         TableName: deps.config.tableName,
         Key: keys.delivery(d.eventId, d.endpointId, d.replay),
@@ -339,10 +310,8 @@ export async function finishDelivery(deps: Deps, d: Pick<DeliveryRecord, 'eventI
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':s': status, ':pending': 'pending', ':at': new Date(deps.clock.now()).toISOString() },
       }),
-    );
-  } catch (err) {
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
-  }
+    ),
+  );
 }
 
 export async function listDeliveries(

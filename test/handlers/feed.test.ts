@@ -1,6 +1,6 @@
 import { commitTransactions, currentTransactions, sameTransaction, type StoredTransaction } from '../../functions/data/feed-repo';
-import { createItem, getItem } from '../../functions/data/items-repo';
-import { embeddedDeps } from '../support/embedded';
+import { getItem } from '../../functions/data/items-repo';
+import { createTestItem, embeddedDeps } from '../support/embedded';
 
 const txn = (id: string, amount: number): StoredTransaction => ({
   transaction_id: id,
@@ -27,18 +27,7 @@ describe('the change feed writer', () => {
 
   it('commits nothing when the same rows are ingested again after a round trip through DynamoDB', async () => {
     const deps = await embeddedDeps();
-    await createItem(deps, {
-      itemId: 'item_idem',
-      applicationId: 'app',
-      environment: 'test',
-      institutionId: 'ins_sandbox_first_bank',
-      institutionName: 'Sandbox First Bank',
-      connector: 'sandbox',
-      consentedProducts: ['transactions'],
-      sandboxUsername: 'user_good',
-      clientUserId: 'u',
-      webhook: null,
-    });
+    await createTestItem(deps, 'item_idem');
     const first = await commitTransactions(deps, 'item_idem', [txn('txn_1', 4.5), txn('txn_2', 9)].map((t) => ({ txnId: t.transaction_id, txn: t })));
     expect(first).toMatchObject({ committedSeq: 1, added: 2 });
     const stored = await currentTransactions(deps, 'item_idem', 1);
@@ -49,18 +38,7 @@ describe('the change feed writer', () => {
 
   it('refuses a second writer while the first holds the lease', async () => {
     const deps = await embeddedDeps();
-    await createItem(deps, {
-      itemId: 'item_lease',
-      applicationId: 'app',
-      environment: 'test',
-      institutionId: 'ins_sandbox_first_bank',
-      institutionName: 'Sandbox First Bank',
-      connector: 'sandbox',
-      consentedProducts: ['transactions'],
-      sandboxUsername: 'user_good',
-      clientUserId: 'u',
-      webhook: null,
-    });
+    await createTestItem(deps, 'item_lease');
     const results = await Promise.allSettled([
       commitTransactions(deps, 'item_lease', [{ txnId: 'txn_a', txn: txn('txn_a', 1) }]),
       commitTransactions(deps, 'item_lease', [{ txnId: 'txn_b', txn: txn('txn_b', 2) }]),

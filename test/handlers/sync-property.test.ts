@@ -5,9 +5,9 @@
 import fc from 'fast-check';
 import { syncTransactions } from '../../functions/app/sync';
 import { commitTransactions, currentTransactions, type StoredTransaction } from '../../functions/data/feed-repo';
-import { createItem, getItem } from '../../functions/data/items-repo';
+import { getItem } from '../../functions/data/items-repo';
 import { decodeCursor } from '../../functions/core/sync-cursor';
-import { embeddedDeps } from '../support/embedded';
+import { createTestItem, embeddedDeps } from '../support/embedded';
 import type { Deps } from '../../functions/platform/runtime';
 
 let deps: Deps;
@@ -56,18 +56,7 @@ let runs = 0;
 async function runScenario(ops: Op[]): Promise<void> {
   runs += 1;
   const itemId = `item_prop_${runs}_${Date.now()}`;
-  await createItem(deps, {
-    itemId,
-    applicationId: 'app_prop',
-    environment: 'test',
-    institutionId: 'ins_sandbox_first_bank',
-    institutionName: 'Sandbox First Bank',
-    connector: 'sandbox',
-    consentedProducts: ['transactions'],
-    sandboxUsername: 'user_good',
-    clientUserId: 'prop',
-    webhook: null,
-  });
+  await createTestItem(deps, itemId);
   const server = new Map<string, StoredTransaction>();
   const serverAt = new Map<number, Map<string, StoredTransaction>>([[0, new Map()]]);
   const replica = new Map<string, StoredTransaction>();

@@ -1,6 +1,7 @@
 // A fresh table in the run's DynamoDB Local, with deps whose clock the test controls.
 import { randomUUID } from 'node:crypto';
 import { ensureTable } from '../../functions/platform/local/dynamodb-local';
+import { createItem, type NewItem } from '../../functions/data/items-repo';
 import { createDeps, type Deps } from '../../functions/platform/runtime';
 
 export interface ManualClock {
@@ -20,4 +21,21 @@ export async function embeddedDeps(clock: ManualClock = manualClock()): Promise<
   const tableName = `h_${randomUUID().slice(0, 8)}`;
   await ensureTable(endpoint, tableName);
   return createDeps({ tableName, stage: 'local', region: 'us-east-1', dynamodbEndpoint: endpoint }, clock) as Deps & { clock: ManualClock };
+}
+
+/** A healthy sandbox item with the transactions product, written straight to the table. */
+export async function createTestItem(deps: Deps, itemId: string, overrides: Partial<NewItem> = {}) {
+  return createItem(deps, {
+    itemId,
+    applicationId: 'app_test',
+    environment: 'test',
+    institutionId: 'ins_sandbox_first_bank',
+    institutionName: 'Sandbox First Bank',
+    connector: 'sandbox',
+    consentedProducts: ['transactions'],
+    sandboxUsername: 'user_good',
+    clientUserId: 'test-user',
+    webhook: null,
+    ...overrides,
+  });
 }

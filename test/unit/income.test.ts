@@ -6,57 +6,11 @@ import { IncomeStream } from '../../functions/contracts/product-schemas';
 import { detectIncome, employerName, estimateGross, withholdingRate, type IncomeStream as Stream } from '../../functions/core/income';
 import { detectRecurring } from '../../functions/core/recurring';
 import { generateSandboxItem } from '../../functions/core/sandbox/generator';
-import { primaryOf } from '../../functions/core/taxonomy';
-import type { StoredTransaction } from '../../functions/data/feed-repo';
+import { CARD, CHECKING, SAVINGS, addDays, fridayBefore, ids, lastDay, months, transactionBuilder, ymd } from '../support/histories';
 
-const CHECKING = 'acct_checking';
-const SAVINGS = 'acct_savings';
-const CARD = 'acct_card';
+const txn = transactionBuilder(CHECKING);
 
-interface Opts {
-  merchant?: string | null;
-  detailed?: string | null;
-  account?: string;
-  pending?: boolean;
-  currency?: string;
-}
 
-let seq = 0;
-function txn(date: string, amount: number, name: string, o: Opts = {}): StoredTransaction {
-  seq += 1;
-  const detailed = o.detailed ?? null;
-  return {
-    transaction_id: `txn_${String(seq).padStart(6, '0')}`,
-    account_id: o.account ?? CHECKING,
-    date,
-    authorized_datetime: null,
-    name,
-    merchant_name: o.merchant ?? null,
-    amount,
-    iso_currency_code: o.currency ?? 'USD',
-    pending: o.pending ?? false,
-    category: detailed ? (primaryOf(detailed) ?? null) : null,
-    category_detailed: detailed,
-    payment_channel: 'other',
-  };
-}
-
-const DAY = 86_400_000;
-const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * DAY).toISOString().slice(0, 10);
-const dow = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
-const lastDay = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
-const ymd = (y: number, m: number, d: number) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-const fridayBefore = (date: string) => (dow(date) === 6 ? addDays(date, -1) : dow(date) === 0 ? addDays(date, -2) : date);
-const ids = (txns: StoredTransaction[]) => txns.map((t) => t.transaction_id);
-
-function months(y: number, m: number, count: number): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  for (let i = 0; i < count; i++) {
-    const t = y * 12 + (m - 1) + i;
-    out.push([Math.floor(t / 12), (t % 12) + 1]);
-  }
-  return out;
-}
 
 const only = (streams: Stream[]) => {
   expect(streams).toHaveLength(1);

@@ -12,64 +12,14 @@ import {
   type RecurringStream as Stream,
 } from '../../functions/core/recurring';
 import { generateSandboxItem } from '../../functions/core/sandbox/generator';
-import { primaryOf } from '../../functions/core/taxonomy';
 import type { StoredTransaction } from '../../functions/data/feed-repo';
+import { CARD, CHECKING, SAVINGS, addDays, dow, fridayBefore, ids, lastDay, months, transactionBuilder, ymd } from '../support/histories';
 
-// ---------------------------------------------------------------------------------------------
-// History builders
-// ---------------------------------------------------------------------------------------------
+const txn = transactionBuilder(CARD);
 
-const CHECKING = 'acct_checking';
-const CARD = 'acct_card';
-const SAVINGS = 'acct_savings';
-
-interface Opts {
-  merchant?: string | null;
-  detailed?: string | null;
-  account?: string;
-  pending?: boolean;
-  currency?: string;
-}
-
-let seq = 0;
-function txn(date: string, amount: number, name: string, o: Opts = {}): StoredTransaction {
-  seq += 1;
-  const detailed = o.detailed ?? null;
-  return {
-    transaction_id: `txn_${String(seq).padStart(6, '0')}`,
-    account_id: o.account ?? CARD,
-    date,
-    authorized_datetime: null,
-    name,
-    merchant_name: o.merchant ?? null,
-    amount,
-    iso_currency_code: o.currency ?? 'USD',
-    pending: o.pending ?? false,
-    category: detailed ? (primaryOf(detailed) ?? null) : null,
-    category_detailed: detailed,
-    payment_channel: 'other',
-  };
-}
-
-const DAY = 86_400_000;
-const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * DAY).toISOString().slice(0, 10);
-const dow = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay();
-const lastDay = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
-const ymd = (y: number, m: number, d: number) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-/** Day `d` of month `m`, moved back to Friday when it falls on a weekend (payroll convention). */
-const fridayBefore = (date: string) => (dow(date) === 6 ? addDays(date, -1) : dow(date) === 0 ? addDays(date, -2) : date);
 /** Moved on to Monday when on a weekend (card billing convention in these tests). */
 const mondayAfter = (date: string) => (dow(date) === 6 ? addDays(date, 2) : dow(date) === 0 ? addDays(date, 1) : date);
 
-/** Months from (y, m) for `count` months. */
-function months(y: number, m: number, count: number): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  for (let i = 0; i < count; i++) {
-    const t = y * 12 + (m - 1) + i;
-    out.push([Math.floor(t / 12), (t % 12) + 1]);
-  }
-  return out;
-}
 
 /** Deterministic LCG in [0, 1). */
 function lcg(seed: number): () => number {
@@ -94,7 +44,6 @@ const only = (streams: Stream[]) => {
   expect(streams).toHaveLength(1);
   return streams[0];
 };
-const ids = (txns: StoredTransaction[]) => txns.map((t) => t.transaction_id);
 
 // ---------------------------------------------------------------------------------------------
 // Hand-built histories
@@ -365,7 +314,8 @@ describe('detectRecurring: hand-built histories', () => {
 
 describe('detectRecurring: determinism and input handling', () => {
   const history = () => {
-    seq = 5000;
+    // A fresh builder per call: the same ids every time.
+    const txn = transactionBuilder(CARD);
     return [
       ...months(2024, 1, 18).map(([y, m]) => txn(mondayAfter(ymd(y, m, 15)), 15.49, 'NETFLIX.COM', { merchant: 'Netflix', detailed: 'entertainment_streaming' })),
       ...Array.from({ length: 30 }, (_, i) => txn(addDays('2024-01-05', 14 * i), -2500, 'PAYROLL ACME CORP', { account: CHECKING, detailed: 'income_wages' })),

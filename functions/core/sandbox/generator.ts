@@ -12,7 +12,8 @@
 // - transaction_id = txn_ + hash(login seed, account, authorization day, ordinal within that day).
 //   account_id = acct_ + hash(login seed, account key).
 // The generator fills no merchant_name or category: ingestion runs enrichDescriptor on `name`.
-import { hashHex, Rng } from './random';
+import type { AccountRecord } from '../../contracts/schemas';
+import { hashHex, Rng, weightedPick } from './random';
 import { findInstitution } from '../institutions';
 import type { InstitutionType } from '../connectors';
 import {
@@ -33,16 +34,8 @@ export interface SandboxLogin {
   username: string;
 }
 
-export interface SandboxAccount {
-  account_id: string;
-  name: string;
-  official_name: string;
-  type: 'depository' | 'investment' | 'credit' | 'loan' | 'crypto';
-  subtype: string;
-  mask: string;
-  balances: { current: number; available: number | null; limit: number | null; iso_currency_code: string };
-  verification_status: string;
-}
+/** A sandbox account has exactly the contract's Account shape. */
+export type SandboxAccount = AccountRecord;
 
 export interface RawTransaction {
   transaction_id: string;
@@ -819,16 +812,7 @@ const TRIP_WEIGHTS: Array<[SpendKind, number]> = [
   ['restaurant', 16], ['coffee', 12], ['fastfood', 8], ['bars', 7], ['rideshare', 9], ['transit', 6], ['groceries', 3], ['convenience', 3], ['pharmacy', 1],
 ];
 
-function weightedKind(r: Rng, weights: Array<[SpendKind, number]>): SpendKind {
-  let total = 0;
-  for (const [, w] of weights) total += w;
-  let x = r.next() * total;
-  for (const [k, w] of weights) {
-    x -= w;
-    if (x < 0) return k;
-  }
-  return weights[0][0];
-}
+const weightedKind = (r: Rng, weights: Array<[SpendKind, number]>): SpendKind => weightedPick(r, weights);
 
 function spendDay(ctx: Ctx, dp: DayParts, r: Rng, otherCardEvents: number): void {
   const p = ctx.p;

@@ -38,6 +38,18 @@ export function unitHash(str: string): number {
   return cyrb128(str)[0] / 4294967296;
 }
 
+/** Picks a key with probability proportional to its weight. */
+export function weightedPick<K>(r: Rng, weights: ReadonlyArray<readonly [K, number]>): K {
+  let total = 0;
+  for (const [, w] of weights) total += w;
+  let x = r.next() * total;
+  for (const [k, w] of weights) {
+    x -= w;
+    if (x < 0) return k;
+  }
+  return weights[0][0];
+}
+
 export const ALNUM = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
 
 export class Rng {

@@ -13,7 +13,7 @@
 // Balances follow the generator's own balance model for each account (see balancesAt).
 // Logins with no card account (crypto exchange, crypto wallet) have no purchases: their state k
 // equals state 0.
-import { hashHex, Rng } from './random';
+import { hashHex, Rng, weightedPick } from './random';
 import { enrichDescriptor } from '../enrichment/rules';
 import { findInstitution } from '../institutions';
 import { REGIONS, USD_PER_UNIT, regionOf, type PoolItem, type RegionPools, type SpendKind } from './pools';
@@ -123,16 +123,7 @@ function render(ctx: SimContext, r: Rng, template: string, mask: string): string
   });
 }
 
-function weightedKind(r: Rng, weights: Array<[SpendKind, number]>): SpendKind {
-  let total = 0;
-  for (const [, w] of weights) total += w;
-  let x = r.next() * total;
-  for (const [k, w] of weights) {
-    x -= w;
-    if (x < 0) return k;
-  }
-  return weights[0][0];
-}
+const weightedKind = (r: Rng, weights: Array<[SpendKind, number]>): SpendKind => weightedPick(r, weights);
 
 /** An amount in [lo, hi], skewed towards lo, in cents (the generator's draw). */
 function drawCents(r: Rng, item: PoolItem): number {

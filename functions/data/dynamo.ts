@@ -1,0 +1,35 @@
+// Two patterns every repository uses, written once.
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../platform/runtime';
+
+/** Runs a conditional write; false when its condition did not hold (nothing was written). */
+export async function writeIf(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
+
+/** Every row of one partition whose sort key starts with `skPrefix` (strongly consistent, all pages). */
+export async function queryByPrefix(deps: Deps, pk: string, skPrefix: string): Promise<Record<string, any>[]> {
+  const rows: Record<string, any>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res: QueryCommandOutput = await deps.ddb.send(
+      new QueryCommand({
+        TableName: deps.config.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
+        ExclusiveStartKey: start,
+        ConsistentRead: true,
+      }),
+    );
+    rows.push(...(res.Items ?? []));
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return rows;
+}
