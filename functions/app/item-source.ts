@@ -1,23 +1,21 @@
-// Where an item's data comes from: the connector that serves it. Test keys always reach the
-// simulated sandbox; other connectors are not wired yet, so live items answer provider_error.
-// Every connector's transactions are enriched here, at ingestion, by the descriptor rules engine.
-import { ApiError } from '../contracts/errors';
+// Where an item's data comes from: the connector that serves it, reached through the connector
+// port (core/connector-port.ts; connectorOfItem decides which adapter). Every connector's
+// transactions are enriched here, at ingestion, by the descriptor rules engine.
+import { connectorOfItem } from '../connectors';
 import type { TxnChange } from '../core/change-feed';
+import type { SourceBatch, SourceTransaction } from '../core/connector-port';
 import { enrichDescriptor } from '../core/enrichment/rules';
-import { generateSandboxItem, type RawTransaction } from '../core/sandbox/generator';
+import { newEvent, publishEvent } from '../data/events';
 import { commitTransactions, type CommitResult, type StoredTransaction } from '../data/feed-repo';
 import { putAccounts, type ItemRecord, type StoredAccount } from '../data/items-repo';
 import { eventPut } from '../data/webhooks-repo';
 import type { Deps } from '../platform/runtime';
-import { newEvent, publishEvent } from './webhooks';
-
-export const SANDBOX_CONNECTOR = 'sandbox';
 
 export function todayOf(deps: Deps): string {
   return new Date(deps.clock.now()).toISOString().slice(0, 10);
 }
 
-export function enrich(raw: RawTransaction): StoredTransaction {
+export function enrich(raw: SourceTransaction): StoredTransaction {
   const e = enrichDescriptor(raw.name, raw.amount);
   return {
     transaction_id: raw.transaction_id,
@@ -42,10 +40,21 @@ export interface SourceData {
 
 type SourceRef = Pick<ItemRecord, 'connector' | 'institutionId' | 'sandboxUsername'>;
 
-export function fetchFromSource(deps: Deps, item: SourceRef): SourceData {
-  if (item.connector !== SANDBOX_CONNECTOR || item.sandboxUsername === null) throw new ApiError('provider_error');
-  const data = generateSandboxItem({ institutionId: item.institutionId, username: item.sandboxUsername }, todayOf(deps));
-  return { accounts: data.accounts, transactions: data.transactions.map(enrich) };
+/** A connector's batch, ready to ingest: its transactions enriched. */
+export function ingestable(batch: SourceBatch): SourceData {
+  return { accounts: batch.accounts, transactions: batch.transactions.map(enrich) };
+}
+
+/** The item's whole history as its connector reports it today. */
+export async function fetchFromSource(deps: Deps, item: SourceRef): Promise<SourceData> {
+  const { connector, connection } = connectorOfItem(item);
+  return ingestable(await connector.initialHistory(connection, todayOf(deps)));
+}
+
+/** The item's accounts and current balances, from its connector. */
+export async function sourceAccounts(deps: Deps, item: SourceRef): Promise<StoredAccount[]> {
+  const { connector, connection } = connectorOfItem(item);
+  return connector.accounts(connection, todayOf(deps));
 }
 
 /**
@@ -70,7 +79,8 @@ export function diffAgainstSource(source: readonly StoredTransaction[]) {
  * that changed something carries its `transactions.sync_updates_available` event in the same
  * DynamoDB transaction (the outbox), and the event is then published.
  */
-export async function syncFromSource(deps: Deps, item: ItemRecord, data: SourceData = fetchFromSource(deps, item)): Promise<CommitResult | null> {
+export async function syncFromSource(deps: Deps, item: ItemRecord, fetched?: SourceData): Promise<CommitResult | null> {
+  const data = fetched ?? (await fetchFromSource(deps, item));
   await putAccounts(deps, item.itemId, data.accounts, deps.clock.now());
   if (!item.consentedProducts.includes('transactions')) return null;
   const event = newEvent(deps, item, 'transactions.sync_updates_available', {

@@ -3,13 +3,14 @@
 // While an item is not healthy, the calls that need the institution (balance refresh, on-demand
 // refresh) answer an item error; everything that serves cached data keeps working: items.get,
 // items.remove, accounts.get, transactions.sync and transactions.get (and the other data products).
-import { ApiError, fail } from '../contracts/errors';
-import { sandboxSourceAt } from '../core/sandbox/refresh-sim';
+import { fail } from '../contracts/errors';
+import { EVENT_TYPES, sampleEventData, type EventType } from '../contracts/events';
+import type { RefreshExecutionInput } from '../contracts/worker-messages';
+import { connectorOfItem } from '../connectors';
+import { emitEvent } from '../data/events';
 import { bumpRefreshCount, getItem, updateItemState, type ItemRecord } from '../data/items-repo';
 import type { Deps } from '../platform/runtime';
-import type { RefreshExecutionInput } from '../workers/contracts';
-import { enrich, SANDBOX_CONNECTOR, syncFromSource, todayOf } from './item-source';
-import { emitEvent, EVENT_TYPES, type EventType } from './webhooks';
+import { ingestable, syncFromSource, todayOf } from './item-source';
 
 export function requireHealthy(item: ItemRecord): void {
   if (item.status === 'login_required') fail('item_login_required');
@@ -30,10 +31,9 @@ export async function requestRefresh(deps: Deps, item: ItemRecord) {
 export async function refreshItem(deps: Deps, input: RefreshExecutionInput) {
   const item = await getItem(deps, input.item_id);
   if (!item || item.status !== 'healthy') return { refreshed: false, reason: item ? item.status : 'removed' };
-  if (item.connector !== SANDBOX_CONNECTOR || item.sandboxUsername === null) throw new ApiError('provider_error');
-  const step = await bumpRefreshCount(deps, item.itemId);
-  const source = sandboxSourceAt({ institutionId: item.institutionId, username: item.sandboxUsername }, todayOf(deps), step);
-  const result = await syncFromSource(deps, item, { accounts: source.accounts, transactions: source.transactions.map(enrich) });
+  const { connector, connection } = connectorOfItem(item);
+  const refreshCount = await bumpRefreshCount(deps, item.itemId);
+  const result = await syncFromSource(deps, item, ingestable(await connector.refresh(connection, todayOf(deps), refreshCount)));
   return { refreshed: true, changed: result?.committedSeq != null, added: result?.added ?? 0, modified: result?.modified ?? 0, removed: result?.removed ?? 0 };
 }
 
@@ -60,13 +60,6 @@ export async function announceRepair(deps: Deps, item: ItemRecord) {
 /** POST /v1/sandbox/fire_webhook: any event type, with the payload it would really carry. */
 export async function fireWebhook(deps: Deps, item: ItemRecord, type: EventType) {
   if (!EVENT_TYPES.includes(type)) fail('invalid_field');
-  const data: Record<string, unknown> =
-    type === 'transactions.sync_updates_available'
-      ? { item_id: item.itemId, initial_update_complete: true, historical_update_complete: true }
-      : type === 'item.error'
-        ? { item_id: item.itemId, error: item.error ?? loginRequiredError }
-        : type === 'item.login_repaired'
-          ? { item_id: item.itemId }
-          : { item_id: item.itemId, quota: 'api', threshold_percent: 80, sandbox: true };
+  const data = sampleEventData(type, { itemId: item.itemId, itemError: item.error ?? loginRequiredError, now: deps.clock.now() });
   return { fired: true, event_id: await emitEvent(deps, item, type, data) };
 }

@@ -1,15 +1,15 @@
 // The Link journey: link tokens, the hosted page's session steps (credentials, MFA), item creation
 // or repair, public tokens and the exchange for an access token.
+import { connectorFor, sandboxCredentials } from '../connectors';
 import { ApiError, fail } from '../contracts/errors';
 import { LIMITS } from '../contracts/limits';
-import type { Product } from '../contracts/schemas';
+import type { RequestOf } from '../contracts/routes';
+import type { Environment, Product } from '../contracts/schemas';
 import { randomToken } from '../core/api-keys';
-import { resolveConnector } from '../core/connectors';
 import { findInstitution, toPublicInstitution } from '../core/institutions';
-import { isCorrectMfaCode, sandboxOutcome, successRedirect } from '../core/link-rules';
+import { successRedirect } from '../core/link-rules';
 import { mintToken, newItemId, tokenHash } from '../core/tokens';
 import type { AuthContext } from '../data/api-keys-repo';
-import type { Environment } from '../data/keys';
 import {
   completeLinkSession,
   createItem,
@@ -27,29 +27,19 @@ import {
   type LinkSessionRecord,
 } from '../data/items-repo';
 import type { Deps } from '../platform/runtime';
-import { fetchFromSource, SANDBOX_CONNECTOR, syncFromSource } from './item-source';
+import { sourceAccounts, syncFromSource } from './item-source';
 import { announceRepair, markItemError } from './lifecycle';
 import { registerEndpoint } from './webhooks';
 
 const LINK_LIFETIME_MS = LIMITS.linkTokenLifetimeMinutes * 60_000;
 type CatalogInstitution = NonNullable<ReturnType<typeof findInstitution>>;
 
-export interface LinkTokenRequest {
-  client_name?: string;
-  user: { client_user_id: string };
-  products: Product[];
-  institution_id?: string;
-  update_item_id?: string;
-  webhook?: string;
-  redirect_uri?: string;
-}
-
 function requireSupported(institution: CatalogInstitution, products: Product[]): void {
   const missing = products.filter((p) => !institution.products.includes(p));
   if (missing.length) fail('products_not_supported', `${institution.name} does not support: ${missing.join(', ')}.`);
 }
 
-export async function createLinkToken(deps: Deps, auth: AuthContext, body: LinkTokenRequest) {
+export async function createLinkToken(deps: Deps, auth: AuthContext, body: RequestOf<'link.token.create'>) {
   let institutionId = body.institution_id ?? null;
   if (body.update_item_id !== undefined) {
     const item = await getItem(deps, body.update_item_id);
@@ -111,48 +101,39 @@ async function failAttempt(deps: Deps, session: LinkSessionRecord, code: 'invali
   throw new ApiError(code, `${code === 'invalid_credentials' ? 'The username or password is incorrect.' : 'The code is incorrect.'} ${left} attempt${left === 1 ? '' : 's'} left.`);
 }
 
-export interface ConnectRequest {
-  link_token: string;
-  institution_id: string;
-  username: string;
-  password: string;
-}
-
-export async function submitCredentials(deps: Deps, body: ConnectRequest) {
+export async function submitCredentials(deps: Deps, body: RequestOf<'link.connect'>) {
   const session = await openSession(deps, body.link_token);
   if (session.failedAttempts >= LIMITS.linkAttemptsMax) fail('too_many_attempts');
   const institution = findInstitution(body.institution_id) ?? fail('institution_not_found');
   if (session.institutionId && session.updateItemId && session.institutionId !== institution.institution_id) fail('institution_mismatch');
   requireSupported(institution, session.products);
-  if (session.environment === 'live') {
-    // Live keys reach the institution's connector chain; none is wired yet, so nothing pretends.
-    if (!resolveConnector(institution.connectors, deps.config.connectorEnv ?? {})) fail('provider_error');
-    fail('provider_error', 'The connector for this institution is configured but not available in this release.');
-  }
-  const outcome = sandboxOutcome(body.username, body.password);
-  if (outcome === 'invalid') return failAttempt(deps, session, 'invalid_credentials');
-  if (outcome === 'locked') {
+  const connector = connectorFor(session.environment, institution, deps.config.connectorEnv ?? {});
+  const result = await connector.login(institution.institution_id, { username: body.username, password: body.password });
+  if (result.status === 'invalid_credentials') return failAttempt(deps, session, 'invalid_credentials');
+  if (result.status === 'locked') {
     const item = session.updateItemId ? await getItem(deps, session.updateItemId) : undefined;
     if (item) await markItemError(deps, item, lockedError());
     fail('item_locked');
   }
-  if (outcome === 'mfa') {
-    await setPendingMfa(deps, session, { institutionId: institution.institution_id, username: body.username });
-    return { status: 'mfa_required' as const, mfa: { type: 'code' as const, prompt: 'Enter the 4-digit code sent to your phone. (Sandbox: 1234.)' } };
+  if (result.status === 'mfa_required') {
+    await setPendingMfa(deps, session, { institutionId: result.connection.institutionId, username: result.connection.login });
+    return { status: 'mfa_required' as const, mfa: { type: 'code' as const, prompt: result.prompt } };
   }
-  return finishConnection(deps, session, institution, body.username);
+  return finishConnection(deps, session, institution, result.connection.login);
 }
 
 function lockedError() {
   return { type: 'item_error', code: 'item_locked', message: 'The institution has locked this login.' };
 }
 
-export async function submitMfaCode(deps: Deps, body: { link_token: string; code: string }) {
+export async function submitMfaCode(deps: Deps, body: RequestOf<'link.mfa'>) {
   const session = await openSession(deps, body.link_token);
   if (session.failedAttempts >= LIMITS.linkAttemptsMax) fail('too_many_attempts');
   if (!session.mfa) fail('no_mfa_pending');
-  if (!isCorrectMfaCode(body.code)) return failAttempt(deps, session, 'invalid_mfa_code');
   const institution = findInstitution(session.mfa.institutionId) ?? fail('institution_not_found');
+  const connector = connectorFor(session.environment, institution, deps.config.connectorEnv ?? {});
+  const pending = { institutionId: session.mfa.institutionId, login: session.mfa.username };
+  if (!(await connector.verifyMfaCode(pending, body.code))) return failAttempt(deps, session, 'invalid_mfa_code');
   return finishConnection(deps, session, institution, session.mfa.username);
 }
 
@@ -184,7 +165,7 @@ async function finishConnection(deps: Deps, session: LinkSessionRecord, institut
     });
   }
   const publicToken = await mintPublicToken(deps, item, rotate);
-  const accounts = fetchFromSource(deps, item).accounts;
+  const accounts = await sourceAccounts(deps, item);
   const metadata = {
     link_session_id: session.linkSessionId,
     item_id: item.itemId,
@@ -214,15 +195,16 @@ interface ConnectArgs {
   webhook: string | null;
 }
 
-/** Creates a healthy sandbox item and loads its accounts and 24 months of transactions. */
+/** Creates a healthy item served by the login's connector and loads its accounts and history. */
 export async function connectItem(deps: Deps, args: ConnectArgs): Promise<ItemRecord> {
+  const connector = connectorFor(args.environment, args.institution, deps.config.connectorEnv ?? {});
   const item = await createItem(deps, {
     itemId: args.itemId,
     applicationId: args.applicationId,
     environment: args.environment,
     institutionId: args.institution.institution_id,
     institutionName: args.institution.name,
-    connector: SANDBOX_CONNECTOR,
+    connector: connector.id,
     consentedProducts: args.products,
     sandboxUsername: args.username,
     clientUserId: args.clientUserId,
@@ -248,14 +230,15 @@ async function mintPublicToken(deps: Deps, item: ItemRecord, rotate: boolean): P
 export async function createSandboxPublicToken(
   deps: Deps,
   auth: AuthContext,
-  body: { institution_id: string; products: Product[]; username?: string },
+  body: RequestOf<'sandbox.public_token.create'>,
 ) {
   const institution = findInstitution(body.institution_id) ?? fail('institution_not_found');
   requireSupported(institution, body.products);
   const username = body.username ?? 'user_good';
-  const outcome = sandboxOutcome(username, 'pass_good');
-  if (outcome === 'locked') fail('item_locked');
-  if (outcome === 'invalid') fail('invalid_credentials', `${username} is not a sandbox login; use user_good, user_good_<suffix> or user_mfa.`);
+  const connector = connectorFor(auth.environment, institution, deps.config.connectorEnv ?? {});
+  const result = await connector.login(institution.institution_id, sandboxCredentials(username));
+  if (result.status === 'locked') fail('item_locked');
+  if (result.status === 'invalid_credentials') fail('invalid_credentials', `${username} is not a sandbox login; use user_good, user_good_<suffix> or user_mfa.`);
   const item = await connectItem(deps, {
     itemId: newItemId(),
     applicationId: auth.applicationId,

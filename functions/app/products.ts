@@ -1,50 +1,44 @@
 // The data products beyond accounts and transactions: identity, income, liabilities, recurring,
 // assets and investments. Detection (recurring, income, assets) runs over the item's stored data;
 // the institution-reported products (identity, liabilities, holdings) come from the item's
-// connector (the sandbox simulator: deterministic per login and consistent with its transactions).
-import { ApiError, fail } from '../contracts/errors';
+// connector, through the connector port.
+import { connectorOfItem } from '../connectors';
+import { fail } from '../contracts/errors';
 import { LIMITS } from '../contracts/limits';
+import type { RequestOf } from '../contracts/routes';
 import { computeAssets } from '../core/assets';
 import { detectIncome } from '../core/income';
 import { detectRecurring } from '../core/recurring';
-import { sandboxIdentity, sandboxInvestments, sandboxLiabilities } from '../core/sandbox/products';
-import { generateSandboxItem, type SandboxItemData, type SandboxLogin } from '../core/sandbox/generator';
+import type { ProductContext } from '../core/connector-port';
 import { currentTransactions } from '../data/feed-repo';
 import type { ItemRecord } from '../data/items-repo';
 import type { Deps } from '../platform/runtime';
-import { SANDBOX_CONNECTOR, todayOf } from './item-source';
+import { todayOf } from './item-source';
 import { cachedAccounts, selectAccounts } from './reads';
 
-function sandboxLogin(item: ItemRecord): SandboxLogin {
-  if (item.connector !== SANDBOX_CONNECTOR || item.sandboxUsername === null) throw new ApiError('provider_error');
-  return { institutionId: item.institutionId, username: item.sandboxUsername };
-}
-
 /**
- * The connector's view of the item, with the balances the API serves (the cached ones) in place of
- * freshly generated ones, so holdings and liabilities reconcile with what accounts/get shows.
+ * The item's connector, and what its products are computed against: today and the accounts with
+ * the balances the API serves (the cached ones), so holdings and liabilities reconcile with what
+ * accounts/get shows.
  */
-async function sourceData(deps: Deps, item: ItemRecord): Promise<{ login: SandboxLogin; data: SandboxItemData; today: string }> {
-  const login = sandboxLogin(item);
-  const today = todayOf(deps);
-  const generated = generateSandboxItem(login, today);
-  const cached = new Map((await cachedAccounts(deps, item)).map((a) => [a.account_id, a]));
-  const accounts = generated.accounts.map((a) => (cached.has(a.account_id) ? { ...a, balances: cached.get(a.account_id)!.balances } : a));
-  return { login, data: { ...generated, accounts }, today };
+async function institutionView(deps: Deps, item: ItemRecord) {
+  const { connector, connection } = connectorOfItem(item);
+  const context: ProductContext = { today: todayOf(deps), accounts: await cachedAccounts(deps, item) };
+  return { connector, connection, context };
 }
 
 /** Identity; a degraded item answers the empty shape, not an error. */
 export async function identityOf(deps: Deps, item: ItemRecord) {
   const accounts = await cachedAccounts(deps, item);
   if (item.status !== 'healthy') return { accounts, identity: { owners: [] } };
-  const { login, data } = await sourceData(deps, item);
-  return { accounts, identity: sandboxIdentity(login, data) };
+  const { connector, connection, context } = await institutionView(deps, item);
+  return { accounts, identity: await connector.identity(connection, context) };
 }
 
 export async function liabilitiesOf(deps: Deps, item: ItemRecord) {
   const accounts = (await cachedAccounts(deps, item)).filter((a) => a.type === 'credit' || a.type === 'loan');
-  const { login, data, today } = await sourceData(deps, item);
-  return { accounts, liabilities: sandboxLiabilities(login, data, today) };
+  const { connector, connection, context } = await institutionView(deps, item);
+  return { accounts, liabilities: await connector.liabilities(connection, context) };
 }
 
 export async function recurringOf(deps: Deps, item: ItemRecord) {
@@ -61,29 +55,22 @@ const isInvestmentAccount = (type: string) => type === 'investment' || type === 
 
 export async function holdingsOf(deps: Deps, item: ItemRecord) {
   const accounts = (await cachedAccounts(deps, item)).filter((a) => isInvestmentAccount(a.type));
-  const { login, data, today } = await sourceData(deps, item);
+  const { connector, connection, context } = await institutionView(deps, item);
   const ids = new Set(accounts.map((a) => a.account_id));
-  return { accounts, holdings: sandboxInvestments(login, data, today).holdings.filter((h) => ids.has(h.account_id)) };
-}
-
-export interface InvestmentTransactionsRequest {
-  start_date?: string;
-  end_date?: string;
-  options?: { count?: number; offset?: number; account_ids?: string[] };
+  return { accounts, holdings: (await connector.investments(connection, context)).holdings.filter((h) => ids.has(h.account_id)) };
 }
 
 /** Omitted bounds mean the full history (ARCHITECTURE.md); newest first, then by id. */
-export async function investmentTransactionsOf(deps: Deps, item: ItemRecord, body: InvestmentTransactionsRequest) {
+export async function investmentTransactionsOf(deps: Deps, item: ItemRecord, body: RequestOf<'investments.transactions.get'>) {
   if (body.start_date && body.end_date && body.start_date > body.end_date) fail('invalid_date_range');
   const all = (await cachedAccounts(deps, item)).filter((a) => isInvestmentAccount(a.type));
   const requested = body.options?.account_ids;
   const accounts = requested ? selectAccounts(await cachedAccounts(deps, item), requested).filter((a) => isInvestmentAccount(a.type)) : all;
   const ids = new Set(accounts.map((a) => a.account_id));
-  const { login, data, today } = await sourceData(deps, item);
-  const rows = sandboxInvestments(login, data, today)
-    .investment_transactions.filter(
-      (t) => ids.has(t.account_id) && (!body.start_date || t.date >= body.start_date) && (!body.end_date || t.date <= body.end_date),
-    )
+  const { connector, connection, context } = await institutionView(deps, item);
+  const { investment_transactions } = await connector.investments(connection, context);
+  const rows = investment_transactions
+    .filter((t) => ids.has(t.account_id) && (!body.start_date || t.date >= body.start_date) && (!body.end_date || t.date <= body.end_date))
     .sort((a, b) => (a.date === b.date ? a.investment_transaction_id.localeCompare(b.investment_transaction_id) : a.date < b.date ? 1 : -1));
   const offset = body.options?.offset ?? 0;
   const count = body.options?.count ?? LIMITS.pageDefault;
@@ -92,8 +79,8 @@ export async function investmentTransactionsOf(deps: Deps, item: ItemRecord, bod
 
 export async function assetsOf(deps: Deps, item: ItemRecord) {
   const accounts = await cachedAccounts(deps, item);
-  const { login, data, today } = await sourceData(deps, item);
+  const { connector, connection, context } = await institutionView(deps, item);
   const holdingsValue: Record<string, number> = {};
-  for (const h of sandboxInvestments(login, data, today).holdings) holdingsValue[h.account_id] = (holdingsValue[h.account_id] ?? 0) + h.value;
+  for (const h of (await connector.investments(connection, context)).holdings) holdingsValue[h.account_id] = (holdingsValue[h.account_id] ?? 0) + h.value;
   return computeAssets(accounts, holdingsValue, null, new Date(deps.clock.now()).toISOString());
 }

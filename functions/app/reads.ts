@@ -1,10 +1,11 @@
 // Reading an item's accounts and transactions.
 import { fail } from '../contracts/errors';
 import { LIMITS } from '../contracts/limits';
+import type { RequestOf } from '../contracts/routes';
 import { currentTransactions } from '../data/feed-repo';
 import { listAccounts, putAccounts, type ItemRecord, type StoredAccount } from '../data/items-repo';
 import type { Deps } from '../platform/runtime';
-import { fetchFromSource } from './item-source';
+import { sourceAccounts } from './item-source';
 import { requireHealthy } from './lifecycle';
 
 const BALANCE_MAX_AGE_MS = LIMITS.balanceCacheMinutes * 60_000;
@@ -30,24 +31,18 @@ export async function freshAccounts(deps: Deps, item: ItemRecord, accountIds?: s
   requireHealthy(item);
   const cached = await listAccounts(deps, item.itemId);
   if (deps.clock.now() - cached.oldestRefresh <= BALANCE_MAX_AGE_MS) return selectAccounts(cached.accounts, accountIds);
-  const fresh = fetchFromSource(deps, item).accounts;
+  const fresh = await sourceAccounts(deps, item);
   await putAccounts(deps, item.itemId, fresh, deps.clock.now());
   return selectAccounts(fresh, accountIds);
 }
 
 // ---------- /v1/transactions/get ----------
 
-export interface TransactionsGetRequest {
-  start_date: string;
-  end_date: string;
-  options?: { count?: number; offset?: number; account_ids?: string[] };
-}
-
 /**
  * Posted and pending transactions dated in [start_date, end_date], newest first (date descending,
  * then transaction_id ascending for a stable order across pages); removed rows never appear.
  */
-export async function getTransactions(deps: Deps, item: ItemRecord, body: TransactionsGetRequest) {
+export async function getTransactions(deps: Deps, item: ItemRecord, body: RequestOf<'transactions.get'>) {
   if (body.start_date > body.end_date) fail('invalid_date_range');
   const accounts = await cachedAccounts(deps, item, body.options?.account_ids);
   const wanted = new Set(accounts.map((a) => a.account_id));

@@ -7,6 +7,10 @@ export const API_VERSION = '2026-07-01';
 
 // ---------- primitives ----------
 
+/** Which world a key lives in: `fc_sk_test_` keys reach the sandbox, `fc_sk_live_` keys real institutions. */
+export const ENVIRONMENTS = ['test', 'live'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
 export const PRODUCTS = ['transactions', 'identity', 'income', 'assets', 'investments', 'liabilities', 'recurring'] as const;
 export const Product = z.enum(PRODUCTS).meta({ id: 'Product', description: 'A data product an item can consent to.' });
 export type Product = z.infer<typeof Product>;
@@ -49,7 +53,9 @@ export const Offset = z.int().min(0).max(LIMITS.offsetMax).default(0);
 
 // ---------- resources ----------
 
-export const ItemStatus = z.enum(['healthy', 'login_required', 'error']).meta({ id: 'ItemStatus' });
+export const ITEM_STATUSES = ['healthy', 'login_required', 'error'] as const;
+export const ItemStatus = z.enum(ITEM_STATUSES).meta({ id: 'ItemStatus' });
+export type ItemStatus = z.infer<typeof ItemStatus>;
 
 export const ItemError = z
   .object({ type: z.string(), code: z.string(), message: z.string() })
@@ -92,7 +98,9 @@ export const Account = z
 /** An account as every layer stores and returns it (one shape, from the contract). */
 export type AccountRecord = z.infer<typeof Account>;
 
-export const PaymentChannel = z.enum(['online', 'in_store', 'transfer', 'other']);
+export const PAYMENT_CHANNELS = ['online', 'in_store', 'transfer', 'other'] as const;
+export const PaymentChannel = z.enum(PAYMENT_CHANNELS);
+export type PaymentChannel = z.infer<typeof PaymentChannel>;
 
 export const Transaction = z
   .object({
@@ -110,6 +118,8 @@ export const Transaction = z
     payment_channel: PaymentChannel,
   })
   .meta({ id: 'Transaction' });
+/** A transaction as every layer stores and returns it (one shape, from the contract). */
+export type TransactionRecord = z.infer<typeof Transaction>;
 
 export const RemovedTransaction = z.object({ transaction_id: z.string() }).meta({ id: 'RemovedTransaction' });
 

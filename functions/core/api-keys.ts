@@ -1,6 +1,6 @@
 // Secret API keys: format, generation and the only form we store (SHA-256 + display parts).
 import { createHash, randomBytes } from 'node:crypto';
-import type { Environment } from '../data/keys';
+import type { Environment } from '../contracts/schemas';
 
 export const API_KEY_PATTERN = /^fc_sk_(test|live)_[A-Za-z0-9]{16,128}$/;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';

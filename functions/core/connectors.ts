@@ -3,6 +3,11 @@
 // whose credentials are configured in the deployment serves the session. Test keys never consult
 // this: they always resolve to the `sandbox` simulator (spec §5 rule 4).
 //
+// These are the definitions (who, where, which credentials). The code that talks to a source is an
+// adapter implementing the connector port (core/connector-port.ts) in functions/connectors/, and
+// functions/connectors/index.ts is the one place that picks the adapter for a call. A definition
+// without an adapter answers provider_error even when configured (docs/connectors.md).
+//
 // How the 17 are counted: 1 simulator (`sandbox`); 6 an operator can enable alone (one
 // open-banking provider for UK and EU banks, two crypto exchanges, one payment app, one
 // public-address wallet reader covering the supported chains, one CSV/OFX/QFX file importer);

@@ -4,7 +4,7 @@
 // Rules and the gross-from-net estimate: docs/recurring-income.md.
 import type { z } from 'zod';
 import type { IncomeStream as IncomeStreamSchema } from '../contracts/product-schemas';
-import type { StoredTransaction } from '../data/feed-repo';
+import type { TransactionRecord } from '../contracts/schemas';
 import { detectStreams, isPayrollDescriptor, round2, type DetectedStream } from './recurring';
 
 export type IncomeStream = z.infer<typeof IncomeStreamSchema>;
@@ -25,7 +25,7 @@ const INCOME_KIND_BY_CATEGORY: ReadonlyMap<string, IncomeKind> = new Map([
  * refunds, or an uncategorised inflow. Transfers (transfer_in_*: own accounts, people, loans), card
  * and loan payment credits, refunds and tax refunds are never income.
  */
-export function isIncomeCandidate(t: StoredTransaction): boolean {
+export function isIncomeCandidate(t: TransactionRecord): boolean {
   if (t.pending || !(t.amount < 0)) return false;
   if (t.category_detailed === null) return true;
   return INCOME_KIND_BY_CATEGORY.has(t.category_detailed);
@@ -163,7 +163,7 @@ export function toIncomeStream(s: DetectedStream): IncomeStream {
  * credits). Streams that have stopped are included; compare predicted_next_date with today.
  * Sorted by kind (payroll, benefits, interest, other), then average_net descending, then stream_id.
  */
-export function detectIncome(txns: readonly StoredTransaction[], today: string): IncomeStream[] {
+export function detectIncome(txns: readonly TransactionRecord[], today: string): IncomeStream[] {
   const streams = detectStreams(txns.filter(isIncomeCandidate), today).filter((s) => s.direction === 'inflow').map(toIncomeStream);
   return streams.sort(
     (a, b) =>

@@ -12,7 +12,7 @@
 //   least one of its countries.
 import type { z } from 'zod';
 import type { Institution as InstitutionSchema, PRODUCTS } from '../contracts/schemas';
-import type { InstitutionType } from './connectors';
+import { SANDBOX_CONNECTOR_ID, type InstitutionType } from './connectors';
 
 export type Institution = z.infer<typeof InstitutionSchema>;
 type Product = (typeof PRODUCTS)[number];
@@ -38,7 +38,7 @@ const PAYMENT_APP: Product[] = ['transactions', 'identity', 'recurring'];
 const BUSINESS: Product[] = ['transactions', 'identity', 'assets', 'liabilities', 'recurring'];
 
 // ---------- connector chains ----------
-const SANDBOX = ['sandbox'];
+const SANDBOX = [SANDBOX_CONNECTOR_ID];
 const US_BIG_BANK = ['aggregator_a', 'aggregator_b', 'aggregator_d', 'processor_link', 'file_import'];
 const US_BANK = ['aggregator_a', 'aggregator_b', 'processor_link', 'file_import'];
 const US_CARD = ['aggregator_a', 'aggregator_b'];

@@ -18,79 +18,17 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { Cadence as CadenceSchema, RecurringStream as RecurringStreamSchema } from '../contracts/product-schemas';
-import type { StoredTransaction } from '../data/feed-repo';
+import type { TransactionRecord } from '../contracts/schemas';
+import { dayInMonthIndex, dayNumber, isoDate, monthIndexOf, parseDate, weekday } from './calendar';
 
 export type Cadence = z.infer<typeof CadenceSchema>;
 export type RecurringStream = z.infer<typeof RecurringStreamSchema>;
 export type RecurringKind = RecurringStream['kind'];
 export type Direction = RecurringStream['direction'];
 
-// ---------------------------------------------------------------------------------------------
-// Calendar (UTC day numbers: days since 1970-01-01)
-// ---------------------------------------------------------------------------------------------
-
-const DAY_MS = 86_400_000;
 // Bound once: inside a test runner's VM context every global lookup (Math.floor ...) is slow, and
-// the calendar arithmetic below runs on every occurrence.
+// the fitting below runs on every occurrence.
 const { abs, floor, min, max, sqrt, round, sign } = Math;
-
-/** Day number of a YYYY-MM-DD date (a longer ISO string is read by its date part), or null. */
-export function dayNumber(date: string): number | null {
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(date);
-  if (!m) return null;
-  const y = +m[1];
-  const mo = +m[2];
-  const d = +m[3];
-  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return null;
-  return daysFromCivil(y, mo, d);
-}
-
-export function isoDate(n: number): string {
-  return new Date(n * DAY_MS).toISOString().slice(0, 10);
-}
-
-const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const daysInMonth = (y: number, m: number) => (m === 2 && isLeap(y) ? 29 : MONTH_DAYS[m - 1]);
-
-/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil): no Date objects on hot paths. */
-function daysFromCivil(y: number, m: number, d: number): number {
-  const yy = m <= 2 ? y - 1 : y;
-  const era = floor(yy / 400);
-  const yoe = yy - era * 400;
-  const doy = floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
-  const doe = yoe * 365 + floor(yoe / 4) - floor(yoe / 100) + doy;
-  return era * 146097 + doe - 719468;
-}
-
-/** Month index (year * 12 + month - 1) of a day number (civil_from_days). */
-function monthIndexOf(n: number): number {
-  const z = n + 719468;
-  const era = floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = floor((doe - floor(doe / 1460) + floor(doe / 36524) - floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + floor(yoe / 4) - floor(yoe / 100));
-  const mp = floor((5 * doy + 2) / 153);
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-  return y * 12 + m - 1;
-}
-
-/** Day `day` of month index `mi`, clamped to the month's length. */
-function dayIn(mi: number, day: number): number {
-  const y = floor(mi / 12);
-  const m = mi - y * 12 + 1;
-  return daysFromCivil(y, m, min(day, daysInMonth(y, m)));
-}
-
-/** 0 = Sunday ... 6 = Saturday. */
-const weekday = (n: number) => (((n + 4) % 7) + 7) % 7;
-
-export function parseToday(today: string): number {
-  const n = dayNumber(today);
-  if (n === null || !/^\d{4}-\d{2}-\d{2}$/.test(today)) throw new RangeError(`today must be a YYYY-MM-DD date, got "${today}"`);
-  return n;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Cadences
@@ -267,7 +205,7 @@ export function descriptorKey(name: string): string {
 }
 
 /** Grouping key of a transaction's counterparty: `m:` merchant name or `d:` descriptor key ('' when nothing is left). */
-export function merchantKey(t: Pick<StoredTransaction, 'merchant_name' | 'name'>): string {
+export function merchantKey(t: Pick<TransactionRecord, 'merchant_name' | 'name'>): string {
   const m = t.merchant_name?.trim().toLowerCase().replace(WHITESPACE, ' ');
   if (m) return `m:${m}`;
   const d = descriptorKey(t.name);
@@ -337,11 +275,11 @@ function dayOfMonthDistances(days: number[]): Int32Array {
   for (let i = 0; i < days.length; i++) {
     const n = days[i];
     const mi = monthIndexOf(n);
-    const first = dayIn(mi, 1);
+    const first = dayInMonthIndex(mi, 1);
     const dd = n - first + 1;
-    const len = dayIn(mi + 1, 1) - first;
-    const prevLen = first - dayIn(mi - 1, 1);
-    const nextLen = dayIn(mi + 2, 1) - dayIn(mi + 1, 1);
+    const len = dayInMonthIndex(mi + 1, 1) - first;
+    const prevLen = first - dayInMonthIndex(mi - 1, 1);
+    const nextLen = dayInMonthIndex(mi + 2, 1) - dayInMonthIndex(mi + 1, 1);
     for (let d = 1; d <= 31; d++) {
       const cur = d < len ? d : len;
       let best = dd > cur ? dd - cur : cur - dd;
@@ -373,11 +311,11 @@ function dayOfMonthSchedule(days: number[], months: number): Schedule {
   }
   const near = (n: number) => {
     const mi = monthIndexOf(n);
-    return closest(n, [dayIn(mi - 1, best), dayIn(mi, best), dayIn(mi + 1, best)]);
+    return closest(n, [dayInMonthIndex(mi - 1, best), dayInMonthIndex(mi, best), dayInMonthIndex(mi + 1, best)]);
   };
   return {
     nearest: near,
-    next: (a) => dayIn(monthIndexOf(a) + months, best),
+    next: (a) => dayInMonthIndex(monthIndexOf(a) + months, best),
   };
 }
 
@@ -409,11 +347,11 @@ function semiMonthlySchedule(days: number[]): SemiMonthlyFit {
   const schedule: Schedule = {
     nearest: (n) => {
       const mi = monthIndexOf(n);
-      return closest(n, [dayIn(mi - 1, bestB), dayIn(mi, bestA), dayIn(mi, bestB), dayIn(mi + 1, bestA)]);
+      return closest(n, [dayInMonthIndex(mi - 1, bestB), dayInMonthIndex(mi, bestA), dayInMonthIndex(mi, bestB), dayInMonthIndex(mi + 1, bestA)]);
     },
     next: (s) => {
       const mi = monthIndexOf(s);
-      return s === dayIn(mi, bestA) ? dayIn(mi, bestB) : dayIn(mi + 1, bestA);
+      return s === dayInMonthIndex(mi, bestA) ? dayInMonthIndex(mi, bestB) : dayInMonthIndex(mi + 1, bestA);
     },
   };
   let onA = 0;
@@ -421,7 +359,7 @@ function semiMonthlySchedule(days: number[]): SemiMonthlyFit {
   for (const n of days) {
     const s = schedule.nearest(n);
     if (abs(n - s) > ANCHOR_TOLERANCE) continue;
-    if (s === dayIn(monthIndexOf(s), bestA)) onA++;
+    if (s === dayInMonthIndex(monthIndexOf(s), bestA)) onA++;
     else onB++;
   }
   return { schedule, fit: (onA + onB) / days.length, balance: min(onA, onB) / max(1, onA + onB) };
@@ -569,10 +507,10 @@ export interface DetectedStream {
   iso_currency_code: string;
   merchantKey: string;
   /** Chronological (date, then transaction_id). */
-  transactions: StoredTransaction[];
+  transactions: TransactionRecord[];
   /** The latest transaction whose category_detailed is the stream's most frequent one. */
-  representative: StoredTransaction;
-  latest: StoredTransaction;
+  representative: TransactionRecord;
+  latest: TransactionRecord;
   cadence: Cadence;
   spec: CadenceSpec;
   average_amount: number;
@@ -594,7 +532,7 @@ export interface DetectedStream {
 export const round2 = (x: number) => round((x + sign(x) * Number.EPSILON) * 100) / 100;
 
 interface Dated {
-  t: StoredTransaction;
+  t: TransactionRecord;
   n: number;
 }
 
@@ -625,7 +563,7 @@ function amountSpread(amounts: number[], limit: number): { cv: number; step: boo
 }
 
 /** The latest transaction carrying the most frequent category_detailed (null counts as a value). */
-function representativeOf(items: Dated[]): StoredTransaction {
+function representativeOf(items: Dated[]): TransactionRecord {
   const counts = new Map<string | null, number>();
   for (const { t } of items) counts.set(t.category_detailed, (counts.get(t.category_detailed) ?? 0) + 1);
   let bestCount = 0;
@@ -796,8 +734,8 @@ function amountClusters(items: Dated[]): Array<{ anchorCents: number; items: Dat
  * Every recurring stream in `txns` (any order), with internal details. Pending rows, zero amounts,
  * unparseable dates and rows with no usable counterparty key are ignored.
  */
-export function detectStreams(txns: readonly StoredTransaction[], today: string): DetectedStream[] {
-  const todayN = parseToday(today);
+export function detectStreams(txns: readonly TransactionRecord[], today: string): DetectedStream[] {
+  const todayN = parseDate(today, 'today');
   const dayCache = new Map<string, number | null>();
   const groups = new Map<string, { info: GroupInfo; items: Dated[] }>();
   for (const t of txns) {
@@ -894,7 +832,7 @@ export function toRecurringStream(s: DetectedStream): RecurringStream {
  * (YYYY-MM-DD). Sorted by kind (subscription, bill, payroll, other), then average_amount descending,
  * then stream_id.
  */
-export function detectRecurring(txns: readonly StoredTransaction[], today: string): RecurringStream[] {
+export function detectRecurring(txns: readonly TransactionRecord[], today: string): RecurringStream[] {
   const streams = detectStreams(txns, today).map(toRecurringStream);
   return streams.sort(
     (a, b) =>

@@ -8,10 +8,6 @@ export function mintToken(kind: TokenKind): string {
   return `${TOKEN_PREFIX[kind]}${randomToken(kind === 'access' ? 40 : 32)}`;
 }
 
-export function isTokenOf(kind: TokenKind, candidate: string): boolean {
-  return candidate.startsWith(TOKEN_PREFIX[kind]) && /^[A-Za-z0-9]+$/.test(candidate.slice(TOKEN_PREFIX[kind].length));
-}
-
 export const tokenHash = sha256Hex;
 
 export function newItemId(): string {

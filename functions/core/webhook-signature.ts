@@ -3,9 +3,10 @@
 //
 // Each delivery carries two headers:
 //   FC-Timestamp: <Unix seconds>
-//   FC-Signature: v1=<hex HMAC-SHA256(endpoint secret, timestamp + "." + raw body)>[,v1=<hex>...]
-// While an endpoint secret is being rotated the delivery is signed with every active secret
-// (old and new), one `v1=` entry each, so a receiver holding either one verifies it.
+//   FC-Signature: v1=<hex HMAC-SHA256(signing secret, timestamp + "." + raw body)>[,v1=<hex>...]
+// The signing secret belongs to the environment (one per application and test/live environment,
+// shared by all its endpoints). While it is being rotated the delivery is signed with every active
+// secret (old and new), one `v1=` entry each, so a receiver holding either one verifies it.
 //
 // Usage in an Express receiver (the body must be the raw bytes, not re-serialised JSON):
 //

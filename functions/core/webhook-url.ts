@@ -9,6 +9,7 @@
 // the address it actually connects to, e.g. with `classifyAddress` in an http.Agent `lookup`.
 import { lookup } from 'node:dns/promises';
 import { isIPv4, isIPv6 } from 'node:net';
+import type { Environment } from '../contracts/schemas';
 
 export const MAX_WEBHOOK_URL_LENGTH = 1000;
 
@@ -38,7 +39,7 @@ export type WebhookUrlFailureReason =
 export type WebhookUrlResult = { ok: true } | { ok: false; reason: WebhookUrlFailureReason };
 
 export interface WebhookUrlOptions {
-  environment: 'test' | 'live';
+  environment: Environment;
   /** Local mode: permit loopback hosts (test environment only). */
   allowLoopback: boolean;
   /** Host name → addresses; node:dns/promises lookup (all addresses) by default. */

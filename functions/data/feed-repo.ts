@@ -12,24 +12,12 @@ import {
   type FeedEntry,
   type TxnChange,
 } from '../core/change-feed';
+import { Transaction, type TransactionRecord } from '../contracts/schemas';
 import type { Deps } from '../platform/runtime';
 import { keys } from './keys';
 
-/** The twelve contract fields of a transaction (spec §2). */
-export interface StoredTransaction {
-  transaction_id: string;
-  account_id: string;
-  date: string;
-  authorized_datetime: string | null;
-  name: string;
-  merchant_name: string | null;
-  amount: number;
-  iso_currency_code: string;
-  pending: boolean;
-  category: string | null;
-  category_detailed: string | null;
-  payment_channel: 'online' | 'in_store' | 'transfer' | 'other';
-}
+/** A transaction as the feed stores it: exactly the contract's Transaction (spec §2). */
+export type StoredTransaction = TransactionRecord;
 
 /** Superseded versions are kept this long so that a paging session can finish on its snapshot. */
 export const FEED_RETENTION_MS = 30 * 24 * 3600 * 1000;
@@ -108,10 +96,7 @@ export interface CommitResult {
   removed: number;
 }
 
-const TRANSACTION_FIELDS: readonly (keyof StoredTransaction)[] = [
-  'transaction_id', 'account_id', 'date', 'authorized_datetime', 'name', 'merchant_name',
-  'amount', 'iso_currency_code', 'pending', 'category', 'category_detailed', 'payment_channel',
-];
+const TRANSACTION_FIELDS = Object.keys(Transaction.shape) as readonly (keyof StoredTransaction)[];
 
 /** Field by field: rows read back from DynamoDB do not keep their key order. */
 export const sameTransaction = (a: StoredTransaction, b: StoredTransaction) => TRANSACTION_FIELDS.every((f) => a[f] === b[f]);

@@ -12,13 +12,13 @@ import {
   type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
-import type { AccountRecord, Product } from '../contracts/schemas';
+import type { AccountRecord, Environment, ItemStatus, Product } from '../contracts/schemas';
 import { tokenHash } from '../core/tokens';
 import type { Deps } from '../platform/runtime';
-import { queryByPrefix, writeIf } from './dynamo';
-import { keys, type Environment } from './keys';
+import { queryByPrefix, writeIf, type Row } from './dynamo';
+import { keys } from './keys';
 
-export type ItemStatus = 'healthy' | 'login_required' | 'error';
+export type { ItemStatus };
 
 export interface ItemRecord {
   itemId: string;
@@ -42,7 +42,7 @@ export interface ItemRecord {
   webhook: string | null;
 }
 
-function itemFromRow(row: Record<string, any>): ItemRecord {
+function itemFromRow(row: Row): ItemRecord {
   return {
     itemId: row.item_id,
     applicationId: row.application_id,
@@ -309,7 +309,7 @@ export interface LinkSessionRecord {
   mfa: { institutionId: string; username: string } | null;
 }
 
-function sessionFromRow(row: Record<string, any>): LinkSessionRecord {
+function sessionFromRow(row: Row): LinkSessionRecord {
   return {
     linkTokenHash: row.pk.slice('LINK#'.length),
     linkSessionId: row.link_session_id,

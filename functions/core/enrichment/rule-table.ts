@@ -34,8 +34,10 @@
 //
 // Categories are for an outflow (positive amount). For an inflow (negative amount) a rule's `in`
 // applies; without one, spending categories become income_refunds and the rest keep their category.
+import type { PaymentChannel } from '../../contracts/schemas';
 
-export type Channel = 'online' | 'in_store' | 'transfer' | 'other';
+/** How the payment was made: the contract's payment channel. */
+export type Channel = PaymentChannel;
 
 export interface RuleOptions {
   /** Detailed category for an inflow (amount < 0). */

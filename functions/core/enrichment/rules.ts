@@ -49,7 +49,7 @@ export interface Enrichment {
   merchant_name: string | null;
   category: string | null;
   category_detailed: string | null;
-  payment_channel: 'online' | 'in_store' | 'transfer' | 'other';
+  payment_channel: Channel;
 }
 
 export const RULES_VERSION: string = TABLE_VERSION;
@@ -278,7 +278,7 @@ for (const p of PROCESSORS) {
 
 /** Folds accents (É -> E, ß -> SS) and typographic apostrophes; ASCII input is returned as is. */
 function fold(s: string): string {
-  return /[^\x00-\x7f]/.test(s) ? s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/ß/g, 'SS').replace(/[‘’`´]/g, "'") : s;
+  return /[^\p{ASCII}]/u.test(s) ? s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/ß/g, 'SS').replace(/[‘’`´]/g, "'") : s;
 }
 
 /**

@@ -13,13 +13,15 @@
 //   account_id = acct_ + hash(login seed, account key).
 // The generator fills no merchant_name or category: ingestion runs enrichDescriptor on `name`.
 import type { AccountRecord } from '../../contracts/schemas';
+import type { SourceTransaction } from '../connector-port';
 import { hashHex, Rng, weightedPick } from './random';
+import { addMonths, civilFromDays, daysFromCivil, daysInMonth, pad2, parseDate, prevWeekday, weekday } from '../calendar';
 import { findInstitution } from '../institutions';
 import type { InstitutionType } from '../connectors';
 import {
   FOREIGN_DESTINATIONS,
   REGIONS,
-  USD_PER_UNIT,
+  convertCents,
   currencyOf,
   regionOf,
   type PoolItem,
@@ -37,16 +39,8 @@ export interface SandboxLogin {
 /** A sandbox account has exactly the contract's Account shape. */
 export type SandboxAccount = AccountRecord;
 
-export interface RawTransaction {
-  transaction_id: string;
-  account_id: string;
-  date: string;
-  authorized_datetime: string | null;
-  name: string;
-  amount: number;
-  iso_currency_code: string;
-  pending: boolean;
-}
+/** A transaction as the simulator reports it: the port's SourceTransaction (ingestion enriches it). */
+export type RawTransaction = SourceTransaction;
 
 export interface SandboxItemData {
   accounts: SandboxAccount[];
@@ -57,30 +51,8 @@ export interface SandboxItemData {
 export const SANDBOX_HISTORY_MONTHS = 24;
 
 // ---------------------------------------------------------------------------------------------
-// Hashing and PRNG (cyrb128 seeding sfc32)
+// A day's calendar parts, as the daily streams read them
 // ---------------------------------------------------------------------------------------------
-
-
-
-
-
-// ---------------------------------------------------------------------------------------------
-// Calendar helpers (UTC day numbers)
-// ---------------------------------------------------------------------------------------------
-
-const DAY_MS = 86_400_000;
-
-function parseDay(date: string): number {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  if (!m) throw new RangeError(`today must be a YYYY-MM-DD date, got "${date}"`);
-  const ms = Date.UTC(+m[1], +m[2] - 1, +m[3]);
-  if (new Date(ms).toISOString().slice(0, 10) !== date) throw new RangeError(`today is not a calendar date: "${date}"`);
-  return ms / DAY_MS;
-}
-
-function dayOf(y: number, m: number, d: number): number {
-  return Date.UTC(y, m - 1, d) / DAY_MS;
-}
 
 interface DayParts {
   n: number;
@@ -93,44 +65,13 @@ interface DayParts {
   dim: number;
 }
 
-const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const daysIn = (y: number, m: number) => (m === 2 && isLeap(y) ? 29 : MONTH_DAYS[m - 1]);
-
-/** Calendar parts of a UTC day number (days since 1970-01-01), without Date objects. */
 function partsOf(n: number): DayParts {
-  // civil_from_days (H. Hinnant)
-  const z = n + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-  return { n, iso: `${String(y).padStart(4, '0')}-${pad2(m)}-${pad2(d)}`, y, m, d, dow: (((n + 4) % 7) + 7) % 7, dim: daysIn(y, m) };
+  const { y, m, d } = civilFromDays(n);
+  return { n, iso: `${String(y).padStart(4, '0')}-${pad2(m)}-${pad2(d)}`, y, m, d, dow: weekday(n), dim: daysInMonth(y, m) };
 }
 
-/** The same calendar day `months` earlier/later, clamped to the month's end. */
-function addMonths(n: number, months: number): number {
-  const p = partsOf(n);
-  const total = p.y * 12 + (p.m - 1) + months;
-  const y = Math.floor(total / 12);
-  const m = (total % 12) + 1;
-  return dayOf(y, m, Math.min(p.d, daysIn(y, m)));
-}
-
-/** The given day of month, moved back to Friday when it falls on a weekend. */
-function businessDay(y: number, m: number, d: number): number {
-  let n = dayOf(y, m, Math.min(d, daysIn(y, m)));
-  const dow = (((n + 4) % 7) + 7) % 7;
-  if (dow === 6) n -= 1;
-  else if (dow === 0) n -= 2;
-  return n;
-}
-
-const pad2 = (n: number) => String(n).padStart(2, '0');
+/** The given day of month (clamped to the month's end), moved back to Friday when it falls on a weekend. */
+const businessDay = (y: number, m: number, d: number) => prevWeekday(daysFromCivil(y, m, Math.min(d, daysInMonth(y, m))));
 
 // ---------------------------------------------------------------------------------------------
 // Login profile
@@ -275,7 +216,7 @@ function makePersona(login: SandboxLogin): Persona {
       onCard: r.chance(cardShare),
       base: item.lo + (item.hi - item.lo) * (0.25 + 0.5 * r.next()),
       seasonal,
-      changeDay: dayOf(2023, 1, 1) + r.int(0, 1400),
+      changeDay: daysFromCivil(2023, 1, 1) + r.int(0, 1400),
       bump: r.pick([0, 5, 10]),
     };
   };
@@ -289,7 +230,7 @@ function makePersona(login: SandboxLogin): Persona {
     sub,
     day: r.int(1, 28),
     month: r.int(1, 12),
-    changeDay: dayOf(2023, 1, 1) + r.int(0, 1500),
+    changeDay: daysFromCivil(2023, 1, 1) + r.int(0, 1500),
     bump: sub.annual ? Math.round(sub.price * 0.1) : r.pick([0, 0, 1, 2, 3]),
   }));
 
@@ -303,7 +244,7 @@ function makePersona(login: SandboxLogin): Persona {
   const principal = loanKind === 'auto' ? r.int(18, 42) * 1000 : r.int(22, 65) * 1000;
   const monthlyRate = (loanKind === 'auto' ? 0.045 + r.next() * 0.04 : 0.04 + r.next() * 0.03) / 12;
   const term = loanKind === 'auto' ? r.pick([60, 72]) : 120;
-  const firstPayment = loanKind === 'auto' ? dayOf(2022, 1, 1) + r.int(0, 900) : dayOf(2019, 1, 1) + r.int(0, 1400);
+  const firstPayment = loanKind === 'auto' ? daysFromCivil(2022, 1, 1) + r.int(0, 900) : daysFromCivil(2019, 1, 1) + r.int(0, 1400);
   const payment = Math.round(((principal * monthlyRate) / (1 - Math.pow(1 + monthlyRate, -term))) * 100);
 
   const mask = () => r.digits(4);
@@ -323,7 +264,7 @@ function makePersona(login: SandboxLogin): Persona {
     employer: r.pick(pools.employers),
     payrollTemplate: r.pick(pools.payroll),
     cadence,
-    biweeklyAnchor: dayOf(2024, 1, 5) + (r.chance(0.5) ? 7 : 0),
+    biweeklyAnchor: daysFromCivil(2024, 1, 5) + (r.chance(0.5) ? 7 : 0),
     monthlyPayDay: region === 'GB' ? 25 : 28,
     payCents,
     housingTemplate: mortgage ? r.pick(pools.mortgage) : r.pick(pools.rent),
@@ -464,11 +405,6 @@ interface Ctx {
 
 const monthKey = (y: number, m: number) => y * 12 + (m - 1);
 
-function convert(cents: number, from: string, to: string): number {
-  if (from === to) return cents;
-  return Math.round((cents * (USD_PER_UNIT[from] ?? 1)) / (USD_PER_UNIT[to] ?? 1));
-}
-
 function toCents(x: number): number {
   return Math.round(x * 100);
 }
@@ -531,7 +467,7 @@ function emit(ctx: Ctx, e: Omit<Ev, 'seq'>, statement = true): void {
   if (statement && e.acct === 'credit' && e.cents !== 0) {
     const dp = partsOf(e.day);
     const key = monthKey(dp.y, dp.m);
-    ctx.cardByMonth.set(key, (ctx.cardByMonth.get(key) ?? 0) + convert(e.cents, e.currency, ctx.p.currency));
+    ctx.cardByMonth.set(key, (ctx.cardByMonth.get(key) ?? 0) + convertCents(e.cents, e.currency, ctx.p.currency));
   }
 }
 
@@ -571,7 +507,7 @@ function cardPurchase(
   const lag = opts.lag ?? 1;
   emit(ctx, { acct, day: dp.n, post: dp.n + lag, auth: true, time: timeOf(r), name, cents, currency });
   if (currency !== p.currency && p.fxFee) {
-    const fee = Math.max(1, Math.round(convert(cents, currency, p.currency) * 0.03));
+    const fee = Math.max(1, Math.round(convertCents(cents, currency, p.currency) * 0.03));
     emit(ctx, { acct, day: dp.n, post: dp.n + lag, auth: false, time: '', name: p.pools.text.fxFee, cents: fee, currency: p.currency });
   }
 }
@@ -586,7 +522,7 @@ function tripsOf(ctx: Ctx, year: number): Trip[] {
   const p = ctx.p;
   const r = new Rng(`${p.seed}|trips|${year}`);
   const count = r.chance(0.4) ? 3 : 2;
-  const jan1 = dayOf(year, 1, 1);
+  const jan1 = daysFromCivil(year, 1, 1);
   trips = [];
   for (let i = 0; i < count; i++) {
     const foreign = i === 0; // one trip abroad a year: every login has foreign-currency spending
@@ -652,7 +588,7 @@ function personalBankDay(ctx: Ctx, dp: DayParts, r: Rng): void {
 
   // rent or mortgage
   if (dp.d === p.housingDay) {
-    const lease = Math.pow(1.035, Math.floor((dp.n - dayOf(2023, 8, 1)) / 365));
+    const lease = Math.pow(1.035, Math.floor((dp.n - daysFromCivil(2023, 8, 1)) / 365));
     ach(ctx, 'checking', dp, render(ctx, r, p.housingTemplate, dp), Math.round((p.housingCents * lease) / 100) * 100);
   }
 
@@ -685,7 +621,7 @@ function personalBankDay(ctx: Ctx, dp: DayParts, r: Rng): void {
     }
   }
   if (dp.d === dp.dim && ctx.accounts.has('savings')) {
-    const cents = Math.max(1, Math.round(((p.savingsBase * 100 * p.apy) / 12) * (1 + (dp.n - dayOf(2023, 1, 1)) / 1500)));
+    const cents = Math.max(1, Math.round(((p.savingsBase * 100 * p.apy) / 12) * (1 + (dp.n - daysFromCivil(2023, 1, 1)) / 1500)));
     ach(ctx, 'savings', dp, t.interest, -cents);
   }
 
@@ -722,7 +658,7 @@ function personalBankDay(ctx: Ctx, dp: DayParts, r: Rng): void {
   // taxes once a year
   if (p.taxMode === 'refund' && t.taxRefund) {
     const yr = new Rng(`${p.seed}|tax|${year}`);
-    if (dp.n === dayOf(year, 3, 1) + yr.int(0, 45)) ach(ctx, 'checking', dp, render(ctx, r, t.taxRefund, dp), -yr.int(250, 3200) * 100 - yr.int(0, 99));
+    if (dp.n === daysFromCivil(year, 3, 1) + yr.int(0, 45)) ach(ctx, 'checking', dp, render(ctx, r, t.taxRefund, dp), -yr.int(250, 3200) * 100 - yr.int(0, 99));
   } else if (p.taxMode === 'payment' && t.taxPayment && dp.n === businessDay(year, 4, 15)) {
     const yr = new Rng(`${p.seed}|tax|${year}`);
     ach(ctx, 'checking', dp, render(ctx, r, t.taxPayment, dp), yr.int(400, 4200) * 100);
@@ -968,7 +904,7 @@ function generateDay(ctx: Ctx, n: number): void {
  * Transactions are newest first; amounts are positive for money out, negative for money in.
  */
 export function generateSandboxItem(login: SandboxLogin, today: string): SandboxItemData {
-  const todayN = parseDay(today);
+  const todayN = parseDate(today, 'today');
   const p = makePersona(login);
   const plans = accountPlans(p);
   const ctx: Ctx = {
@@ -1003,8 +939,8 @@ export function generateSandboxItem(login: SandboxLogin, today: string): Sandbox
     const dateN = pending ? e.day : e.post;
     if (dateN < windowStart) continue;
     const dayIso = isoOf(e.day);
-    if (pending && e.cents > 0) pendingOut.set(e.acct, (pendingOut.get(e.acct) ?? 0) + convert(e.cents, e.currency, p.currency));
-    netFlow.set(e.acct, (netFlow.get(e.acct) ?? 0) + convert(e.cents, e.currency, p.currency));
+    if (pending && e.cents > 0) pendingOut.set(e.acct, (pendingOut.get(e.acct) ?? 0) + convertCents(e.cents, e.currency, p.currency));
+    netFlow.set(e.acct, (netFlow.get(e.acct) ?? 0) + convertCents(e.cents, e.currency, p.currency));
     transactions.push({
       transaction_id: `txn_${hashHex(`${p.seed}|${e.acct}|${dayIso}|${e.seq}`, 24)}`,
       account_id: accountId(e.acct),
@@ -1069,7 +1005,7 @@ function buildAccount(
       break;
     }
     case 'brokerage': {
-      const growth = 1 + (todayN - dayOf(2024, 1, 1)) * 0.00018 + (wave - 0.5) * 0.04;
+      const growth = 1 + (todayN - daysFromCivil(2024, 1, 1)) * 0.00018 + (wave - 0.5) * 0.04;
       current = money(p.brokerageBase * 100 * Math.max(0.5, growth));
       break;
     }

@@ -457,6 +457,12 @@ export const USD_PER_UNIT: Record<string, number> = {
   USD: 1, EUR: 1.08, GBP: 1.27, CAD: 0.74, CHF: 1.12, SEK: 0.095, DKK: 0.145, NOK: 0.093, PLN: 0.25, AUD: 0.66, NZD: 0.6, MXN: 0.055, BRL: 0.19,
 };
 
+/** Cents of one currency in another at the fixed sandbox rates, as the generator books card activity abroad. */
+export function convertCents(cents: number, from: string, to: string): number {
+  if (from === to) return cents;
+  return Math.round((cents * (USD_PER_UNIT[from] ?? 1)) / (USD_PER_UNIT[to] ?? 1));
+}
+
 /** Foreign trip destinations per home region: where, in which currency, whose merchants. */
 export const FOREIGN_DESTINATIONS: Record<RegionCode, Array<{ city: string; currency: string; region: RegionCode }>> = {
   US: [{ city: 'PARIS FR', currency: 'EUR', region: 'FR' }, { city: 'LONDON GB', currency: 'GBP', region: 'GB' }, { city: 'BERLIN DE', currency: 'EUR', region: 'DE' }, { city: 'TORONTO ON', currency: 'CAD', region: 'CA' }],

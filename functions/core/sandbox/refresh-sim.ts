@@ -13,22 +13,12 @@
 // Balances follow the generator's own balance model for each account (see balancesAt).
 // Logins with no card account (crypto exchange, crypto wallet) have no purchases: their state k
 // equals state 0.
+import { pad2 } from '../calendar';
 import { hashHex, Rng, weightedPick } from './random';
 import { enrichDescriptor } from '../enrichment/rules';
 import { findInstitution } from '../institutions';
-import { REGIONS, USD_PER_UNIT, regionOf, type PoolItem, type RegionPools, type SpendKind } from './pools';
+import { REGIONS, convertCents, regionOf, type PoolItem, type RegionPools, type SpendKind } from './pools';
 import { generateSandboxItem, type RawTransaction, type SandboxAccount, type SandboxItemData, type SandboxLogin } from './generator';
-
-// ---------------------------------------------------------------------------------------------
-// Hashing and PRNG: the generator's cyrb128 + sfc32, so that store numbers, the home city and the
-// bank's descriptor format come out exactly as the generator prints them.
-// ---------------------------------------------------------------------------------------------
-
-
-
-
-
-const pad2 = (n: number) => String(n).padStart(2, '0');
 
 // ---------------------------------------------------------------------------------------------
 // Login context
@@ -138,11 +128,6 @@ function timeOf(r: Rng): string {
 
 const centsOf = (amount: number) => Math.round(amount * 100);
 
-function convert(cents: number, from: string, to: string): number {
-  if (from === to) return cents;
-  return Math.round((cents * (USD_PER_UNIT[from] ?? 1)) / (USD_PER_UNIT[to] ?? 1));
-}
-
 // ---------------------------------------------------------------------------------------------
 // One refresh step
 // ---------------------------------------------------------------------------------------------
@@ -220,7 +205,7 @@ function balancesAt(ctx: SimContext, base: SandboxItemData, rows: readonly RawTr
     let pendingOut = 0;
     for (const t of list) {
       if (t.account_id !== accountId) continue;
-      const cents = convert(centsOf(t.amount), t.iso_currency_code, ctx.currency);
+      const cents = convertCents(centsOf(t.amount), t.iso_currency_code, ctx.currency);
       all += cents;
       if (t.pending) {
         if (cents > 0) pendingOut += cents;

@@ -1,33 +1,19 @@
-// Institution-reported data products for sandbox logins: identity, liabilities and investments
-// (holdings, securities, investment transactions). Pure and deterministic like the generator: no
-// I/O, no clock, no Math.random. Everything derives from the login, the generator's output for that
-// login and `today`, so each product agrees with the accounts and transactions the item already
-// shows (docs/products.md):
-// - identity: owners derived from a hash of the login; the primary owner holds every account;
-// - liabilities: read off the card and loan accounts and their payment history (statement = the
-//   month the autopay settles, minimum payment = the installment the loan account receives);
-// - investments: a 24-month buy/sell/dividend/deposit/withdrawal/fee ledger per investment and
-//   crypto account, mirroring the transfers the generator books, whose replay gives the holdings,
-//   and whose holdings (cash line included) add up to the account's balances.current to the cent.
-import { hashHex, Rng, unitHash as unit } from './random';
+// Investments of a sandbox login: a 24-month buy/sell/dividend/deposit/withdrawal/fee ledger per
+// investment and crypto account, mirroring the transfers the generator books, whose replay gives
+// the holdings, and whose holdings (cash line included) add up to the account's balances.current
+// to the cent.
 import type { z } from 'zod';
-import type {
-  Identity as IdentitySchema,
-  Liabilities as LiabilitiesSchema,
-  Owner as OwnerSchema,
-} from '../../contracts/product-schemas';
 import type {
   Holding as HoldingSchema,
   InvestmentTransaction as InvestmentTransactionSchema,
   Security as SecuritySchema,
-} from '../../contracts/schemas';
-import { findInstitution } from '../institutions';
-import type { RawTransaction, SandboxAccount, SandboxItemData, SandboxLogin } from './generator';
-import { REGIONS, USD_PER_UNIT, regionOf, type RegionCode } from './pools';
+} from '../../../contracts/schemas';
+import { addMonths, civilFromDays, isoDate, monthDay, nextWeekday, parseDate, prevWeekday } from '../../calendar';
+import type { RawTransaction, SandboxAccount, SandboxItemData, SandboxLogin } from '../generator';
+import { USD_PER_UNIT } from '../pools';
+import { hashHex, Rng, unitHash as unit } from '../random';
+import { ALL_TEXT, cents, money, mulDivRound, seedOf, settled, templateRegex } from './shared';
 
-export type Identity = z.infer<typeof IdentitySchema>;
-export type Owner = z.infer<typeof OwnerSchema>;
-export type Liabilities = z.infer<typeof LiabilitiesSchema>;
 export type Holding = z.infer<typeof HoldingSchema>;
 export type Security = z.infer<typeof SecuritySchema>;
 export type InvestmentTransaction = z.infer<typeof InvestmentTransactionSchema>;
@@ -40,543 +26,7 @@ export interface SandboxInvestments {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Hashing and PRNG (the generator's cyrb128 + sfc32, kept private there)
-// ---------------------------------------------------------------------------------------------
-
-
-
-
-
-const seedOf = (login: SandboxLogin) => `${login.institutionId}|${login.username}`;
-
-// ---------------------------------------------------------------------------------------------
-// Calendar (UTC day numbers) and money
-// ---------------------------------------------------------------------------------------------
-
-const DAY_MS = 86_400_000;
-
-function dayNum(iso: string): number {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
-  if (!m) throw new RangeError(`expected a YYYY-MM-DD date, got "${iso}"`);
-  const ms = Date.UTC(+m[1], +m[2] - 1, +m[3]);
-  if (new Date(ms).toISOString().slice(0, 10) !== iso) throw new RangeError(`not a calendar date: "${iso}"`);
-  return ms / DAY_MS;
-}
-
-const isoOf = (n: number) => new Date(n * DAY_MS).toISOString().slice(0, 10);
-/** 0 = Sunday. */
-const weekday = (n: number) => (((n + 4) % 7) + 7) % 7;
-const daysInMonth = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
-
-/** Day `dom` (clamped to the month's end) of the month `months` away from the month of day `n`. */
-function monthDay(n: number, months: number, dom: number): number {
-  const d = new Date(n * DAY_MS);
-  const total = d.getUTCFullYear() * 12 + d.getUTCMonth() + months;
-  const y = Math.floor(total / 12);
-  const m = (total % 12) + 1;
-  return Date.UTC(y, m - 1, Math.min(dom, daysInMonth(y, m))) / DAY_MS;
-}
-
-const domOf = (n: number) => new Date(n * DAY_MS).getUTCDate();
-const monthOf = (iso: string) => iso.slice(0, 7);
-/** Same calendar day `months` away, clamped to the month's end. */
-const addMonths = (n: number, months: number) => monthDay(n, months, domOf(n));
-const nextWeekday = (n: number) => (weekday(n) === 6 ? n + 2 : weekday(n) === 0 ? n + 1 : n);
-const prevWeekday = (n: number) => (weekday(n) === 6 ? n - 1 : weekday(n) === 0 ? n - 2 : n);
-
-const cents = (x: number) => Math.round(x * 100);
-const money = (c: number) => c / 100;
-
-/** round(a * b / d) for non-negative integers, exact. */
-function mulDivRound(a: number, b: number, d: number): number {
-  const big = BigInt(a) * BigInt(b);
-  const den = BigInt(d);
-  return Number((big * 2n + den) / (2n * den));
-}
-
-/** Home-currency conversion at the sandbox's fixed rates, as the generator books card activity. */
-function convert(c: number, from: string, to: string): number {
-  if (from === to) return c;
-  return Math.round((c * (USD_PER_UNIT[from] ?? 1)) / (USD_PER_UNIT[to] ?? 1));
-}
-
-/** A descriptor template from the pools as a regex; `{MASK}` is the given mask. */
-function templateRegex(template: string, mask: string): RegExp {
-  const parts = template.split(/(\{[A-Z/]+\d*\})/);
-  const body = parts
-    .map((part) => {
-      if (part === '{MASK}') return mask.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      if (/^\{[A-Z/]+\d*\}$/.test(part)) return '.*';
-      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    })
-    .join('');
-  return new RegExp(`^${body}$`);
-}
-
-const ALL_TEXT = Object.values(REGIONS).map((r) => r.text);
-const CARD_PAYMENT_NAMES = new Set(ALL_TEXT.map((t) => t.cardPaymentCard));
-const FX_FEE_NAMES = new Set(ALL_TEXT.map((t) => t.fxFee));
-
-function regionOfLogin(login: SandboxLogin): RegionCode {
-  return regionOf(findInstitution(login.institutionId)?.country_codes[0] ?? 'US');
-}
-
-const settled = (data: SandboxItemData, accountId: string) => data.transactions.filter((t) => t.account_id === accountId && !t.pending);
-
-// ---------------------------------------------------------------------------------------------
-// Identity
-// ---------------------------------------------------------------------------------------------
-
-interface City {
-  city: string;
-  region: string | null;
-  postal: (r: Rng) => string;
-  /** Fictional landline prefix (a range set aside for drama / examples where the country has one). */
-  landline: (r: Rng) => string;
-}
-
-interface IdentityPool {
-  first: string[];
-  last: string[];
-  streets: string[];
-  /** Street line from a number and a street name. */
-  line: (n: number, street: string, r: Rng) => string;
-  cities: City[];
-  mobile: (r: Rng) => string;
-  companySuffix: string;
-}
-
-const L = 'ABCDEFGHJKLMNPRSTUVWXYZ';
-const letter = (r: Rng) => L[Math.floor(r.next() * L.length)];
-
-const usCity = (city: string, region: string, zip3: string, area: string): City => ({
-  city,
-  region,
-  postal: (r) => `${zip3}${r.anyDigits(2)}`,
-  landline: (r) => `+1 ${area}-555-01${r.anyDigits(2)}`,
-});
-const caCity = (city: string, region: string, fsa: string, area: string): City => ({
-  city,
-  region,
-  postal: (r) => `${fsa}${r.int(1, 9)} ${r.int(1, 9)}${letter(r)}${r.int(1, 9)}`,
-  landline: (r) => `+1 ${area}-555-01${r.anyDigits(2)}`,
-});
-const gbCity = (city: string, dialling: string, pc: string): City => ({
-  city,
-  region: null,
-  postal: (r) => `${pc}${r.int(1, 20)} ${r.int(1, 9)}${letter(r)}${letter(r)}`,
-  landline: (r) => `+44 ${dialling}${r.anyDigits(3)}`,
-});
-const deCity = (city: string, region: string, plz: string, area: string): City => ({
-  city,
-  region,
-  postal: (r) => `${plz}${r.anyDigits(5 - plz.length)}`,
-  landline: (r) => `+49 ${area} ${r.anyDigits(7)}`,
-});
-const frCity = (city: string, region: string, cp: string, area: string): City => ({
-  city,
-  region,
-  postal: (r) => `${cp}${String(r.int(1, 20)).padStart(5 - cp.length, '0')}`,
-  landline: (r) => `+33 ${area} 99 00 ${r.anyDigits(2)} ${r.anyDigits(2)}`,
-});
-
-const US_IDENTITY: IdentityPool = {
-  first: ['Maria', 'James', 'Aisha', 'Daniel', 'Priya', 'Michael', 'Sofia', 'Kevin', 'Grace', 'Luis', 'Hannah', 'Omar', 'Emily', 'Marcus'],
-  last: ['Garcia', 'Johnson', 'Nguyen', 'Patel', 'Kim', 'Williams', 'Okafor', 'Rossi', 'Cohen', 'Martinez', 'Chen', 'Brooks', 'Reyes', 'Walker'],
-  streets: ['Maple Ave', 'Pine St', 'Oak Dr', 'Lakeview Blvd', 'Cedar Ln', 'Elm St', 'Harbor Way', 'Sunset Blvd', 'Willow Ct', 'Main St'],
-  line: (n, street, r) => `${n} ${street}${r.chance(0.35) ? ` Apt ${r.int(1, 30)}${letter(r)}` : ''}`,
-  cities: [
-    usCity('Seattle', 'WA', '981', '206'),
-    usCity('Austin', 'TX', '787', '512'),
-    usCity('Denver', 'CO', '802', '303'),
-    usCity('Chicago', 'IL', '606', '312'),
-    usCity('Boston', 'MA', '021', '617'),
-    usCity('Atlanta', 'GA', '303', '404'),
-    usCity('Portland', 'OR', '972', '503'),
-  ],
-  mobile: (r) => `+1 ${r.pick(['206', '312', '415', '646', '720'])}-555-01${r.anyDigits(2)}`,
-  companySuffix: 'LLC',
-};
-
-const IDENTITY_POOLS: Record<RegionCode, IdentityPool> = {
-  US: US_IDENTITY,
-  CA: {
-    ...US_IDENTITY,
-    first: ['Olivia', 'Liam', 'Chloé', 'Noah', 'Amélie', 'Ethan', 'Harpreet', 'Lucas', 'Mei', 'Jacob'],
-    last: ['Tremblay', 'Roy', 'Singh', 'MacDonald', 'Gagnon', 'Wong', 'Campbell', 'Bouchard', 'Lee', 'Martin'],
-    cities: [
-      caCity('Toronto', 'ON', 'M5V', '416'),
-      caCity('Vancouver', 'BC', 'V6B', '604'),
-      caCity('Montréal', 'QC', 'H2X', '514'),
-      caCity('Calgary', 'AB', 'T2P', '403'),
-    ],
-    mobile: (r) => `+1 ${r.pick(['416', '604', '514'])}-555-01${r.anyDigits(2)}`,
-    companySuffix: 'Inc.',
-  },
-  GB: {
-    first: ['Oliver', 'Amelia', 'Harry', 'Isla', 'George', 'Priya', 'Jack', 'Sophie', 'Mohammed', 'Emily'],
-    last: ['Smith', 'Jones', 'Taylor', 'Brown', 'Evans', 'Khan', 'Wilson', 'Davies', 'Hughes', "O'Brien"],
-    streets: ['High Street', 'Church Road', 'Victoria Road', 'Park Lane', 'Station Road', 'Mill Lane', 'Queens Road'],
-    line: (n, street, r) => (r.chance(0.3) ? `Flat ${r.int(1, 12)}, ${n} ${street}` : `${n} ${street}`),
-    cities: [
-      gbCity('London', '20 7946 0', 'SE'),
-      gbCity('Manchester', '161 496 0', 'M'),
-      gbCity('Bristol', '117 496 0', 'BS'),
-      gbCity('Leeds', '113 496 0', 'LS'),
-      gbCity('Edinburgh', '131 496 0', 'EH'),
-    ],
-    mobile: (r) => `+44 7700 900${r.anyDigits(3)}`,
-    companySuffix: 'Ltd',
-  },
-  DE: {
-    first: ['Lukas', 'Anna', 'Felix', 'Lea', 'Jonas', 'Mia', 'Elif', 'Paul', 'Sophie', 'Maximilian'],
-    last: ['Müller', 'Schmidt', 'Schneider', 'Fischer', 'Weber', 'Wagner', 'Becker', 'Yilmaz', 'Hoffmann', 'Koch'],
-    streets: ['Hauptstraße', 'Lindenweg', 'Bahnhofstraße', 'Gartenstraße', 'Schillerstraße', 'Bergstraße'],
-    line: (n, street) => `${street} ${n}`,
-    cities: [
-      deCity('Berlin', 'Berlin', '10', '30'),
-      deCity('Hamburg', 'Hamburg', '20', '40'),
-      deCity('München', 'Bayern', '80', '89'),
-      deCity('Köln', 'Nordrhein-Westfalen', '50', '221'),
-      deCity('Frankfurt am Main', 'Hessen', '60', '69'),
-    ],
-    mobile: (r) => `+49 151 ${r.anyDigits(8)}`,
-    companySuffix: 'GmbH',
-  },
-  FR: {
-    first: ['Camille', 'Louis', 'Léa', 'Hugo', 'Chloé', 'Gabriel', 'Inès', 'Arthur', 'Manon', 'Yanis'],
-    last: ['Martin', 'Bernard', 'Dubois', 'Thomas', 'Robert', 'Petit', 'Durand', 'Leroy', 'Moreau', 'Benali'],
-    streets: ['rue de la République', 'avenue Victor Hugo', 'rue du Moulin', 'boulevard Voltaire', 'rue des Lilas', 'place de la Mairie'],
-    line: (n, street) => `${n} ${street}`,
-    cities: [
-      frCity('Paris', 'Île-de-France', '750', '1'),
-      frCity('Lyon', 'Auvergne-Rhône-Alpes', '690', '4'),
-      frCity('Marseille', "Provence-Alpes-Côte d'Azur", '130', '4'),
-      frCity('Bordeaux', 'Nouvelle-Aquitaine', '330', '5'),
-      frCity('Lille', 'Hauts-de-France', '590', '3'),
-    ],
-    mobile: (r) => `+33 6 39 98 ${r.anyDigits(2)} ${r.anyDigits(2)}`,
-    companySuffix: 'SARL',
-  },
-};
-
-const BUSINESS_WORDS = ['Northwind', 'Bluebird', 'Summit', 'Harborline', 'Evergreen', 'Brightpath', 'Copperleaf', 'Keystone'];
-const BUSINESS_KINDS = ['Design', 'Consulting', 'Studio', 'Logistics', 'Labs', 'Trading'];
-
-const ascii = (s: string) =>
-  s
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^A-Za-z]/g, '')
-    .toLowerCase();
-
-/**
- * Account owners for a sandbox login. The primary owner holds every account; some logins with a
- * savings account have a joint owner on it. A business login's primary owner carries the business
- * name beside the person's. Degraded items are answered by the caller with `{ owners: [] }`.
- */
-export function sandboxIdentity(login: SandboxLogin, data: SandboxItemData): Identity {
-  const seed = seedOf(login);
-  const region = regionOfLogin(login);
-  const pool = IDENTITY_POOLS[region];
-  const country = region;
-  const r = new Rng(`${seed}|identity`);
-  const isBusiness = findInstitution(login.institutionId)?.type === 'business';
-
-  const first = r.pick(pool.first);
-  const last = r.pick(pool.last);
-  const city = r.pick(pool.cities);
-  const street = pool.line(r.int(2, 2999), r.pick(pool.streets), r);
-  const address = { street, city: city.city, region: city.region, postal_code: city.postal(r), country };
-  const handle = `${ascii(first)}.${ascii(last)}${r.chance(0.5) ? r.int(1, 99) : ''}`;
-
-  const names = [`${first} ${last}`];
-  if (r.chance(0.3)) names.push(`${first} ${letter(r)}. ${last}`);
-  const emails: Owner['emails'] = [{ data: `${handle}@example.com`, primary: true, type: 'personal' }];
-  const phones: Owner['phone_numbers'] = [{ data: pool.mobile(r), primary: true, type: 'mobile' }];
-  const addresses: Owner['addresses'] = [{ data: address, primary: true }];
-
-  if (isBusiness) {
-    const company = `${r.pick(BUSINESS_WORDS)} ${r.pick(BUSINESS_KINDS)} ${pool.companySuffix}`;
-    names.unshift(company);
-    const domain = `${ascii(company.split(' ')[0])}.example.com`;
-    emails.unshift({ data: `accounts@${domain}`, primary: false, type: 'work' });
-    emails.push({ data: `${ascii(first)}@${domain}`, primary: false, type: 'work' });
-    phones.push({ data: city.landline(r), primary: false, type: 'work' });
-  } else {
-    if (r.chance(0.5)) emails.push({ data: `${ascii(first)[0]}${ascii(last)}@work.example.com`, primary: false, type: 'work' });
-    if (r.chance(0.5)) phones.push({ data: city.landline(r), primary: false, type: 'home' });
-    if (r.chance(0.35)) {
-      const old = r.pick(pool.cities);
-      addresses.push({
-        data: { street: pool.line(r.int(2, 2999), r.pick(pool.streets), r), city: old.city, region: old.region, postal_code: old.postal(r), country },
-        primary: false,
-      });
-    }
-  }
-
-  const owners: Owner[] = [
-    { names, emails, phone_numbers: phones, addresses, account_ids: data.accounts.map((a) => a.account_id) },
-  ];
-
-  const savings = data.accounts.find((a) => a.type === 'depository' && a.subtype === 'savings');
-  if (savings && !isBusiness && r.chance(0.4)) {
-    const jointFirst = r.pick(pool.first.filter((f) => f !== first));
-    const jointLast = r.chance(0.6) ? last : r.pick(pool.last);
-    owners.push({
-      names: [`${jointFirst} ${jointLast}`],
-      emails: [{ data: `${ascii(jointFirst)}.${ascii(jointLast)}@example.net`, primary: true, type: 'personal' }],
-      phone_numbers: [{ data: pool.mobile(r), primary: true, type: 'mobile' }],
-      addresses: [{ data: { ...address }, primary: true }],
-      account_ids: [savings.account_id],
-    });
-  }
-  return { owners };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Liabilities
-// ---------------------------------------------------------------------------------------------
-
-type CreditLiability = Liabilities['credit'][number];
-type StudentLiability = Liabilities['student'][number];
-type AutoLiability = Liabilities['auto'][number];
-type MortgageLiability = Liabilities['mortgage'][number];
-
-const PURCHASE_APRS = [18.24, 19.99, 21.49, 22.99, 24.24, 25.74, 27.49, 28.99];
-const CASH_ADVANCE_APRS = [27.99, 28.99, 29.49, 29.99];
-const STUDENT_RATES = [4.99, 5.5, 6.05, 6.54, 6.8, 7.05];
-const AUTO_RATES = [4.49, 5.24, 5.99, 6.49, 6.99, 7.49, 7.99, 8.49];
-const MORTGAGE_RATES = [5.875, 6.125, 6.25, 6.5, 6.625, 6.99];
-const STUDENT_LOAN_NAMES = ['Direct Consolidation Loan', 'Direct Unsubsidized Loan', 'Private Student Loan'];
-
-/** Minimum-payment floor in major units of the card's currency. */
-const MIN_PAYMENT_FLOOR = 25;
-
-/**
- * Month (YYYY-MM) whose statement a card row belongs to: the authorization month, as the issuer
- * (and the generator) books it. A foreign-transaction fee carries no authorization time and may
- * post in the next month; it belongs to its purchase (same account, same posted date, the 3% fee).
- */
-function statementMonths(rows: RawTransaction[], currency: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const used = new Set<string>();
-  for (const t of rows) {
-    if (t.authorized_datetime) {
-      out.set(t.transaction_id, monthOf(t.authorized_datetime));
-      continue;
-    }
-    let month = monthOf(t.date);
-    if (FX_FEE_NAMES.has(t.name)) {
-      const fee = cents(t.amount);
-      const candidates = rows.filter(
-        (x) => x.date === t.date && x.authorized_datetime && x.iso_currency_code !== currency && !used.has(x.transaction_id),
-      );
-      const match =
-        candidates.find((x) => Math.max(1, Math.round(convert(cents(x.amount), x.iso_currency_code, currency) * 0.03)) === fee) ?? candidates[0];
-      if (match) {
-        used.add(match.transaction_id);
-        month = monthOf(match.authorized_datetime!);
-      }
-    }
-    out.set(t.transaction_id, month);
-  }
-  return out;
-}
-
-function creditLiability(seed: string, account: SandboxAccount, data: SandboxItemData, todayN: number): CreditLiability {
-  const currency = account.balances.iso_currency_code;
-  const rows = data.transactions.filter((t) => t.account_id === account.account_id);
-  const payments = rows.filter((t) => !t.pending && t.amount < 0 && t.authorized_datetime === null && CARD_PAYMENT_NAMES.has(t.name));
-  payments.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
-  const paymentIds = new Set(payments.map((p) => p.transaction_id));
-  const r = new Rng(`${seed}|credit|${account.account_id}`);
-
-  // Autopay day: the latest day of month a payment landed on (short months clamp it).
-  const payDay = payments.length ? Math.max(...payments.map((p) => domOf(dayNum(p.date)))) : r.int(5, 28);
-
-  // Card activity per statement month, in the card's currency; the autopay settles the previous month.
-  const months = statementMonths(rows, currency);
-  const activity = new Map<string, number>();
-  for (const t of rows) {
-    if (paymentIds.has(t.transaction_id)) continue;
-    const m = months.get(t.transaction_id)!;
-    activity.set(m, (activity.get(m) ?? 0) + convert(cents(t.amount), t.iso_currency_code, currency));
-  }
-
-  const thisMonth = monthOf(isoOf(todayN));
-  const statementDay = monthDay(todayN, 0, 1) - 1; // last day of the previous month
-  const statementMonth = monthOf(isoOf(statementDay));
-  const dueThisMonth = monthDay(todayN, 0, payDay);
-  const beforeDue = todayN < dueThisMonth;
-  const paidThisMonth = payments.find((p) => monthOf(p.date) === thisMonth) ?? null;
-
-  // The last statement: paid in full by autopay, so once paid it equals the payment to the cent.
-  const statementCents = !beforeDue && paidThisMonth ? -cents(paidThisMonth.amount) : (activity.get(statementMonth) ?? 0);
-  // Paid in full every month: no interest was charged on the last statement.
-  const interestCents = 0;
-  const minimumCents =
-    statementCents <= 0 ? 0 : Math.min(statementCents, Math.max(MIN_PAYMENT_FLOOR * 100, Math.round(statementCents * 0.01) + interestCents));
-  const nextDue = beforeDue ? dueThisMonth : monthDay(todayN, 1, payDay);
-  const lastPayment = payments[0] ?? null;
-  const purchase = r.pick(PURCHASE_APRS);
-  return {
-    account_id: account.account_id,
-    aprs: [
-      { apr_type: 'purchase', apr_percentage: purchase },
-      { apr_type: 'cash_advance', apr_percentage: Math.max(purchase, r.pick(CASH_ADVANCE_APRS)) },
-      { apr_type: 'balance_transfer', apr_percentage: purchase },
-    ],
-    is_overdue: !beforeDue && statementCents > 0 && !paidThisMonth,
-    last_payment_amount: lastPayment ? -lastPayment.amount : null,
-    last_payment_date: lastPayment ? lastPayment.date : null,
-    last_statement_balance: money(statementCents),
-    last_statement_issue_date: isoOf(statementDay),
-    minimum_payment_amount: money(minimumCents),
-    next_payment_due_date: isoOf(nextDue),
-  };
-}
-
-interface LoanTerms {
-  ratePercentage: number;
-  paymentCents: number;
-  nextDue: number;
-  originationDate: number;
-  originationPrincipalCents: number;
-  maturity: number;
-}
-
-const STANDARD_TERMS: Record<'auto' | 'student' | 'mortgage', number[]> = {
-  auto: [36, 48, 60, 72, 84],
-  student: [120, 180, 240, 300],
-  mortgage: [180, 240, 360],
-};
-
-/**
- * An amortization schedule that agrees with what the item shows: the installment is the amount the
- * loan account receives each month, the balance is balances.current, the rate is the sandbox's
- * quoted rate. Remaining payments follow from those three; the payments already made are the
- * observed ones when the loan started inside the window, else the rest of a standard term; the
- * origination principal is the balance rolled back over the payments made.
- */
-function loanTerms(seed: string, account: SandboxAccount, kind: 'auto' | 'student' | 'mortgage', data: SandboxItemData, todayN: number): LoanTerms {
-  const r = new Rng(`${seed}|loan|${account.account_id}`);
-  const rates = kind === 'auto' ? AUTO_RATES : kind === 'student' ? STUDENT_RATES : MORTGAGE_RATES;
-  let ratePercentage = r.pick(rates);
-  const balance = cents(account.balances.current);
-  const payments = settled(data, account.account_id)
-    .filter((t) => t.amount < 0)
-    .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-  const dueDay = payments.length ? Math.max(...payments.map((p) => domOf(dayNum(p.date)))) : r.int(1, 28);
-  const lastPaid = payments.length ? dayNum(payments[payments.length - 1].date) : null;
-  let nextDue = lastPaid === null ? monthDay(todayN, 0, dueDay) : monthDay(lastPaid, 1, dueDay);
-  while (nextDue <= todayN) nextDue = monthDay(nextDue, 1, dueDay);
-
-  const terms = STANDARD_TERMS[kind];
-  let paymentCents = payments.length ? Math.max(...payments.map((p) => -cents(p.amount))) : 0;
-  if (balance <= 0) {
-    // paid off: nothing due, matured with the last payment
-    const maturity = lastPaid ?? todayN;
-    return { ratePercentage, paymentCents: 0, nextDue, originationDate: addMonths(maturity, -terms[0]), originationPrincipalCents: 0, maturity };
-  }
-  let i = ratePercentage / 1200;
-  if (paymentCents === 0) {
-    // no installment yet: a fresh loan on the shortest standard term
-    const n = terms[0];
-    paymentCents = Math.round((balance * i) / (1 - Math.pow(1 + i, -n)));
-    return {
-      ratePercentage,
-      paymentCents,
-      nextDue,
-      originationDate: monthDay(nextDue, -1, dueDay),
-      originationPrincipalCents: balance,
-      maturity: monthDay(nextDue, n - 1, dueDay),
-    };
-  }
-  if (balance * i >= paymentCents * 0.95) {
-    // the quoted rate could not amortize this balance with this installment: quote one that does
-    ratePercentage = Math.floor(((paymentCents * 0.5) / balance) * 1200 * 100) / 100;
-    i = ratePercentage / 1200;
-  }
-  const remaining = i > 0 ? Math.max(1, Math.ceil(Math.log(paymentCents / (paymentCents - balance * i)) / Math.log(1 + i) - 1e-9)) : Math.ceil(balance / paymentCents);
-  const observed = payments.length;
-  const windowStart = addMonths(todayN, -24);
-  const startedInWindow = dayNum(payments[0].date) > windowStart + 35;
-  const total = startedInWindow ? observed + remaining : (terms.find((t) => t >= observed + remaining) ?? observed + remaining);
-  const made = total - remaining;
-  const g = Math.pow(1 + i, made);
-  const principal = i > 0 ? (balance + (paymentCents * (g - 1)) / i) / g : balance + paymentCents * made;
-  const firstPayment = monthDay(nextDue, -made, dueDay);
-  return {
-    ratePercentage,
-    paymentCents,
-    nextDue,
-    originationDate: monthDay(firstPayment, -1, dueDay),
-    originationPrincipalCents: Math.round(principal),
-    maturity: monthDay(nextDue, remaining - 1, dueDay),
-  };
-}
-
-/**
- * Liabilities of a sandbox login: one credit entry per credit account, one student, auto or
- * mortgage entry per loan account of that subtype. Generator loans are auto or student; a rent or
- * mortgage paid from checking goes to a lender outside the item, so it has no entry (liabilities
- * describe the item's own accounts, as in Plaid).
- */
-export function sandboxLiabilities(login: SandboxLogin, data: SandboxItemData, today: string): Liabilities {
-  const seed = seedOf(login);
-  const todayN = dayNum(today);
-  const out: Liabilities = { credit: [], mortgage: [], student: [], auto: [] };
-  for (const account of data.accounts) {
-    if (account.type === 'credit') {
-      out.credit.push(creditLiability(seed, account, data, todayN));
-      continue;
-    }
-    if (account.type !== 'loan') continue;
-    const kind = account.subtype === 'student' ? 'student' : account.subtype === 'auto' ? 'auto' : account.subtype === 'mortgage' ? 'mortgage' : null;
-    if (!kind) continue;
-    const t = loanTerms(seed, account, kind, data, todayN);
-    const common = {
-      account_id: account.account_id,
-      interest_rate_percentage: t.ratePercentage,
-      origination_date: isoOf(t.originationDate),
-      origination_principal_amount: money(t.originationPrincipalCents),
-    };
-    if (kind === 'student') {
-      const entry: StudentLiability = {
-        ...common,
-        loan_name: new Rng(`${seed}|loan-name|${account.account_id}`).pick(STUDENT_LOAN_NAMES),
-        minimum_payment_amount: money(t.paymentCents),
-        next_payment_due_date: isoOf(t.nextDue),
-        expected_payoff_date: isoOf(t.maturity),
-      };
-      out.student.push(entry);
-    } else if (kind === 'auto') {
-      const entry: AutoLiability = {
-        ...common,
-        minimum_payment_amount: money(t.paymentCents),
-        next_payment_due_date: isoOf(t.nextDue),
-        maturity_date: isoOf(t.maturity),
-      };
-      out.auto.push(entry);
-    } else {
-      const mr = new Rng(`${seed}|mortgage|${account.account_id}`);
-      const entry: MortgageLiability = {
-        ...common,
-        interest_rate_type: mr.chance(0.8) ? 'fixed' : 'variable',
-        maturity_date: isoOf(t.maturity),
-        next_monthly_payment: money(t.paymentCents),
-        next_payment_due_date: isoOf(t.nextDue),
-        escrow_balance: mr.chance(0.7) ? mr.int(800, 6000) + mr.int(0, 99) / 100 : null,
-      };
-      out.mortgage.push(entry);
-    }
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Investments: security universe and prices
+// Security universe and prices
 // ---------------------------------------------------------------------------------------------
 
 type SecurityType = Security['type'];
@@ -618,7 +68,7 @@ const ASSETS: Asset[] = [
 const ASSET_BY_TICKER = new Map(ASSETS.map((a) => [a.ticker, a]));
 const BROKERAGE_TICKERS = ASSETS.filter((a) => a.type !== 'crypto' && a.type !== 'bond').map((a) => a.ticker);
 const CRYPTO_TICKERS = ['BTC', 'ETH', 'SOL', 'USDC'];
-const PRICE_EPOCH = dayNum('2024-01-01');
+const PRICE_EPOCH = parseDate('2024-01-01');
 
 const CURRENCY_NAMES: Record<string, string> = {
   USD: 'US Dollar', EUR: 'Euro', GBP: 'British Pound', CAD: 'Canadian Dollar', CHF: 'Swiss Franc', SEK: 'Swedish Krona', DKK: 'Danish Krone',
@@ -997,7 +447,7 @@ function accountPlan(seed: string, data: SandboxItemData, account: SandboxAccoun
 
   // the account's own statement rows (crypto exchanges and wallets book their activity there)
   for (const t of own) {
-    const day = dayNum(t.date);
+    const day = parseDate(t.date);
     if (day < openDay) continue;
     const c = Math.abs(cents(t.amount));
     if (c === 0) continue;
@@ -1016,7 +466,7 @@ function accountPlan(seed: string, data: SandboxItemData, account: SandboxAccoun
 
   // transfers from checking: a deposit, invested in the most underweight position
   for (const t of mirroredDeposits(data, account)) {
-    const day = dayNum(t.date);
+    const day = parseDate(t.date);
     if (day < openDay) continue;
     const c = cents(t.amount);
     events.push({ day, rank: 1, kind: 'deposit', cents: c, name: isCrypto ? 'TRANSFER FROM BANK' : 'ELECTRONIC FUNDS TRANSFER RECEIVED' });
@@ -1025,7 +475,7 @@ function accountPlan(seed: string, data: SandboxItemData, account: SandboxAccoun
 
   // dividends paid out to the cash-management account: booked here, then swept out the same day
   for (const p of paidOut) {
-    const day = dayNum(p.t.date);
+    const day = parseDate(p.t.date);
     if (day < openDay) continue;
     const c = -cents(p.t.amount);
     events.push({ day, rank: 3, kind: 'dividend', cents: c, name: `DIVIDEND ${p.ticker}`, ticker: p.ticker });
@@ -1035,7 +485,7 @@ function accountPlan(seed: string, data: SandboxItemData, account: SandboxAccoun
   const ownDividends = !isCrypto && paidOut.length === 0;
   const schedule = (months: number[], dom: number, make: (day: number) => PlanEvent) => {
     for (let n = monthDay(openDay, 0, 1); n <= todayN; n = monthDay(n, 1, 1)) {
-      const m = new Date(n * DAY_MS).getUTCMonth() + 1;
+      const m = civilFromDays(n).m;
       if (!months.includes(m)) continue;
       const day = tradeDay(monthDay(n, 0, dom));
       if (day > openDay && day <= todayN) events.push(make(day));
@@ -1084,7 +534,7 @@ const roundQty = (units: number) => Number((units / QTY).toFixed(8));
  */
 export function sandboxInvestments(login: SandboxLogin, data: SandboxItemData, today: string): SandboxInvestments {
   const seed = seedOf(login);
-  const todayN = dayNum(today);
+  const todayN = parseDate(today);
   const holdings: Holding[] = [];
   const txns: Array<InvestmentTransaction & { _day: number; _seq: number }> = [];
   const securities = new Map<string, Security>();
@@ -1124,7 +574,7 @@ export function sandboxInvestments(login: SandboxLogin, data: SandboxItemData, t
     // transactions: ids from (login, account, day, type, ticker, ordinal of that combination)
     const ordinals = new Map<string, number>();
     for (const row of rows) {
-      const date = isoOf(row.day);
+      const date = isoDate(row.day);
       const key = `${date}|${row.type}|${row.ticker}`;
       const k = ordinals.get(key) ?? 0;
       ordinals.set(key, k + 1);
