@@ -1,30 +1,31 @@
-// Webhooks: endpoints and their per-environment signing secret, events (recorded in an outbox and
-// then published), dispatch to endpoints, delivery attempts and dead letters, replay and rotation.
+// Webhooks: endpoints and their per-environment signing secret, dispatch of recorded events to
+// endpoints, delivery attempts and dead letters, replay and rotation. Events themselves are
+// recorded and published by the outbox in data/events.ts.
 //
-// No event is lost: an event row is written before or atomically with the change it announces,
-// flagged unpublished in the outbox index; publishing clears the flag. A crash in between leaves
-// the event in the outbox, and the sweep publishes it. Dispatch creates one delivery row per
-// endpoint with a conditional put, so a duplicate queue message makes no second delivery.
+// Dispatch creates one delivery row per endpoint with a conditional put, so a duplicate queue
+// message makes no second delivery.
 import { ApiError, fail } from '../contracts/errors';
+import { DELIVERY_ATTEMPT_HEADER, EVENT_ID_HEADER } from '../contracts/events';
+import type { DeliveryAttemptInput, DeliveryExecutionInput, DeliveryOutcome } from '../contracts/worker-messages';
 import { randomToken } from '../core/api-keys';
 import { checkWebhookUrl } from '../core/webhook-url';
 import { webhookHeaders } from '../core/webhook-signature';
-import type { Environment } from '../data/keys';
+import { publishEvent } from '../data/events';
+import type { Environment } from '../contracts/schemas';
 import {
   createDelivery,
   createSecretRecord,
   deleteEndpoint,
   deliveriesOfEvent,
+  deliveryIdOf,
   finishDelivery,
   getDelivery,
   getEndpoint,
   getEvent,
   getSecretRecord,
   listEndpoints,
-  markPublished,
   parseDeliveryId,
   putEndpoint,
-  putEvent,
   recordAttempt,
   rotateSecretRecord,
   unpublishedEvents,
@@ -32,23 +33,12 @@ import {
   type WebhookEndpoint,
 } from '../data/webhooks-repo';
 import { decryptSecret, encryptSecret } from '../platform/crypto/envelope';
-import { logger } from '../platform/observability';
 import type { Deps } from '../platform/runtime';
-import type { DeliveryAttemptInput, DeliveryExecutionInput } from '../workers/contracts';
-import type { DeliveryOutcome } from '../workers/webhook-schedule';
 
-export const EVENT_TYPES = [
-  'transactions.sync_updates_available',
-  'item.error',
-  'item.login_repaired',
-  'usage.limit_approaching',
-] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-export const MAX_ENDPOINTS_PER_ENVIRONMENT = 10;
+const MAX_ENDPOINTS_PER_ENVIRONMENT = 10;
 export const DEFAULT_ROTATION_GRACE_HOURS = 24;
 /** Unpublished events older than this are published by the sweep. */
-export const OUTBOX_SWEEP_AGE_MS = 30_000;
+const OUTBOX_SWEEP_AGE_MS = 30_000;
 const ATTEMPT_TIMEOUT_MS = 9_000;
 
 interface Tenant {
@@ -59,14 +49,14 @@ interface Tenant {
 // ---------- secrets ----------
 
 /** Encryption-context purpose of webhook secrets (the same KMS key also seals provider tokens). */
-export const WEBHOOK_SECRET_PURPOSE = 'webhook_secret';
+const WEBHOOK_SECRET_PURPOSE = 'webhook_secret';
 
 const secretContext = (t: Tenant) => ({ application_id: t.applicationId, environment: t.environment, purpose: WEBHOOK_SECRET_PURPOSE });
 
 const newSecret = () => `whsec_${randomToken(40)}`;
 
 /** The environment's signing secret, created on first use; `created` tells whether it is new. */
-export async function ensureSecret(deps: Deps, t: Tenant): Promise<{ secret: string; created: boolean }> {
+async function ensureSecret(deps: Deps, t: Tenant): Promise<{ secret: string; created: boolean }> {
   const existing = await getSecretRecord(deps, t.applicationId, t.environment);
   if (existing) return { secret: await decryptSecret(deps.keyProvider, existing.current, secretContext(t)), created: false };
   const secret = newSecret();
@@ -81,7 +71,7 @@ export async function ensureSecret(deps: Deps, t: Tenant): Promise<{ secret: str
  * Delivery only opens secrets (registering an endpoint always creates one), so a missing secret is
  * an error here rather than a reason to create one.
  */
-export async function signingSecrets(deps: Deps, t: Tenant): Promise<string[]> {
+async function signingSecrets(deps: Deps, t: Tenant): Promise<string[]> {
   const record = await getSecretRecord(deps, t.applicationId, t.environment);
   if (!record) throw new Error('this environment has no webhook signing secret');
   const out = [await decryptSecret(deps.keyProvider, record.current, secretContext(t))];
@@ -137,37 +127,6 @@ export async function removeEndpoint(deps: Deps, t: Tenant, endpointId: string):
 
 // ---------- events ----------
 
-export function newEvent(deps: Deps, t: Tenant, type: EventType, data: Record<string, unknown>): Omit<EventRecord, 'published'> {
-  return {
-    eventId: `evt_${randomToken(24)}`,
-    type,
-    created: Math.floor(deps.clock.now() / 1000),
-    applicationId: t.applicationId,
-    environment: t.environment,
-    data,
-  };
-}
-
-/** Hands an already-recorded event to the bus; a failure leaves it in the outbox for the sweep. */
-export async function publishEvent(deps: Deps, eventId: string): Promise<boolean> {
-  try {
-    await deps.ports.eventBus.publish(eventId);
-    await markPublished(deps, eventId);
-    return true;
-  } catch (err) {
-    logger.warn('event left in the outbox for the sweep', { event_id: eventId, error: (err as Error).message });
-    return false;
-  }
-}
-
-/** Records an event in the outbox and publishes it. */
-export async function emitEvent(deps: Deps, t: Tenant, type: EventType, data: Record<string, unknown>): Promise<string> {
-  const event = newEvent(deps, t, type, data);
-  await putEvent(deps, event);
-  await publishEvent(deps, event.eventId);
-  return event.eventId;
-}
-
 /** Publishes what a crash between commit and publish left behind. */
 export async function sweepOutbox(deps: Deps): Promise<number> {
   const ids = await unpublishedEvents(deps, deps.clock.now() - OUTBOX_SWEEP_AGE_MS);
@@ -178,7 +137,7 @@ export async function sweepOutbox(deps: Deps): Promise<number> {
 
 function executionInput(event: EventRecord, endpointId: string, replay: number): DeliveryExecutionInput {
   return {
-    delivery_id: `${event.eventId}:${endpointId}:${replay}`,
+    delivery_id: deliveryIdOf(event.eventId, endpointId, replay),
     event_id: event.eventId,
     endpoint_id: endpointId,
     application_id: event.applicationId,
@@ -249,8 +208,8 @@ export async function deliverAttempt(deps: Deps, input: DeliveryAttemptInput): P
         ...headers,
         'Content-Type': 'application/json',
         'User-Agent': 'Fincore-Webhooks/2026-07-01',
-        'FC-Event-Id': event.eventId,
-        'FC-Delivery-Attempt': String(input.attempt),
+        [EVENT_ID_HEADER]: event.eventId,
+        [DELIVERY_ATTEMPT_HEADER]: String(input.attempt),
       },
       body,
       redirect: 'manual',

@@ -1,8 +1,9 @@
 // Webhook endpoints, the per-environment signing secrets (sealed), events with their outbox state,
 // and deliveries with every attempt.
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { queryByPrefix, writeIf } from './dynamo';
-import { TABLE, keys, type Environment } from './keys';
+import { queryByPrefix, writeIf, type Row } from './dynamo';
+import type { Environment } from '../contracts/schemas';
+import { TABLE, keys } from './keys';
 import type { SealedSecret } from '../platform/crypto/envelope';
 import type { Deps } from '../platform/runtime';
 
@@ -16,7 +17,7 @@ export interface WebhookEndpoint {
   createdAt: string;
 }
 
-const endpointFromRow = (r: Record<string, any>): WebhookEndpoint => ({
+const endpointFromRow = (r: Row): WebhookEndpoint => ({
   endpointId: r.endpoint_id,
   applicationId: r.application_id,
   environment: r.environment,
@@ -130,7 +131,7 @@ export interface EventRecord {
   published: boolean;
 }
 
-const eventFromRow = (r: Record<string, any>): EventRecord => ({
+const eventFromRow = (r: Row): EventRecord => ({
   eventId: r.event_id,
   type: r.type,
   created: r.created,
@@ -222,7 +223,7 @@ export interface DeliveryRecord {
   finishedAt: string | null;
 }
 
-const deliveryFromRow = (r: Record<string, any>): DeliveryRecord => ({
+const deliveryFromRow = (r: Row): DeliveryRecord => ({
   deliveryId: r.delivery_id,
   eventId: r.event_id,
   eventType: r.event_type,

@@ -2,6 +2,8 @@
 // deliveries. Queue URLs and the state machine ARN come from the stack as environment variables.
 import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { EventMessage } from '../contracts/worker-messages';
+import { tracer } from './observability';
 import type { BackgroundPorts } from './ports';
 
 function required(env: NodeJS.ProcessEnv, name: string): string {
@@ -11,18 +13,18 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
 }
 
 /** Execution names allow letters, digits, - and _ (80 max); delivery ids are mapped onto that. */
-export function executionName(deliveryId: string): string {
+function executionName(deliveryId: string): string {
   return deliveryId.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 80);
 }
 
 export function createAwsPorts(env: NodeJS.ProcessEnv, region: string): BackgroundPorts {
   let sqs: SQSClient | undefined;
   let sfn: SFNClient | undefined;
-  const queue = () => (sqs ??= new SQSClient({ region }));
+  const queue = () => (sqs ??= tracer.captureAWSv3Client(new SQSClient({ region })));
   return {
     eventBus: {
       publish: async (eventId) => {
-        await queue().send(new SendMessageCommand({ QueueUrl: required(env, 'FC_WEBHOOK_EVENTS_QUEUE_URL'), MessageBody: JSON.stringify({ event_id: eventId }) }));
+        await queue().send(new SendMessageCommand({ QueueUrl: required(env, 'FC_WEBHOOK_EVENTS_QUEUE_URL'), MessageBody: JSON.stringify({ event_id: eventId } satisfies EventMessage) }));
       },
     },
     refreshQueue: {
@@ -40,7 +42,7 @@ export function createAwsPorts(env: NodeJS.ProcessEnv, region: string): Backgrou
     },
     deliveries: {
       start: async (input) => {
-        sfn ??= new SFNClient({ region });
+        sfn ??= tracer.captureAWSv3Client(new SFNClient({ region }));
         try {
           await sfn.send(
             new StartExecutionCommand({

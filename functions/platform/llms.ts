@@ -2,6 +2,7 @@
 // table so they can never disagree with openapi.json.
 import { z } from 'zod';
 import { ERRORS, statusOf, type ErrorCode } from '../contracts/errors';
+import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../contracts/events';
 import { LIMITS } from '../contracts/limits';
 import { ROUTES, type Route } from '../contracts/routes';
 import { API_VERSION } from '../contracts/schemas';
@@ -82,6 +83,11 @@ function operationBlock(route: Route, baseUrl: string): string {
   return lines.join('\n');
 }
 
+function eventBlock(type: EventType): string {
+  const { summary, description, data } = EVENT_CATALOGUE[type];
+  return [`### ${type}`, '', `${summary}. ${description}`, '', 'Payload (data):', ...fieldLines(toJson(data, 'output')), ''].join('\n');
+}
+
 export function buildLlmsTxt(baseUrl: string, depth: 'index' | 'full'): string {
   const head = [
     '# Fincore financial data API',
@@ -106,6 +112,11 @@ export function buildLlmsTxt(baseUrl: string, depth: 'index' | 'full'): string {
     '## Operations',
     '',
     ...ROUTES.map((r) => operationBlock(r, baseUrl)),
+    '## Webhook events',
+    '',
+    'Signed POSTs to your webhook endpoints: body {"id", "type", "created", "data"}; headers FC-Signature (v1=HMAC-SHA256 of "<FC-Timestamp>.<raw body>") and FC-Timestamp.',
+    '',
+    ...EVENT_TYPES.map(eventBlock),
     '## Error codes',
     '',
     ...errors,

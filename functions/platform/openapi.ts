@@ -1,10 +1,13 @@
-// openapi.json, generated from the route table and the error catalogue. `npm run openapi` writes
-// the committed copy; GET /openapi.json serves the same document; a test fails when they differ.
+// openapi.json, generated from the route table, the error catalogue and the webhook event
+// catalogue. `npm run openapi` writes the committed copy; GET /openapi.json serves the same
+// document; a test fails when they differ.
 import { z } from 'zod';
 import { ERRORS, allErrorStatuses, codesForStatus, statusOf, type ErrorCode } from '../contracts/errors';
+import { DELIVERY_ATTEMPT_HEADER, EVENT_CATALOGUE, EVENT_ENVELOPES, EVENT_ID_HEADER, EVENT_TYPES } from '../contracts/events';
 import { LIMITS, PLANS, PLAN_NAMES } from '../contracts/limits';
 import { ALIAS_PREFIX, CONTENT_TYPES, ROUTES, type Route } from '../contracts/routes';
 import { API_VERSION } from '../contracts/schemas';
+import { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../core/webhook-signature';
 
 type Json = Record<string, unknown>;
 
@@ -17,9 +20,13 @@ function pascal(id: string): string {
     .join('');
 }
 
-export function operationId(route: Route): string {
-  const p = pascal(route.id);
+function camel(id: string): string {
+  const p = pascal(id);
   return p.charAt(0).toLowerCase() + p.slice(1);
+}
+
+function operationId(route: Route): string {
+  return camel(route.id);
 }
 
 /** Converts route schemas (plus every schema that carries a meta id) into components. */
@@ -198,6 +205,75 @@ function operation(route: Route, requestIds: Map<Route, string>, responseIds: Ma
   return op;
 }
 
+const WEBHOOKS_TAG = 'Webhook events';
+
+/** The headers of every delivery, as components.parameters (each webhook refers to them). */
+const WEBHOOK_PARAMETERS: Record<string, Json> = {
+  WebhookSignature: {
+    name: SIGNATURE_HEADER,
+    in: 'header',
+    required: true,
+    description:
+      'One or more comma-separated `v1=<hex>` entries: HMAC-SHA256, keyed with the environment\'s signing secret, over `<FC-Timestamp>.<raw body>`. During a secret rotation there is one entry per active secret; the delivery is authentic if any entry matches.',
+    schema: { type: 'string', pattern: '^v1=[0-9a-f]{64}(,v1=[0-9a-f]{64})*$' },
+  },
+  WebhookTimestamp: {
+    name: TIMESTAMP_HEADER,
+    in: 'header',
+    required: true,
+    description: `When this attempt was signed, Unix seconds. Reject deliveries more than ${DEFAULT_TOLERANCE_SECONDS} s from your clock.`,
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  WebhookEventId: {
+    name: EVENT_ID_HEADER,
+    in: 'header',
+    required: true,
+    description: 'The event id (the body\'s `id`); the same on every attempt and replay.',
+    schema: { type: 'string' },
+  },
+  WebhookDeliveryAttempt: {
+    name: DELIVERY_ATTEMPT_HEADER,
+    in: 'header',
+    required: true,
+    description: 'Which attempt of this delivery this is, from 1.',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+};
+
+/**
+ * OpenAPI 3.1 `webhooks`: one signed POST per event type, its body the event envelope with that
+ * type's payload, so integrators can generate receiver types.
+ */
+function webhooks(): Json {
+  const registry = z.globalRegistry;
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => {
+      const { summary, description } = EVENT_CATALOGUE[type];
+      const schemaId = registry.get(EVENT_ENVELOPES[type])?.id;
+      if (!schemaId) throw new Error(`the envelope of ${type} has no schema id`);
+      const post = {
+        operationId: `${camel(type)}Webhook`,
+        tags: [WEBHOOKS_TAG],
+        summary,
+        description: [
+          description,
+          'Sent to every webhook endpoint of the application and environment. Verify the signature over the raw body before parsing it (see `functions/core/webhook-signature.ts`).',
+        ].join('\n\n'),
+        security: [],
+        parameters: Object.keys(WEBHOOK_PARAMETERS).map((name) => ({ $ref: `#/components/parameters/${name}` })),
+        requestBody: { required: true, content: { 'application/json': { schema: ref(schemaId) } } },
+        responses: {
+          '2XX': { description: 'Received. Answer within a few seconds and do the work asynchronously.' },
+          default: {
+            description: 'Any other answer, or none in time, fails the attempt: it is retried on the delivery schedule, then dead-lettered.',
+          },
+        },
+      };
+      return [type, { post }];
+    }),
+  );
+}
+
 function apiDescription(): string {
   const codes = (Object.keys(ERRORS) as ErrorCode[])
     .map((c) => `| \`${ERRORS[c].type}\` | \`${c}\` | ${statusOf(c)} | ${ERRORS[c].message} |`)
@@ -237,6 +313,7 @@ export function buildOpenApi(): Json {
     paths[route.path][route.method.toLowerCase()] = operation(route, requests.ids, responses.ids);
   }
   const schemas = mergeSchemas(requests.schemas, responses.schemas);
+  const hooks = webhooks();
   const doc: Json = {
     openapi: '3.1.0',
     info: {
@@ -253,8 +330,12 @@ export function buildOpenApi(): Json {
       },
     ],
     security: [{ bearerAuth: [] }],
-    tags: tags.map((name) => ({ name, description: `${name} operations.` })),
+    tags: [
+      ...tags.map((name) => ({ name, description: `${name} operations.` })),
+      { name: WEBHOOKS_TAG, description: 'Events Fincore POSTs to your webhook endpoints, each signed.' },
+    ],
     paths,
+    webhooks: hooks,
     components: {
       securitySchemes: {
         bearerAuth: {
@@ -271,11 +352,12 @@ export function buildOpenApi(): Json {
           description: `Pin the API version; only ${API_VERSION} is served.`,
           schema: { type: 'string', enum: [API_VERSION] },
         },
+        ...WEBHOOK_PARAMETERS,
       },
       headers: HEADER_DOCS,
       responses: errorResponses(),
     },
   };
-  (doc.components as Json).schemas = pruneUnreferenced({ paths, responses: (doc.components as Json).responses }, schemas);
+  (doc.components as Json).schemas = pruneUnreferenced({ paths, webhooks: hooks, responses: (doc.components as Json).responses }, schemas);
   return doc;
 }

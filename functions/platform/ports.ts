@@ -1,7 +1,7 @@
 // Ports for background work. Each has an AWS adapter (functions/platform/aws-ports.ts: SQS and
 // Step Functions) and a local one (functions/platform/local/local-ports.ts: in process, same
 // workers, same schedule).
-import type { DeliveryExecutionInput, RefreshExecutionInput } from '../workers/contracts';
+import type { DeliveryExecutionInput, RefreshExecutionInput } from '../contracts/worker-messages';
 
 /** Hands a committed event (already in the outbox) to delivery. */
 export interface EventBus {

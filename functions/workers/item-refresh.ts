@@ -1,12 +1,18 @@
 // Refreshes one item from its connector. Fed by the item-refresh FIFO queue (one message group per
-// item, so refreshes of one item never overlap) and by the ItemRefresh state machine.
+// item, so refreshes of one item never overlap) and by the ItemRefresh state machine. A malformed
+// message throws: the queue retries it and then moves it to its DLQ; an execution fails.
 import type { SQSEvent } from 'aws-lambda';
 import { refreshItem } from '../app/lifecycle';
+import { parseQueueBody, parseWorkerMessage, RefreshExecutionInput } from '../contracts/worker-messages';
 import { runtime } from '../platform/runtime';
-import type { RefreshExecutionInput } from './contracts';
 
-export const handler = async (input: SQSEvent | RefreshExecutionInput) => {
-  const jobs: RefreshExecutionInput[] = 'Records' in input ? input.Records.map((r) => JSON.parse(r.body)) : [input];
+const KIND = 'item refresh input';
+
+const isQueueEvent = (input: unknown): input is SQSEvent => typeof input === 'object' && input !== null && 'Records' in input;
+
+export const handler = async (input: unknown) => {
+  // Every job is parsed before any runs, so a batch never half-runs because of a bad message.
+  const jobs = isQueueEvent(input) ? input.Records.map((r) => parseQueueBody(RefreshExecutionInput, KIND, r.body)) : [parseWorkerMessage(RefreshExecutionInput, KIND, input)];
   const results = [];
   for (const job of jobs) results.push(await refreshItem(runtime(), job));
   return results.length === 1 ? results[0] : results;

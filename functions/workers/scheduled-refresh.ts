@@ -1,10 +1,12 @@
-// Runs on the stage's refresh schedule: enqueues one refresh per healthy item, and publishes any
-// event a crash left in the outbox.
+// Runs on the stage's refresh schedule (an EventBridge scheduled event): enqueues one refresh per
+// healthy item, and publishes any event a crash left in the outbox.
 import { ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { sweepOutbox } from '../app/webhooks';
+import { parseWorkerMessage, RefreshScheduleEvent } from '../contracts/worker-messages';
 import { runtime } from '../platform/runtime';
 
-export const handler = async (): Promise<{ enqueued: number; republished: number }> => {
+export const handler = async (event: unknown): Promise<{ enqueued: number; republished: number }> => {
+  parseWorkerMessage(RefreshScheduleEvent, 'refresh schedule event', event);
   const deps = runtime();
   const republished = await sweepOutbox(deps);
   let enqueued = 0;

@@ -1,9 +1,9 @@
 // Records a webhook whose every attempt failed; the deliveries list shows it as dead_lettered.
 import { deadLetter } from '../app/webhooks';
+import { DeadLetterInput, parseWorkerMessage } from '../contracts/worker-messages';
 import { runtime } from '../platform/runtime';
-import type { DeliveryExecutionInput } from './contracts';
 
-export const handler = async (input: DeliveryExecutionInput): Promise<{ recorded: boolean }> => {
-  await deadLetter(runtime(), input);
+export const handler = async (input: unknown): Promise<{ recorded: boolean }> => {
+  await deadLetter(runtime(), parseWorkerMessage(DeadLetterInput, 'dead-letter input', input));
   return { recorded: true };
 };

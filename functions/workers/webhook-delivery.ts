@@ -1,8 +1,9 @@
 // One webhook delivery attempt, invoked by the WebhookDelivery state machine (10 s task timeout):
-// signs with the environment's secrets and a fresh timestamp, POSTs, records the attempt.
+// signs with the environment's secrets and a fresh timestamp, POSTs, records the attempt. A
+// malformed input throws, which the state machine counts as a failed attempt.
 import { deliverAttempt } from '../app/webhooks';
+import { DeliveryAttemptInput, parseWorkerMessage, type DeliveryOutcome } from '../contracts/worker-messages';
 import { runtime } from '../platform/runtime';
-import type { DeliveryAttemptInput } from './contracts';
-import type { DeliveryOutcome } from './webhook-schedule';
 
-export const handler = async (input: DeliveryAttemptInput): Promise<DeliveryOutcome> => deliverAttempt(runtime(), input);
+export const handler = async (input: unknown): Promise<DeliveryOutcome> =>
+  deliverAttempt(runtime(), parseWorkerMessage(DeliveryAttemptInput, 'delivery attempt input', input));

@@ -2,13 +2,3 @@
 // "retry at delays of 0s, 1m, 5m, 30m, 2h"). The WebhookDelivery state machine is generated from
 // this list, and the delivery worker reports the attempt number against it.
 export const WEBHOOK_RETRY_DELAYS_SECONDS = [0, 60, 300, 1800, 7200] as const;
-
-export const WEBHOOK_MAX_ATTEMPTS = WEBHOOK_RETRY_DELAYS_SECONDS.length;
-
-/** What the delivery worker returns to the state machine for one attempt. */
-export interface DeliveryOutcome {
-  delivered: boolean;
-  /** HTTP status of the customer's endpoint; 0 when no response arrived. */
-  status: number;
-  error?: string;
-}

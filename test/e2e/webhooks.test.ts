@@ -2,7 +2,12 @@
 // deliveries on the retry schedule (compressed), dead letters, the outbox, de-duplication, refresh,
 // the item lifecycle, rotation, replay and usage notices.
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { dispatchEvent, sweepOutbox } from '../../functions/app/webhooks';
+import { EVENT_TYPES } from '../../functions/contracts/events';
 import { sha256Hex } from '../../functions/core/api-keys';
 import { verifyWebhook } from '../../functions/core/webhook-signature';
 import { keys, usageAttribute } from '../../functions/data/keys';
@@ -29,9 +34,21 @@ async function sandboxItem(username = 'user_good') {
   return ex.json as { access_token: string; item_id: string };
 }
 
+// Every delivered body is checked against its type's entry under `webhooks` in openapi.json.
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema(JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi.json'), 'utf8')), 'openapi.json');
+
+function assertPublishedShape(event: { type: string }): void {
+  const ref = `openapi.json#/webhooks/${event.type}/post/requestBody/content/application~1json/schema`;
+  const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
+  if (!validate(event)) throw new Error(`${event.type} body does not match openapi.json: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(event)}`);
+}
+
 function verified(r: Received, secrets = [secret]) {
   const result = verifyWebhook({ rawBody: r.body, signature: r.headers['fc-signature'], timestamp: r.headers['fc-timestamp'], secrets });
   if (!result.ok) throw new Error(`signature did not verify: ${result.reason}`);
+  assertPublishedShape(result.event);
   return result.event;
 }
 
@@ -103,6 +120,22 @@ describe('delivery', () => {
     expect(event.id).toMatch(/^evt_/);
     expect(typeof event.created).toBe('number');
     expect(got[0].headers['fc-event-id']).toBe(event.id);
+  });
+
+  it('fires every event type of the catalogue from the sandbox, each body as openapi.json publishes it', async () => {
+    const { access_token, item_id } = await sandboxItem('user_good_catalogue');
+    await settle();
+    receiver.received.length = 0;
+    const fired = new Map<string, string>();
+    for (const webhook_type of EVENT_TYPES) {
+      const res = await post('/v1/sandbox/fire_webhook', { access_token, webhook_type });
+      fired.set(res.json.event_id, webhook_type);
+    }
+    await settle();
+    const events = receiver.received.map((r) => verified(r)).filter((e) => fired.has(e.id));
+    expect(events.map((e) => e.type).sort()).toEqual([...EVENT_TYPES].sort());
+    for (const e of events) expect(e.type).toBe(fired.get(e.id));
+    expect(events.filter((e) => e.type.startsWith('item.') || e.type.startsWith('transactions.')).every((e) => e.data.item_id === item_id)).toBe(true);
   });
 
   it('retries a receiver that is down and delivers once, at the third attempt', async () => {

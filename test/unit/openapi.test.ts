@@ -1,10 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ERRORS } from '../../functions/contracts/errors';
+import { EVENT_TYPES } from '../../functions/contracts/events';
 import { ROUTES } from '../../functions/contracts/routes';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../functions/core/webhook-signature';
 import { buildOpenApi } from '../../functions/platform/openapi';
 
 const committed = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi.json'), 'utf8'));
+
+/** The part of an error response the catalogue test reads. */
+interface ErrorResponseDoc {
+  content: { 'application/json': { schema: { properties: { error: { properties: { code: { enum: string[] } } } } } } };
+}
 
 describe('openapi.json', () => {
   it('is exactly what the route table generates (run `npm run openapi` when this fails)', () => {
@@ -17,7 +24,7 @@ describe('openapi.json', () => {
 
   it('lists every error code of the catalogue in a response', () => {
     const listed = new Set<string>();
-    for (const response of Object.values<any>(committed.components.responses)) {
+    for (const response of Object.values(committed.components.responses as Record<string, ErrorResponseDoc>)) {
       for (const code of response.content['application/json'].schema.properties.error.properties.code.enum) listed.add(code);
     }
     expect([...listed].sort()).toEqual(Object.keys(ERRORS).sort());
@@ -27,6 +34,25 @@ describe('openapi.json', () => {
     for (const r of ROUTES) {
       const op = committed.paths[r.path][r.method.toLowerCase()];
       expect(op.security).toEqual(r.auth === 'key' ? [{ bearerAuth: [] }] : []);
+    }
+  });
+
+  it('publishes every event type of the catalogue as a signed webhook whose body is that type\'s envelope', () => {
+    expect(committed.openapi).toBe('3.1.0');
+    expect(Object.keys(committed.webhooks)).toEqual(EVENT_TYPES);
+    interface SchemaNode { $ref?: string; type?: string; const?: string; required?: string[]; properties?: Record<string, SchemaNode> }
+    interface ParameterNode { $ref?: string; name?: string; in?: string; required?: boolean }
+    const resolve = <T extends { $ref?: string }>(node: T): T => (node.$ref ? node.$ref.replace(/^#\//, '').split('/').reduce((at, key) => at[key], committed) : node);
+    for (const type of EVENT_TYPES) {
+      const hook = committed.webhooks[type].post;
+      expect(hook.security).toEqual([]);
+      const parameters = (hook.parameters as ParameterNode[]).map(resolve);
+      const headers = parameters.filter((p) => p.in === 'header' && p.required).map((p) => p.name);
+      expect(headers).toEqual(expect.arrayContaining([SIGNATURE_HEADER, TIMESTAMP_HEADER]));
+      const body = resolve(hook.requestBody.content['application/json'].schema as SchemaNode);
+      expect(body.required).toEqual(['id', 'type', 'created', 'data']);
+      expect(body.properties?.type).toEqual({ type: 'string', const: type });
+      expect(resolve(body.properties?.data ?? {}).type).toBe('object');
     }
   });
 });

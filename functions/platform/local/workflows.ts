@@ -14,8 +14,15 @@
 //   runs is not accepted.
 // - stop() aborts every execution: waits end at once, running handlers are abandoned (their results
 //   ignored) and no timer of this module or of the library is left behind.
-import { StateMachine } from 'aws-local-stepfunctions';
-import type { DeliveryExecutionInput, DeliveryAttemptInput, RefreshExecutionInput } from '../../workers/contracts';
+import { StateMachine, type RunOptions } from 'aws-local-stepfunctions';
+import {
+  DeadLetterInput,
+  DeliveryAttemptInput,
+  parseWorkerMessage,
+  RefreshExecutionInput,
+  type DeliveryExecutionInput,
+  type DeliveryOutcome,
+} from '../../contracts/worker-messages';
 import {
   type AslDefinition,
   LAMBDA_INVOKE,
@@ -23,7 +30,6 @@ import {
   itemRefreshAsl,
   webhookDeliveryAsl,
 } from '../../workers/state-machines';
-import type { DeliveryOutcome } from '../../workers/webhook-schedule';
 
 // aws-local-stepfunctions uses Promise.withResolvers (Node 22+); Node 20 lacks it.
 if (typeof (Promise as unknown as { withResolvers?: unknown }).withResolvers !== 'function') {
@@ -60,7 +66,7 @@ export interface LocalWorkflowHandlers {
   /** One delivery attempt (the webhook-delivery worker). */
   delivery(input: DeliveryAttemptInput): Promise<DeliveryOutcome>;
   /** Records an undeliverable webhook (the webhook-dead-letter worker). */
-  deadLetter(input: DeliveryExecutionInput & { attempts: number }): Promise<void>;
+  deadLetter(input: DeadLetterInput): Promise<void>;
   /** Refreshes one item (the item-refresh worker). */
   refresh(input: RefreshExecutionInput): Promise<unknown>;
 }
@@ -113,7 +119,7 @@ export function scaledWaits(timeScale: number, definition: AslDefinition = LOCAL
 }
 
 /** retryIntervalOverrides for a definition: each retrying state's first IntervalSeconds, scaled, in ms. */
-export function scaledRetryIntervals(timeScale: number, definition: AslDefinition): Record<string, number> {
+function scaledRetryIntervals(timeScale: number, definition: AslDefinition): Record<string, number> {
   assertTimeScale(timeScale);
   const intervals: Record<string, number> = {};
   for (const [name, state] of Object.entries(definition.States)) {
@@ -128,7 +134,10 @@ function assertTimeScale(timeScale: number): void {
   if (!Number.isFinite(timeScale) || timeScale < 0) throw new Error(`timeScale must be a finite number >= 0, got ${timeScale}`);
 }
 
-type LocalLambda = (payload: any) => Promise<unknown>;
+type LocalLambda = (payload: unknown) => Promise<unknown>;
+/** The library's JSON value type (not exported by it): execution inputs and task results. */
+type JsonValue = Parameters<StateMachine['run']>[0];
+type TaskHandlers = NonNullable<NonNullable<RunOptions['overrides']>['taskResourceLocalHandlers']>;
 
 class AbortedError extends Error {
   constructor() {
@@ -173,17 +182,19 @@ function lambdaInvokeHandlers(
   functions: Record<string, LocalLambda>,
   signal: AbortSignal,
   taskTimeoutMs: number | undefined,
-): Record<string, (input: any) => Promise<any>> {
-  const handlers: Record<string, (input: any) => Promise<any>> = {};
+): TaskHandlers {
+  const handlers: TaskHandlers = {};
   for (const [name, state] of Object.entries(definition.States)) {
     if (state.Type !== 'Task') continue;
     if (state.Resource !== LAMBDA_INVOKE) throw new Error(`Task ${name} is not a lambda:invoke task`);
     const ownTimeoutMs = ((state.TimeoutSeconds as number | undefined) ?? 60) * 1000;
     const timeoutMs = Math.min(ownTimeoutMs, taskTimeoutMs ?? ownTimeoutMs);
-    handlers[name] = async (input: { FunctionName: string; Payload: unknown }) => {
-      const fn = functions[input.FunctionName];
-      if (!fn) throw new Error(`No local function for ${input.FunctionName} (task ${name})`);
-      return { Payload: await invokeLocal(fn, input.Payload, timeoutMs, signal) };
+    handlers[name] = async (input) => {
+      // The task's Parameters: `{ FunctionName, Payload }` (functions/workers/state-machines.ts).
+      const { FunctionName, Payload } = input as { FunctionName: string; Payload: unknown };
+      const fn = functions[FunctionName];
+      if (!fn) throw new Error(`No local function for ${FunctionName} (task ${name})`);
+      return { Payload: (await invokeLocal(fn, Payload, timeoutMs, signal)) as JsonValue };
     };
   }
   return handlers;
@@ -221,9 +232,10 @@ function prepare(definition: AslDefinition, timeScale: number): PreparedMachine 
 export function createLocalWorkflows(handlers: LocalWorkflowHandlers, opts: LocalWorkflowOptions): LocalWorkflows {
   assertTimeScale(opts.timeScale);
   const functions: Record<string, LocalLambda> = {
-    [LOCAL_WORKER_ARNS.delivery]: (input) => handlers.delivery(input),
-    [LOCAL_WORKER_ARNS.deadLetter]: (input) => handlers.deadLetter(input),
-    [LOCAL_WORKER_ARNS.refresh]: (input) => handlers.refresh(input),
+    // Payloads are parsed as the deployed workers parse them (functions/workers/*.ts).
+    [LOCAL_WORKER_ARNS.delivery]: (input) => handlers.delivery(parseWorkerMessage(DeliveryAttemptInput, 'delivery attempt input', input)),
+    [LOCAL_WORKER_ARNS.deadLetter]: (input) => handlers.deadLetter(parseWorkerMessage(DeadLetterInput, 'dead-letter input', input)),
+    [LOCAL_WORKER_ARNS.refresh]: (input) => handlers.refresh(parseWorkerMessage(RefreshExecutionInput, 'item refresh input', input)),
   };
   const machines = {
     delivery: prepare(LOCAL_DEFINITIONS.webhookDelivery, opts.timeScale),
@@ -235,7 +247,7 @@ export function createLocalWorkflows(handlers: LocalWorkflowHandlers, opts: Loca
 
   function start(prepared: PreparedMachine, input: object, name?: string): Promise<ExecutionStatus> {
     const controller = new AbortController();
-    const execution = prepared.machine.run(input as any, {
+    const execution = prepared.machine.run(input as JsonValue, {
       noThrowOnAbort: true,
       overrides: {
         taskResourceLocalHandlers: lambdaInvokeHandlers(prepared.definition, functions, controller.signal, opts.taskTimeoutMs),

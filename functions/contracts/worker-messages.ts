@@ -1,0 +1,86 @@
+// What the queues, the workflows and the schedule hand to the workers. Shared by the senders (the
+// AWS and local adapters of platform/ports.ts), the state machine definitions and the worker
+// handlers, which parse every message with these schemas: a malformed one fails loudly instead of
+// being treated as valid.
+import { z } from 'zod';
+import { ENVIRONMENTS } from './schemas';
+
+const KeyEnvironment = z.enum(ENVIRONMENTS);
+
+/** A message on the webhook-events queue: one committed event to dispatch. */
+export const EventMessage = z.object({ event_id: z.string().min(1) });
+export type EventMessage = z.infer<typeof EventMessage>;
+
+/** Input of one WebhookDelivery execution: one event to one endpoint. */
+export const DeliveryExecutionInput = z.object({
+  /** `<event_id>:<endpoint_id>:<replay>`; also the execution name, so a duplicate start is refused. */
+  delivery_id: z.string().min(1),
+  event_id: z.string().min(1),
+  endpoint_id: z.string().min(1),
+  application_id: z.string().min(1),
+  environment: KeyEnvironment,
+});
+export type DeliveryExecutionInput = z.infer<typeof DeliveryExecutionInput>;
+
+/** The delivery worker's input for one attempt (1-based). */
+export const DeliveryAttemptInput = DeliveryExecutionInput.extend({ attempt: z.int().min(1) });
+export type DeliveryAttemptInput = z.infer<typeof DeliveryAttemptInput>;
+
+/** What the delivery worker returns to the state machine for one attempt (its Choice reads `delivered`). */
+export interface DeliveryOutcome {
+  delivered: boolean;
+  /** HTTP status of the customer's endpoint; 0 when no response arrived. */
+  status: number;
+  error?: string;
+}
+
+/** The dead-letter worker's input: the execution input and how many attempts were made. */
+export const DeadLetterInput = DeliveryExecutionInput.extend({ attempts: z.int().min(1) });
+export type DeadLetterInput = z.infer<typeof DeadLetterInput>;
+
+/** Input of one ItemRefresh execution, and the body of an item-refresh queue message. */
+export const RefreshExecutionInput = z.object({
+  item_id: z.string().min(1),
+  /** Why: on demand (/v1/items/refresh) or the periodic schedule. */
+  reason: z.enum(['on_demand', 'scheduled']),
+});
+export type RefreshExecutionInput = z.infer<typeof RefreshExecutionInput>;
+
+/**
+ * The EventBridge scheduled event that starts the scheduled-refresh worker. Only its kind matters
+ * (nothing in it is read); checking it keeps the worker from running on an arbitrary invocation.
+ */
+export const RefreshScheduleEvent = z.object({
+  source: z.literal('aws.events'),
+  'detail-type': z.literal('Scheduled Event'),
+  time: z.string(),
+});
+export type RefreshScheduleEvent = z.infer<typeof RefreshScheduleEvent>;
+
+/**
+ * Parses one worker message; the error names the message kind and the offending fields, so a
+ * poisoned message is recognisable in the logs and the dead-letter queue.
+ */
+export function parseWorkerMessage<S extends z.ZodType>(schema: S, kind: string, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new MalformedWorkerMessage(kind, result.error);
+  return result.data;
+}
+
+/** Parses a queue message body (JSON text) with its schema. */
+export function parseQueueBody<S extends z.ZodType>(schema: S, kind: string, body: string): z.output<S> {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    throw new MalformedWorkerMessage(kind, null);
+  }
+  return parseWorkerMessage(schema, kind, value);
+}
+
+export class MalformedWorkerMessage extends Error {
+  constructor(kind: string, issues: z.ZodError | null) {
+    super(issues ? `malformed ${kind}: ${z.prettifyError(issues).replace(/\n/g, '; ')}` : `malformed ${kind}: the body is not JSON`);
+    this.name = 'MalformedWorkerMessage';
+  }
+}

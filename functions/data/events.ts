@@ -1,0 +1,52 @@
+// The outbox: an event row is written before or atomically with the change it announces, flagged
+// unpublished; publishing hands it to the event bus and clears the flag. A crash in between leaves
+// the event in the outbox for the sweep (app/webhooks.ts `sweepOutbox`). Here, in the data layer,
+// so that app code and the HTTP middleware (usage notices) emit events the same way.
+import { assertEventData, type EventData, type EventType } from '../contracts/events';
+import { randomToken } from '../core/api-keys';
+import { logger } from '../platform/observability';
+import type { Deps } from '../platform/runtime';
+import type { Environment } from '../contracts/schemas';
+import { markPublished, putEvent, type EventRecord } from './webhooks-repo';
+
+/** Whose event it is: an event goes to the endpoints of one application and environment. */
+export interface EventTenant {
+  applicationId: string;
+  environment: Environment;
+}
+
+/**
+ * The event row, not yet written (callers that commit it with their change use `eventPut`). Where
+ * responses are validated (tests), the payload is checked against the event catalogue too.
+ */
+export function newEvent<T extends EventType>(deps: Deps, t: EventTenant, type: T, data: EventData<T>): Omit<EventRecord, 'published'> {
+  if (deps.config.validateResponses) assertEventData(type, data);
+  return {
+    eventId: `evt_${randomToken(24)}`,
+    type,
+    created: Math.floor(deps.clock.now() / 1000),
+    applicationId: t.applicationId,
+    environment: t.environment,
+    data,
+  };
+}
+
+/** Hands an already-recorded event to the bus; a failure leaves it in the outbox for the sweep. */
+export async function publishEvent(deps: Deps, eventId: string): Promise<boolean> {
+  try {
+    await deps.ports.eventBus.publish(eventId);
+    await markPublished(deps, eventId);
+    return true;
+  } catch (err) {
+    logger.warn('event left in the outbox for the sweep', { event_id: eventId, error: (err as Error).message });
+    return false;
+  }
+}
+
+/** Records an event in the outbox and publishes it. */
+export async function emitEvent<T extends EventType>(deps: Deps, t: EventTenant, type: T, data: EventData<T>): Promise<string> {
+  const event = newEvent(deps, t, type, data);
+  await putEvent(deps, event);
+  await publishEvent(deps, event.eventId);
+  return event.eventId;
+}

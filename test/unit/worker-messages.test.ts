@@ -1,0 +1,130 @@
+// Worker inputs are parsed with their contract schemas: a malformed SQS body, Step Functions input
+// or schedule event fails loudly (a batch item failure, or a throw) and never reaches the use case.
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import type * as ItemRefreshWorker from '../../functions/workers/item-refresh';
+import type * as ScheduledRefreshWorker from '../../functions/workers/scheduled-refresh';
+import type * as DeadLetterWorker from '../../functions/workers/webhook-dead-letter';
+import type * as DeliveryWorker from '../../functions/workers/webhook-delivery';
+import type * as DispatchWorker from '../../functions/workers/webhook-dispatch';
+import {
+  DeliveryAttemptInput,
+  EventMessage,
+  MalformedWorkerMessage,
+  parseQueueBody,
+  parseWorkerMessage,
+  RefreshExecutionInput,
+} from '../../functions/contracts/worker-messages';
+
+const dispatchEvent = jest.fn(async (_deps: unknown, _eventId: string) => 1);
+const deliverAttempt = jest.fn(async (_deps: unknown, _input: unknown) => ({ delivered: true, status: 200 }));
+const deadLetter = jest.fn(async (_deps: unknown, _input: unknown) => undefined);
+const sweepOutbox = jest.fn(async (_deps: unknown) => 0);
+const refreshItem = jest.fn(async (_deps: unknown, _input: unknown) => ({ refreshed: true }));
+const scanned = jest.fn(async () => ({ Items: [] }));
+
+jest.mock('../../functions/app/webhooks', () => ({
+  dispatchEvent: (deps: unknown, eventId: string) => dispatchEvent(deps, eventId),
+  deliverAttempt: (deps: unknown, input: unknown) => deliverAttempt(deps, input),
+  deadLetter: (deps: unknown, input: unknown) => deadLetter(deps, input),
+  sweepOutbox: (deps: unknown) => sweepOutbox(deps),
+}));
+jest.mock('../../functions/app/lifecycle', () => ({ refreshItem: (deps: unknown, input: unknown) => refreshItem(deps, input) }));
+jest.mock('../../functions/platform/runtime', () => ({
+  runtime: () => ({ config: { tableName: 't' }, ddb: { send: () => scanned() }, ports: { refreshQueue: { enqueue: async () => undefined } } }),
+}));
+
+// After the mocks: the workers bind to the mocked modules.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const dispatch = require('../../functions/workers/webhook-dispatch') as typeof DispatchWorker;
+const refresh = require('../../functions/workers/item-refresh') as typeof ItemRefreshWorker;
+const delivery = require('../../functions/workers/webhook-delivery') as typeof DeliveryWorker;
+const deadLetterWorker = require('../../functions/workers/webhook-dead-letter') as typeof DeadLetterWorker;
+const scheduled = require('../../functions/workers/scheduled-refresh') as typeof ScheduledRefreshWorker;
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+const record = (messageId: string, body: string) => ({ messageId, body }) as SQSRecord;
+const sqs = (...records: SQSRecord[]): SQSEvent => ({ Records: records });
+
+const execution = {
+  delivery_id: 'evt_1:whep_1:0',
+  event_id: 'evt_1',
+  endpoint_id: 'whep_1',
+  application_id: 'app_1',
+  environment: 'test',
+};
+const attempt = { ...execution, attempt: 1 };
+
+beforeEach(() => jest.clearAllMocks());
+
+describe('worker message schemas', () => {
+  it('parse well-formed messages into their typed shape', () => {
+    expect(parseQueueBody(EventMessage, 'event message', '{"event_id":"evt_1"}')).toEqual({ event_id: 'evt_1' });
+    expect(parseWorkerMessage(DeliveryAttemptInput, 'attempt', attempt)).toEqual(attempt);
+    expect(parseWorkerMessage(RefreshExecutionInput, 'refresh', { item_id: 'item_1', reason: 'scheduled' })).toEqual({ item_id: 'item_1', reason: 'scheduled' });
+  });
+
+  it('refuse malformed ones with an error naming the message and the field', () => {
+    expect(() => parseQueueBody(EventMessage, 'event message', 'not json')).toThrow(new MalformedWorkerMessage('event message', null));
+    expect(() => parseQueueBody(EventMessage, 'event message', '{"eventId":"evt_1"}')).toThrow(/malformed event message: .*event_id/);
+    expect(() => parseWorkerMessage(DeliveryAttemptInput, 'attempt', { ...attempt, environment: 'prod' })).toThrow(/environment/);
+    expect(() => parseWorkerMessage(DeliveryAttemptInput, 'attempt', { ...attempt, attempt: 0 })).toThrow(/attempt/);
+    expect(() => parseWorkerMessage(RefreshExecutionInput, 'refresh', { item_id: 'item_1', reason: 'because' })).toThrow(/reason/);
+  });
+});
+
+describe('the webhook dispatch worker', () => {
+  it('dispatches good messages and reports each malformed one as a batch item failure', async () => {
+    const result = await dispatch.handler(sqs(record('m1', '{"event_id":"evt_1"}'), record('m2', '{"event":"evt_2"}'), record('m3', '{'), record('m4', '{"event_id":"evt_4"}')));
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'm2' }, { itemIdentifier: 'm3' }]);
+    expect(dispatchEvent.mock.calls.map(([, id]) => id)).toEqual(['evt_1', 'evt_4']);
+  });
+});
+
+describe('the item refresh worker', () => {
+  it('refreshes from a queue message and from a state machine input', async () => {
+    await refresh.handler(sqs(record('m1', '{"item_id":"item_1","reason":"on_demand"}')));
+    await refresh.handler({ item_id: 'item_2', reason: 'scheduled' });
+    expect(refreshItem.mock.calls.map(([, input]) => input)).toEqual([
+      { item_id: 'item_1', reason: 'on_demand' },
+      { item_id: 'item_2', reason: 'scheduled' },
+    ]);
+  });
+
+  it('throws on a malformed message (the queue retries it, then dead-letters it) and refreshes nothing', async () => {
+    await expect(refresh.handler(sqs(record('m1', '{"item_id":"item_1","reason":"on_demand"}'), record('m2', '{"item":"x"}')))).rejects.toThrow(MalformedWorkerMessage);
+    await expect(refresh.handler({ item_id: 42 })).rejects.toThrow(/item_id/);
+    expect(refreshItem).not.toHaveBeenCalled();
+  });
+});
+
+describe('the delivery workers', () => {
+  it('pass a well-formed input on', async () => {
+    await expect(delivery.handler(attempt)).resolves.toEqual({ delivered: true, status: 200 });
+    await expect(deadLetterWorker.handler({ ...execution, attempts: 5 })).resolves.toEqual({ recorded: true });
+    expect(deliverAttempt).toHaveBeenCalledWith(expect.anything(), attempt);
+    expect(deadLetter).toHaveBeenCalledWith(expect.anything(), { ...execution, attempts: 5 });
+  });
+
+  it('throw on a malformed input, which fails the attempt or the execution', async () => {
+    await expect(delivery.handler({ ...attempt, attempt: 'one' })).rejects.toThrow(MalformedWorkerMessage);
+    await expect(deadLetterWorker.handler({ delivery_id: 'evt_1:whep_1:0' })).rejects.toThrow(MalformedWorkerMessage);
+    expect(deliverAttempt).not.toHaveBeenCalled();
+    expect(deadLetter).not.toHaveBeenCalled();
+  });
+});
+
+describe('the scheduled refresh worker', () => {
+  const scheduleEvent = { version: '0', id: 'x', 'detail-type': 'Scheduled Event', source: 'aws.events', time: '2026-07-01T00:00:00Z', resources: [], detail: {} };
+
+  it('runs on the EventBridge schedule event', async () => {
+    await expect(scheduled.handler(scheduleEvent)).resolves.toEqual({ enqueued: 0, republished: 0 });
+    expect(sweepOutbox).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuses any other invocation before doing any work', async () => {
+    await expect(scheduled.handler({})).rejects.toThrow(MalformedWorkerMessage);
+    await expect(scheduled.handler({ ...scheduleEvent, source: 'custom' })).rejects.toThrow(/source/);
+    expect(sweepOutbox).not.toHaveBeenCalled();
+    expect(scanned).not.toHaveBeenCalled();
+  });
+});
