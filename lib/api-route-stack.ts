@@ -13,7 +13,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { aliasPaths, type Route } from '../functions/contracts/routes';
+import { aliasPaths, PLANNED_ROUTE_ID_VARIABLE, type Route } from '../functions/contracts/routes';
 import { AUTH_AND_METER_GRANTS, ENV_VARS, SECRETS_KEY_ACTIONS, TABLE_KEY_ACTIONS, routeAccessFor } from './api-grants';
 import { pascalId, pathParameterName, type RouteStackPlan } from './api-layout';
 import { FincoreFunction } from './fincore-function';
@@ -34,8 +34,19 @@ export interface RouteStackProps {
   refreshQueue: sqs.IQueue;
   /** Envelope key of the webhook signing secrets. */
   secretsKey: kms.IKey;
-  /** Entry below functions/ of a route's handler. */
+  /** Entry below functions/ of a live route's handler (planned routes all use PLANNED_ROUTE_ENTRY). */
   handlerEntry: (route: Route) => string;
+}
+
+/**
+ * The one handler of every planned route: each planned route still gets its own function (its own
+ * grants, metering and validation), told which route it serves by PLANNED_ROUTE_ID_VARIABLE.
+ */
+export const PLANNED_ROUTE_ENTRY = 'platform/planned-route.ts';
+
+/** Entry below functions/ of the function serving `route`. */
+export function routeEntry(route: Route, handlerEntry: (route: Route) => string): string {
+  return route.status === 'planned' ? PLANNED_ROUTE_ENTRY : handlerEntry(route);
 }
 
 /** Parameters every route stack declares, besides one per imported path. */
@@ -157,7 +168,7 @@ export class RouteStack extends NestedStack {
 
     for (const route of plan.routes) {
       const fn = new FincoreFunction(this, routeConstructId(route.id), {
-        entry: props.handlerEntry(route),
+        entry: routeEntry(route, props.handlerEntry),
         description: `${route.id}: ${route.method} ${route.path}`,
         config,
         environment: routeEnvironment(route, tableName, background),
@@ -204,6 +215,7 @@ function routeEnvironment(route: Route, tableName: string, refs: BackgroundRefs)
   const access = routeAccessFor(route);
   return {
     [ENV_VARS.tableName]: tableName,
+    ...(route.status === 'planned' ? { [PLANNED_ROUTE_ID_VARIABLE]: route.id } : {}),
     ...(access.eventsQueue ? { [ENV_VARS.eventsQueueUrl]: need(refs.eventsQueue, 'events queue', route).url } : {}),
     ...(access.refreshQueue ? { [ENV_VARS.refreshQueueUrl]: need(refs.refreshQueue, 'refresh queue', route).url } : {}),
     ...(access.secretsKey ? { [ENV_VARS.secretsKeyId]: need(refs.secretsKeyArn, 'secrets key', route) } : {}),

@@ -3,9 +3,7 @@ import { freshAccounts } from '../app/reads';
 import { publicItem } from '../data/items-repo';
 import { defineOperation } from '../platform/operation';
 
-type Body = { options?: { account_ids?: string[] } };
-
-export const handler = defineOperation<Body>('accounts.balance.get', async ({ deps, item, body }) => ({
-  accounts: await freshAccounts(deps, item!, body.options?.account_ids),
-  item: publicItem(item!),
+export const handler = defineOperation('accounts.balance.get', async ({ deps, item, body }) => ({
+  accounts: await freshAccounts(deps, item, body.options?.account_ids),
+  item: publicItem(item),
 }));

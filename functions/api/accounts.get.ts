@@ -3,9 +3,7 @@ import { cachedAccounts } from '../app/reads';
 import { publicItem } from '../data/items-repo';
 import { defineOperation } from '../platform/operation';
 
-type Body = { options?: { account_ids?: string[] } };
-
-export const handler = defineOperation<Body>('accounts.get', async ({ deps, item, body }) => ({
-  accounts: await cachedAccounts(deps, item!, body.options?.account_ids),
-  item: publicItem(item!),
+export const handler = defineOperation('accounts.get', async ({ deps, item, body }) => ({
+  accounts: await cachedAccounts(deps, item, body.options?.account_ids),
+  item: publicItem(item),
 }));

@@ -2,4 +2,4 @@
 import { assetsOf } from '../app/products';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation('assets.get', ({ deps, item }) => assetsOf(deps, item!));
+export const handler = defineOperation('assets.get', ({ deps, item }) => assetsOf(deps, item));

@@ -2,4 +2,4 @@
 import { identityOf } from '../app/products';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation('identity.get', ({ deps, item }) => identityOf(deps, item!));
+export const handler = defineOperation('identity.get', ({ deps, item }) => identityOf(deps, item));

@@ -2,4 +2,4 @@
 import { incomeOf } from '../app/products';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation('income.get', ({ deps, item }) => incomeOf(deps, item!));
+export const handler = defineOperation('income.get', ({ deps, item }) => incomeOf(deps, item));

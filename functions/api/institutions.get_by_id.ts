@@ -3,7 +3,7 @@ import { fail } from '../contracts/errors';
 import { findInstitution, toPublicInstitution } from '../core/institutions';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation<{ institution_id: string }>('institutions.get_by_id', ({ body }) => {
+export const handler = defineOperation('institutions.get_by_id', ({ body }) => {
   const found = findInstitution(body.institution_id) ?? fail('institution_not_found');
   return { institution: toPublicInstitution(found) };
 });

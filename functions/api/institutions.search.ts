@@ -1,8 +1,8 @@
 // POST /v1/institutions/search: name search over the catalog, popularity order, at most 20.
 import { LIMITS } from '../contracts/limits';
-import { searchInstitutions, type InstitutionQuery } from '../core/institutions';
+import { searchInstitutions } from '../core/institutions';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation<InstitutionQuery>('institutions.search', ({ body }) => ({
+export const handler = defineOperation('institutions.search', ({ body }) => ({
   institutions: searchInstitutions(body, LIMITS.institutionSearchMaxResults),
 }));

@@ -2,4 +2,4 @@
 import { holdingsOf } from '../app/products';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation('investments.holdings.get', ({ deps, item }) => holdingsOf(deps, item!));
+export const handler = defineOperation('investments.holdings.get', ({ deps, item }) => holdingsOf(deps, item));

@@ -2,4 +2,4 @@
 import { publicItem } from '../data/items-repo';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation('items.get', ({ item }) => ({ item: publicItem(item!) }));
+export const handler = defineOperation('items.get', ({ item }) => ({ item: publicItem(item) }));

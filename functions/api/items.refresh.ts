@@ -2,4 +2,4 @@
 import { requestRefresh } from '../app/lifecycle';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation('items.refresh', ({ deps, item }) => requestRefresh(deps, item!));
+export const handler = defineOperation('items.refresh', ({ deps, item }) => requestRefresh(deps, item));

@@ -3,6 +3,6 @@ import { removeItem } from '../data/items-repo';
 import { defineOperation } from '../platform/operation';
 
 export const handler = defineOperation('items.remove', async ({ deps, item }) => {
-  await removeItem(deps, item!);
+  await removeItem(deps, item);
   return { removed: true };
 });

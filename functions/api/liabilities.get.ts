@@ -2,4 +2,4 @@
 import { liabilitiesOf } from '../app/products';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation('liabilities.get', ({ deps, item }) => liabilitiesOf(deps, item!));
+export const handler = defineOperation('liabilities.get', ({ deps, item }) => liabilitiesOf(deps, item));

@@ -1,5 +1,5 @@
 // POST /link/api/connect: credentials for an institution -> connected, or an MFA challenge.
-import { submitCredentials, type ConnectRequest } from '../app/link';
+import { submitCredentials } from '../app/link';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation<ConnectRequest>('link.connect', ({ deps, body }) => submitCredentials(deps, body));
+export const handler = defineOperation('link.connect', ({ deps, body }) => submitCredentials(deps, body));

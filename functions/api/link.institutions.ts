@@ -1,10 +1,10 @@
 // POST /link/api/institutions: as-you-type institution search for the hosted page.
 import { LIMITS } from '../contracts/limits';
 import { openSession } from '../app/link';
-import { searchInstitutions, type InstitutionQuery } from '../core/institutions';
+import { searchInstitutions } from '../core/institutions';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation<InstitutionQuery & { link_token: string }>('link.institutions', async ({ deps, body }) => {
+export const handler = defineOperation('link.institutions', async ({ deps, body }) => {
   const session = await openSession(deps, body.link_token);
   // Only institutions that can serve every product the app asked for.
   return { institutions: searchInstitutions({ ...body, products: session.products }, LIMITS.institutionSearchMaxResults) };

@@ -2,4 +2,4 @@
 import { submitMfaCode } from '../app/link';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation<{ link_token: string; code: string }>('link.mfa', ({ deps, body }) => submitMfaCode(deps, body));
+export const handler = defineOperation('link.mfa', ({ deps, body }) => submitMfaCode(deps, body));

@@ -2,12 +2,17 @@
 // token gets the flow (functions/platform/link-ui); an invalid, expired or spent one gets an error
 // page telling the user to ask the app for a new link.
 import { describeSession } from '../app/link';
-import { ApiError } from '../contracts/errors';
+import { ApiError, type ErrorCode } from '../contracts/errors';
 import { embedModeOf, isLinkTokenShaped, renderErrorPage, renderFlowPage, type LinkPageProblem } from '../platform/link-ui/page';
 import { renderedOperation } from '../platform/link-ui/serve';
 import { logger } from '../platform/observability';
 
-const TOKEN_PROBLEMS = new Set<string>(['invalid_link_token', 'link_token_expired', 'link_token_used']);
+/** The errors about the token itself: the user gets the error page that says to ask for a new link. */
+const TOKEN_PROBLEMS = ['invalid_link_token', 'link_token_expired', 'link_token_used'] as const satisfies readonly LinkPageProblem[];
+
+function isTokenProblem(code: ErrorCode): code is (typeof TOKEN_PROBLEMS)[number] {
+  return (TOKEN_PROBLEMS as readonly ErrorCode[]).includes(code);
+}
 
 export const handler = renderedOperation('link.page', async ({ deps, event, requestId }) => {
   const query = event.queryStringParameters ?? {};
@@ -19,8 +24,8 @@ export const handler = renderedOperation('link.page', async ({ deps, event, requ
     const session = await describeSession(deps, token);
     return renderFlowPage({ token, session, embed });
   } catch (err) {
-    if (err instanceof ApiError && TOKEN_PROBLEMS.has(err.code)) {
-      return renderErrorPage({ problem: err.code as LinkPageProblem, message: err.message, requestId, embed });
+    if (err instanceof ApiError && isTokenProblem(err.code)) {
+      return renderErrorPage({ problem: err.code, message: err.message, requestId, embed });
     }
     logger.error('link page could not load its session', { error: err as Error });
     return renderErrorPage({ problem: 'internal_error', requestId, embed });

@@ -1,5 +1,5 @@
 // GET /link/sdk.js: the Link SDK (FincoreLink.create({ token, onSuccess, onExit }).open()).
-import { LINK_SDK_SCRIPT } from '../platform/link-ui/sdk-script';
+import { LINK_SDK_SCRIPT } from '../platform/link-ui/generated/bundles';
 import { renderedOperation } from '../platform/link-ui/serve';
 
 const HEADERS = {

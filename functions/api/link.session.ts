@@ -2,4 +2,4 @@
 import { describeSession } from '../app/link';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation<{ link_token: string }>('link.session', ({ deps, body }) => describeSession(deps, body.link_token));
+export const handler = defineOperation('link.session', ({ deps, body }) => describeSession(deps, body.link_token));

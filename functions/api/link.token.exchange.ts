@@ -2,6 +2,6 @@
 import { exchangePublicToken } from '../app/link';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation<{ public_token: string }>('link.token.exchange', ({ deps, auth, body }) =>
-  exchangePublicToken(deps, auth!, body.public_token),
+export const handler = defineOperation('link.token.exchange', ({ deps, auth, body }) =>
+  exchangePublicToken(deps, auth, body.public_token),
 );

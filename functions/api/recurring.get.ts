@@ -2,4 +2,4 @@
 import { recurringOf } from '../app/products';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation('recurring.get', ({ deps, item }) => recurringOf(deps, item!));
+export const handler = defineOperation('recurring.get', ({ deps, item }) => recurringOf(deps, item));

@@ -2,4 +2,4 @@
 import { resetLogin } from '../app/lifecycle';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation('sandbox.item.reset_login', ({ deps, item }) => resetLogin(deps, item!));
+export const handler = defineOperation('sandbox.item.reset_login', ({ deps, item }) => resetLogin(deps, item));

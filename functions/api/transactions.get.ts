@@ -1,5 +1,5 @@
 // POST /v1/transactions/get: a date range, paged by count and offset; removed rows excluded.
-import { getTransactions, type TransactionsGetRequest } from '../app/reads';
+import { getTransactions } from '../app/reads';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation<TransactionsGetRequest>('transactions.get', ({ deps, item, body }) => getTransactions(deps, item!, body));
+export const handler = defineOperation('transactions.get', ({ deps, item, body }) => getTransactions(deps, item, body));

@@ -3,6 +3,6 @@ import { LIMITS } from '../contracts/limits';
 import { syncTransactions } from '../app/sync';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation<{ cursor?: string; count?: number }>('transactions.sync', ({ deps, item, body }) =>
-  syncTransactions(deps, item!, body.cursor, body.count ?? LIMITS.pageDefault),
+export const handler = defineOperation('transactions.sync', ({ deps, item, body }) =>
+  syncTransactions(deps, item, body.cursor, body.count ?? LIMITS.pageDefault),
 );

@@ -3,8 +3,8 @@ import { LIMITS } from '../contracts/limits';
 import { listDeliveries } from '../data/webhooks-repo';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation<{ count?: number; cursor?: string }>('webhooks.deliveries.list', async ({ deps, auth, body }) => {
-  const page = await listDeliveries(deps, auth!.applicationId, auth!.environment, { count: body.count ?? LIMITS.pageDefault, before: body.cursor });
+export const handler = defineOperation('webhooks.deliveries.list', async ({ deps, auth, body }) => {
+  const page = await listDeliveries(deps, auth.applicationId, auth.environment, { count: body.count ?? LIMITS.pageDefault, before: body.cursor });
   return {
     deliveries: page.deliveries.map((d) => ({
       delivery_id: d.deliveryId,

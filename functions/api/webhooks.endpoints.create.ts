@@ -2,7 +2,7 @@
 import { publicEndpoint, registerEndpoint } from '../app/webhooks';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation<{ url: string }>('webhooks.endpoints.create', async ({ deps, auth, body }) => {
-  const result = await registerEndpoint(deps, auth!, body.url);
+export const handler = defineOperation('webhooks.endpoints.create', async ({ deps, auth, body }) => {
+  const result = await registerEndpoint(deps, auth, body.url);
   return { endpoint: publicEndpoint(result.endpoint), created: result.created, secret: result.secret };
 });

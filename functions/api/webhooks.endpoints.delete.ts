@@ -2,7 +2,7 @@
 import { removeEndpoint } from '../app/webhooks';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation<{ endpoint_id: string }>('webhooks.endpoints.delete', async ({ deps, auth, body }) => {
-  await removeEndpoint(deps, auth!, body.endpoint_id);
+export const handler = defineOperation('webhooks.endpoints.delete', async ({ deps, auth, body }) => {
+  await removeEndpoint(deps, auth, body.endpoint_id);
   return { deleted: true };
 });

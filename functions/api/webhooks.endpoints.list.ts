@@ -4,5 +4,5 @@ import { listEndpoints } from '../data/webhooks-repo';
 import { defineOperation } from '../platform/operation';
 
 export const handler = defineOperation('webhooks.endpoints.list', async ({ deps, auth }) => ({
-  endpoints: (await listEndpoints(deps, auth!.applicationId, auth!.environment)).map(publicEndpoint),
+  endpoints: (await listEndpoints(deps, auth.applicationId, auth.environment)).map(publicEndpoint),
 }));

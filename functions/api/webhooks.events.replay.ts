@@ -2,6 +2,6 @@
 import { replayEvent } from '../app/webhooks';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation<{ event_id: string; endpoint_id?: string }>('webhooks.events.replay', async ({ deps, auth, body }) => ({
-  delivery_ids: await replayEvent(deps, auth!, body.event_id, body.endpoint_id),
+export const handler = defineOperation('webhooks.events.replay', async ({ deps, auth, body }) => ({
+  delivery_ids: await replayEvent(deps, auth, body.event_id, body.endpoint_id),
 }));

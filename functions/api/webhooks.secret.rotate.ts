@@ -2,6 +2,6 @@
 import { DEFAULT_ROTATION_GRACE_HOURS, rotateSecret } from '../app/webhooks';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation<{ grace_period_hours?: number }>('webhooks.secret.rotate', ({ deps, auth, body }) =>
-  rotateSecret(deps, auth!, body.grace_period_hours ?? DEFAULT_ROTATION_GRACE_HOURS),
+export const handler = defineOperation('webhooks.secret.rotate', ({ deps, auth, body }) =>
+  rotateSecret(deps, auth, body.grace_period_hours ?? DEFAULT_ROTATION_GRACE_HOURS),
 );

@@ -2,7 +2,8 @@
 // schemas, auth mode, whether it is tied to an item, the product consent it needs, and how it is
 // metered. The CDK API, the local server, openapi.json, llms.txt and the tests all iterate ROUTES.
 //
-// Handler modules live at functions/api/<route id>.ts and export `handler`.
+// Handler modules live at functions/api/<route id>.ts and export `handler`; a planned route has none
+// (functions/platform/planned-route.ts answers it with 501 from the table).
 import { z } from 'zod';
 import {
   AccessToken,
@@ -26,6 +27,7 @@ import {
   Transaction,
   tokenOrTransactions,
 } from './schemas';
+import { EVENT_TYPES } from './events';
 import { LIMITS } from './limits';
 import { LinkSession, LinkStep, LinkTokenField } from './link-schemas';
 import { WebhookDelivery, WebhookEndpoint } from './webhook-schemas';
@@ -44,6 +46,11 @@ export const CONTENT_TYPES = {
 export type ResponseKind = keyof typeof CONTENT_TYPES;
 /** `planned` routes are in the contract and the stack but answer 501 until their issue lands. */
 export type RouteStatus = 'live' | 'planned';
+/**
+ * Planned routes have no handler module: each gets its own function built from one generic entry
+ * (functions/platform/planned-route.ts), told by this environment variable which route it serves.
+ */
+export const PLANNED_ROUTE_ID_VARIABLE = 'FC_ROUTE_ID';
 
 export interface Route {
   id: string;
@@ -77,8 +84,23 @@ export interface Route {
 type RouteInput = Omit<Route, 'id' | 'method' | 'auth' | 'item' | 'dataAccess' | 'consent' | 'metering' | 'responseKind' | 'status'> &
   Partial<Pick<Route, 'method' | 'auth' | 'item' | 'dataAccess' | 'consent' | 'metering' | 'responseKind' | 'status'>>;
 
-function route(id: string, input: RouteInput): Route {
-  return {
+/**
+ * A route as route() declares it: a plain Route that also keeps, as literal types, what the handlers
+ * are typed from (its id, schemas, auth mode, item scope, response kind and status; the defaults
+ * route() fills in where the input leaves them out).
+ */
+export type DeclaredRoute<Id extends string, Input extends RouteInput> = Route & {
+  readonly id: Id;
+  readonly request: Input['request'];
+  readonly response: Input['response'];
+  readonly auth: Input extends { auth: infer A } ? A : 'key';
+  readonly item: Input extends { item: infer B } ? B : false;
+  readonly responseKind: Input extends { responseKind: infer K } ? K : 'json';
+  readonly status: Input extends { status: infer S } ? S : 'live';
+};
+
+function route<const Id extends string, const Input extends RouteInput>(id: Id, input: Input): DeclaredRoute<Id, Input> {
+  const declared: Route = {
     id,
     method: 'POST',
     auth: 'key',
@@ -90,6 +112,8 @@ function route(id: string, input: RouteInput): Route {
     ...input,
     dataAccess: input.dataAccess ?? (input.item === true || input.auth === 'link'),
   };
+  // The spread above fills in exactly the defaults DeclaredRoute spells out at the type level.
+  return declared as DeclaredRoute<Id, Input>;
 }
 
 const tokenOnly = z.strictObject({ access_token: AccessToken }).meta({ id: 'AccessTokenRequest' });
@@ -101,7 +125,7 @@ const loose = (description: string) => z.looseObject({}).meta({ description });
 const aiResponse = (fields: z.ZodRawShape, description: string) =>
   z.looseObject({ ...fields, ...EngineMeta }).meta({ description });
 
-export const ROUTES: readonly Route[] = [
+const DECLARED_ROUTES = [
   // ---------- discovery (public documents) ----------
   route('discovery.openapi', {
     method: 'GET',
@@ -577,7 +601,7 @@ export const ROUTES: readonly Route[] = [
     item: true,
     request: z.strictObject({
       access_token: AccessToken,
-      webhook_type: z.enum(['transactions.sync_updates_available', 'item.error', 'item.login_repaired', 'usage.limit_approaching']),
+      webhook_type: z.enum(EVENT_TYPES),
     }),
     response: z.object({ fired: z.boolean(), event_id: z.string() }),
   }),
@@ -670,10 +694,29 @@ export const ROUTES: readonly Route[] = [
     response: z.string(),
     responseKind: 'html',
   }),
-];
+] as const satisfies readonly Route[];
+
+type DeclaredRoutes = (typeof DECLARED_ROUTES)[number];
+/** Every route id in the table, as a union of literals. */
+export type RouteId = DeclaredRoutes['id'];
+/** The declared route with this id, literal types kept (see DeclaredRoute). */
+export type RouteById<Id extends RouteId> = Extract<DeclaredRoutes, { id: Id }>;
+/** The parsed JSON body a route's handler receives (zod output); an empty object on bodyless routes. */
+export type RequestOf<Id extends RouteId> = RequestBody<RouteById<Id>['request']>;
+type RequestBody<Schema> = Schema extends z.ZodType ? z.output<Schema> : Record<string, never>;
+/**
+ * What a route's handler returns: the input of its response schema, since that is what the schema
+ * checks (in tests) and what is serialised as is.
+ */
+export type ResponseOf<Id extends RouteId> = z.input<RouteById<Id>['response']>;
+
+/** The table as plain routes, for everything that iterates it (CDK, local server, documents, tests). */
+export const ROUTES: readonly Route[] = DECLARED_ROUTES;
 
 export const ROUTES_BY_ID: ReadonlyMap<string, Route> = new Map(ROUTES.map((r) => [r.id, r]));
 
+export function routeById<Id extends RouteId>(id: Id): RouteById<Id>;
+export function routeById(id: string): Route;
 export function routeById(id: string): Route {
   const found = ROUTES_BY_ID.get(id);
   if (!found) throw new Error(`No route with id ${id}`);

@@ -4,42 +4,31 @@
 //   versionCheck    -> optional FC-Version request header must equal the current version
 //   authenticate    -> bearer key, live access, token bucket, monthly quota: one DynamoDB write
 //   parseBody       -> content type, size, JSON, zod schema (naming the offending field)
+//
+// What one request learns on the way (its id, headers, caller, parsed body) lives in a RequestState
+// that requestContext creates in middy's per-request `request.internal`; nothing is kept at module
+// level, so concurrent requests in one process (the local server) never see each other's state.
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import type middy from '@middy/core';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ApiError, envelope, type ErrorCode } from '../contracts/errors';
 import { LIMITS } from '../contracts/limits';
 import type { Route } from '../contracts/routes';
 import { API_VERSION } from '../contracts/schemas';
 import { isWellFormedApiKey } from '../core/api-keys';
-import { authorizeAndMeter, rateLimitHeaderValues, type AuthContext } from '../data/api-keys-repo';
-import { logger, metrics, metricsEnabled } from './observability';
-import { crossedThreshold } from '../core/usage';
-import { emitEvent } from '../app/webhooks';
 import { secondsUntilMonthlyReset } from '../core/rate-limit';
-
-/** Fires usage.limit_approaching; a failure is logged, never charged to the request. */
-async function announceUsage(deps: Deps, auth: AuthContext, thresholdPercent: number): Promise<void> {
-  const now = deps.clock.now();
-  try {
-    await emitEvent(deps, auth, 'usage.limit_approaching', {
-      quota: auth.usage.kind,
-      threshold_percent: thresholdPercent,
-      used: auth.usage.used,
-      limit: auth.usage.quota,
-      resets_at: new Date(now + secondsUntilMonthlyReset(now) * 1000).toISOString(),
-    });
-  } catch (err) {
-    logger.error('could not record usage.limit_approaching', { error: err as Error });
-  }
-}
+import { crossedThreshold } from '../core/usage';
+import { authorizeAndMeter, rateLimitHeaderValues, type AuthContext } from '../data/api-keys-repo';
+import { emitEvent } from '../data/events';
+import { logger, metrics, metricsEnabled } from './observability';
 import type { Deps } from './runtime';
 
 export type ApiEvent = APIGatewayProxyEvent;
 export type ApiResult = APIGatewayProxyResult;
-export type ApiRequest = middy.Request<ApiEvent, ApiResult, Error>;
 
 export interface RequestState {
   requestId: string;
@@ -51,16 +40,67 @@ export interface RequestState {
   errorCode?: string;
 }
 
-// Per-request state, keyed by the event object so the base handler can reach it too.
-const states = new WeakMap<ApiEvent, RequestState>();
+/** What the middlewares share through middy's `request.internal` (a fresh object per request). */
+export interface RequestInternal extends Record<string, unknown> {
+  requestState?: RequestState;
+}
 
-export function stateOf(request: { event: ApiEvent }): RequestState {
-  let state = states.get(request.event);
-  if (!state) {
-    state = { requestId: '', startedAt: Date.now(), headers: {}, responseHeaders: {}, auth: null, body: undefined };
-    states.set(request.event, state);
-  }
+export type ApiRequest = middy.Request<ApiEvent, ApiResult, Error, Context, RequestInternal>;
+export type ApiMiddleware = middy.MiddlewareObj<ApiEvent, ApiResult, Error, Context, RequestInternal>;
+
+const WIRING_MISTAKE = 'requestContext() must come before every other middleware of this stack';
+
+export function stateOf(request: ApiRequest): RequestState {
+  const state = request.internal.requestState;
+  if (!state) throw new Error(WIRING_MISTAKE);
   return state;
+}
+
+// middy hands the base handler only (event, context). The request's state reaches it on a
+// per-request view of the context (the caller's context object is never written to), which is how
+// middy middlewares pass values to handlers.
+const REQUEST_STATE = Symbol('fincore.requestState');
+type ContextWithState = Context & { [REQUEST_STATE]?: RequestState };
+
+function contextWithState(context: Context, state: RequestState): Context {
+  const view = Object.create(context) as ContextWithState;
+  view[REQUEST_STATE] = state;
+  return view;
+}
+
+/** The state of the request this handler invocation serves (see requestContext). */
+export function handlerStateOf(context: Context): RequestState {
+  const state = (context as ContextWithState)[REQUEST_STATE];
+  if (!state) throw new Error(WIRING_MISTAKE);
+  return state;
+}
+
+/**
+ * Powertools around the whole stack: the Lambda context on every log line, and (on Lambda, where
+ * something reads the EMF lines) the metrics requestContext records, flushed once the request is
+ * answered, plus a cold-start metric. Used before requestContext, so its flush runs after the
+ * access log and metrics are recorded.
+ */
+export function powertools(): ApiMiddleware[] {
+  return [injectLambdaContext(logger), ...(metricsEnabled ? [logMetrics(metrics, { captureColdStartMetric: true })] : [])];
+}
+
+/** Fires usage.limit_approaching; a failure is logged, never charged to the request. */
+async function announceUsage(deps: Deps, state: RequestState, auth: AuthContext, thresholdPercent: number): Promise<void> {
+  const limit = auth.usage.quota;
+  if (limit === null) return; // an unlimited quota crosses no threshold
+  const now = deps.clock.now();
+  try {
+    await emitEvent(deps, auth, 'usage.limit_approaching', {
+      quota: auth.usage.kind,
+      threshold_percent: thresholdPercent,
+      used: auth.usage.used,
+      limit,
+      resets_at: new Date(now + secondsUntilMonthlyReset(now) * 1000).toISOString(),
+    });
+  } catch (err) {
+    logger.error('could not record usage.limit_approaching', { request_id: state.requestId, error: err as Error });
+  }
 }
 
 /** Header names are case-insensitive; API Gateway passes them as the client sent them. */
@@ -72,7 +112,7 @@ function lowerCaseHeaders(event: ApiEvent): Record<string, string> {
   return out;
 }
 
-export function requestContext(route: Route | null): middy.MiddlewareObj<ApiEvent, ApiResult> {
+export function requestContext(route: Route | null): ApiMiddleware {
   const finish = (request: ApiRequest) => {
     const state = stateOf(request);
     const response = request.response ?? { statusCode: 500, body: '' };
@@ -84,7 +124,10 @@ export function requestContext(route: Route | null): middy.MiddlewareObj<ApiEven
     };
     request.response = response;
     const latencyMs = Date.now() - state.startedAt;
+    // The request id goes on this line itself, not on the shared logger: requests served
+    // concurrently by one process must never stamp each other's ids.
     logger.info('request', {
+      request_id: state.requestId,
       route: route?.id ?? 'unmatched',
       method: request.event.httpMethod,
       path: request.event.path,
@@ -96,27 +139,32 @@ export function requestContext(route: Route | null): middy.MiddlewareObj<ApiEven
       error_code: state.errorCode,
     });
     if (metricsEnabled) {
+      // Flushed by the logMetrics middleware (see powertools()).
       metrics.addDimension('route', route?.id ?? 'unmatched');
       const outcome = response.statusCode >= 500 ? 'ServerError' : response.statusCode >= 400 ? 'ClientError' : 'Success';
       metrics.addMetric(outcome, MetricUnit.Count, 1);
       metrics.addMetric('Latency', MetricUnit.Milliseconds, latencyMs);
-      metrics.publishStoredMetrics();
     }
   };
   return {
     before: (request: ApiRequest) => {
-      const state = stateOf(request);
-      state.requestId = request.event.requestContext?.requestId || `req_${randomUUID()}`;
-      state.startedAt = Date.now();
-      state.headers = lowerCaseHeaders(request.event);
-      logger.appendKeys({ request_id: state.requestId });
+      const state: RequestState = {
+        requestId: request.event.requestContext?.requestId || `req_${randomUUID()}`,
+        startedAt: Date.now(),
+        headers: lowerCaseHeaders(request.event),
+        responseHeaders: {},
+        auth: null,
+        body: undefined,
+      };
+      request.internal.requestState = state;
+      request.context = contextWithState(request.context, state);
     },
     after: finish,
     onError: finish,
   };
 }
 
-export function errorEnvelope(): middy.MiddlewareObj<ApiEvent, ApiResult> {
+export function errorEnvelope(): ApiMiddleware {
   return {
     onError: (request: ApiRequest) => {
       const state = stateOf(request);
@@ -125,7 +173,7 @@ export function errorEnvelope(): middy.MiddlewareObj<ApiEvent, ApiResult> {
         apiError = request.error;
       } else {
         // Raw errors are never serialised: log the whole thing, answer a generic 500.
-        logger.error('unhandled error', { error: request.error as Error });
+        logger.error('unhandled error', { request_id: state.requestId, error: request.error as Error });
         apiError = new ApiError('internal_error');
       }
       state.errorCode = apiError.code;
@@ -138,7 +186,7 @@ export function errorEnvelope(): middy.MiddlewareObj<ApiEvent, ApiResult> {
   };
 }
 
-export function versionCheck(): middy.MiddlewareObj<ApiEvent, ApiResult> {
+export function versionCheck(): ApiMiddleware {
   return {
     before: (request: ApiRequest) => {
       const requested = stateOf(request).headers['fc-version'];
@@ -149,7 +197,7 @@ export function versionCheck(): middy.MiddlewareObj<ApiEvent, ApiResult> {
   };
 }
 
-export function authenticate(route: Route, deps: () => Deps): middy.MiddlewareObj<ApiEvent, ApiResult> {
+export function authenticate(route: Route, deps: () => Deps): ApiMiddleware {
   return {
     before: async (request: ApiRequest) => {
       // Public documents need no key; the Link page's API is authenticated by its link token.
@@ -162,7 +210,7 @@ export function authenticate(route: Route, deps: () => Deps): middy.MiddlewareOb
       const auth = await authorizeAndMeter(deps(), match[1], route.metering === 'ai' ? 'ai' : 'api');
       state.auth = auth;
       const threshold = crossedThreshold(auth.usage.used, auth.usage.quota);
-      if (threshold !== null) await announceUsage(deps(), auth, threshold);
+      if (threshold !== null) await announceUsage(deps(), state, auth, threshold);
       state.responseHeaders = { ...state.responseHeaders, ...rateLimitHeaderValues(auth.rateLimit) };
       if (route.testKeysOnly && auth.environment !== 'test') throw new ApiError('test_key_required');
     },
@@ -202,7 +250,7 @@ function schemaError(error: z.ZodError, body: unknown): ApiError {
   return new ApiError(code, message);
 }
 
-export function parseBody(route: Route): middy.MiddlewareObj<ApiEvent, ApiResult> {
+export function parseBody(route: Route): ApiMiddleware {
   return {
     before: (request: ApiRequest) => {
       if (route.request === null) return;

@@ -1,8 +1,9 @@
-// Structured logs (Powertools Logger) and metrics (Powertools Metrics, EMF). Secrets never reach a
-// log line: handlers log no bodies or headers, and the formatter masks anything shaped like a key
-// or token as a second line of defence.
+// Structured logs (Powertools Logger), metrics (Powertools Metrics, EMF) and traces (Powertools
+// Tracer, X-Ray). Secrets never reach a log line: handlers log no bodies or headers, and the
+// formatter masks anything shaped like a key or token as a second line of defence.
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
+import { Tracer } from '@aws-lambda-powertools/tracer';
 
 /** Matches every secret we mint: secret keys, access, public and link tokens, webhook secrets. */
 export const SECRET_PATTERN = /(?:fc_(?:sk_(?:test|live)|at|pub|link)|whsec)_[A-Za-z0-9]+/g;
@@ -24,3 +25,10 @@ export const metrics = new Metrics({
   namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'Fincore',
   serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'fincore',
 });
+
+/**
+ * Every AWS SDK client is built through tracer.captureAWSv3Client, so DynamoDB, KMS, SQS and Step
+ * Functions calls appear as subsegments of the function's trace. Outside Lambda (local server,
+ * tests, benches) the tracer disables itself and hands clients back untouched.
+ */
+export const tracer = new Tracer({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'fincore' });

@@ -1,40 +1,81 @@
 // defineOperation() turns a route id and a plain async function into the Lambda handler that API
-// Gateway invokes and the local server calls: the same module in both runtimes.
+// Gateway invokes and the local server calls: the same module in both runtimes. The function is
+// typed from the route table: its body is the route's parsed request, it must return the route's
+// response, and `item` / `auth` are non-null exactly where the route guarantees them.
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { ApiError } from '../contracts/errors';
-import { CONTENT_TYPES, routeById, ROUTES, aliasPaths, type Route } from '../contracts/routes';
+import {
+  CONTENT_TYPES,
+  routeById,
+  ROUTES,
+  aliasPaths,
+  type RequestOf,
+  type ResponseOf,
+  type Route,
+  type RouteById,
+  type RouteId,
+} from '../contracts/routes';
 import type { AuthContext } from '../data/api-keys-repo';
 import { itemForAccessToken, type ItemRecord } from '../data/items-repo';
 import {
   authenticate,
   errorEnvelope,
+  handlerStateOf,
   parseBody,
+  powertools,
   requestContext,
-  stateOf,
   versionCheck,
   type ApiEvent,
   type ApiResult,
+  type RequestInternal,
 } from './middleware';
 import { logger } from './observability';
 import { runtime, type Deps } from './runtime';
 
-export interface OperationContext<Body> {
+export interface OperationContext<
+  Body,
+  Item extends ItemRecord | null = ItemRecord | null,
+  Auth extends AuthContext | null = AuthContext | null,
+  RouteDeclaration extends Route = Route,
+> {
   body: Body;
-  /** Null only on routes that take no API key (public documents, the Link page's API). */
-  auth: AuthContext | null;
+  /** The caller's key on routes with `auth: 'key'`; null on the others (public documents, the Link page's API). */
+  auth: Auth;
   /** The item named by `access_token` on item routes (consent already checked); null elsewhere. */
-  item: ItemRecord | null;
+  item: Item;
   deps: Deps;
-  route: Route;
+  route: RouteDeclaration;
   requestId: string;
   /** {base_url}: scheme and host (plus the stage on a bare execute-api domain). */
   baseUrl: string;
   event: ApiEvent;
 }
 
-export type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
+/** The context a route's handler receives, read off the route table. */
+export type OperationContextOf<Id extends RouteId> = OperationContext<
+  RequestOf<Id>,
+  RouteById<Id>['item'] extends true ? ItemRecord : null,
+  RouteById<Id>['auth'] extends 'key' ? AuthContext : null,
+  RouteById<Id>
+>;
 
+/**
+ * What a route's handler returns: its response schema's input for JSON routes (read-only all the
+ * way down: the result is only checked and serialised, so constant tables may be returned as they
+ * are), the text itself otherwise.
+ */
+export type OperationResultOf<Id extends RouteId> = RouteById<Id>['responseKind'] extends 'json' ? ReadonlyDeep<ResponseOf<Id>> : string;
+
+type ReadonlyDeep<T> = T extends readonly (infer Element)[]
+  ? readonly ReadonlyDeep<Element>[]
+  : T extends object
+    ? { readonly [K in keyof T]: ReadonlyDeep<T[K]> }
+    : T;
+
+export type OperationImpl<Id extends RouteId> = (ctx: OperationContextOf<Id>) => Promise<OperationResultOf<Id>> | OperationResultOf<Id>;
+
+export type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
 export function baseUrlOf(event: ApiEvent, deps: Deps): string {
   if (deps.config.baseUrl) return deps.config.baseUrl.replace(/\/$/, '');
@@ -48,7 +89,9 @@ export function baseUrlOf(event: ApiEvent, deps: Deps): string {
  * The item an access token names. Unknown, removed, rotated-out and other applications' or
  * environments' tokens all get the same answer, so nothing leaks that an item exists.
  */
-async function resolveItem(deps: Deps, route: Route, auth: AuthContext, body: unknown): Promise<ItemRecord> {
+async function resolveItem(deps: Deps, route: Route, auth: AuthContext | null, body: unknown): Promise<ItemRecord> {
+  // The table pairs every item route with key auth, and authenticate() has run by now.
+  if (!auth) throw new Error(`${route.id} is an item route without an authenticated key`);
   const token = (body as { access_token: string }).access_token;
   const item = await itemForAccessToken(deps, token, auth.applicationId, auth.environment);
   if (!item) throw new ApiError('invalid_access_token');
@@ -56,17 +99,31 @@ async function resolveItem(deps: Deps, route: Route, auth: AuthContext, body: un
   return item;
 }
 
-export function defineOperation<Body = Record<string, never>>(
-  routeId: string,
-  impl: (ctx: OperationContext<Body>) => Promise<unknown> | unknown,
-): LambdaHandler {
+export function defineOperation<Id extends RouteId>(routeId: Id, impl: OperationImpl<Id>): LambdaHandler {
+  // The middlewares establish what the route's types promise: the body parsed by its schema (an
+  // empty object on bodyless routes), the key on key routes, the item on item routes.
+  return operation(routeById(routeId), impl as (ctx: OperationContext<unknown>) => unknown);
+}
+
+/**
+ * A route that is in the contract but not built yet (`status: 'planned'`): validates and meters like
+ * any route, then answers 501. Served from the table, so a planned route needs no handler module.
+ */
+export function plannedOperation(routeId: string): LambdaHandler {
   const route = routeById(routeId);
-  const base = async (event: ApiEvent): Promise<ApiResult> => {
+  if (route.status !== 'planned') throw new Error(`${routeId} is live: its handler is functions/api/${routeId}.ts`);
+  return operation(route, () => {
+    throw new ApiError('not_implemented');
+  });
+}
+
+function operation(route: Route, impl: (ctx: OperationContext<unknown>) => unknown): LambdaHandler {
+  const base = async (event: ApiEvent, context: Context): Promise<ApiResult> => {
     const deps = runtime();
-    const state = stateOf({ event });
-    const item = route.item ? await resolveItem(deps, route, state.auth!, state.body) : null;
+    const state = handlerStateOf(context);
+    const item = route.item ? await resolveItem(deps, route, state.auth, state.body) : null;
     const result = await impl({
-      body: state.body as Body,
+      body: state.body ?? {},
       auth: state.auth,
       item,
       deps,
@@ -79,7 +136,7 @@ export function defineOperation<Body = Record<string, never>>(
       // In tests every response is checked against its declared schema, so drift fails at the source.
       const checked = route.response.safeParse(result);
       if (!checked.success) {
-        logger.error('response does not match its schema', { route: route.id, issues: checked.error.issues.slice(0, 3) });
+        logger.error('response does not match its schema', { request_id: state.requestId, route: route.id, issues: checked.error.issues.slice(0, 3) });
         throw new ApiError('internal_error');
       }
     }
@@ -89,19 +146,13 @@ export function defineOperation<Body = Record<string, never>>(
       body: route.responseKind === 'json' ? JSON.stringify(result) : String(result),
     };
   };
-  return middy<ApiEvent, ApiResult>(base, { timeoutEarlyInMillis: 0 })
+  return middy<ApiEvent, ApiResult, Error, Context, RequestInternal>(base, { timeoutEarlyInMillis: 0 })
+    .use(powertools())
     .use(requestContext(route))
     .use(errorEnvelope())
     .use(versionCheck())
     .use(authenticate(route, runtime))
     .use(parseBody(route));
-}
-
-/** A route that is in the contract but delivered by a later issue: validates, meters, answers 501. */
-export function plannedOperation(routeId: string): LambdaHandler {
-  return defineOperation(routeId, () => {
-    throw new ApiError('not_implemented');
-  });
 }
 
 /**
@@ -120,5 +171,8 @@ export function fallbackOperation(): LambdaHandler {
     }
     throw new ApiError('route_not_found', `No operation exists at ${event.httpMethod} ${event.path}.`);
   };
-  return middy<ApiEvent, ApiResult>(base, { timeoutEarlyInMillis: 0 }).use(requestContext(null)).use(errorEnvelope());
+  return middy<ApiEvent, ApiResult, Error, Context, RequestInternal>(base, { timeoutEarlyInMillis: 0 })
+    .use(powertools())
+    .use(requestContext(null))
+    .use(errorEnvelope());
 }

@@ -4,8 +4,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
+import type * as AwsPortsModule from './aws-ports';
 import type { KeyProvider } from './crypto/envelope';
+import type * as KmsKeyProviderModule from './crypto/kms-key-provider';
 import { createLocalKeyProvider } from './crypto/local-key-provider';
+import { tracer } from './observability';
 import type { BackgroundPorts } from './ports';
 
 const ConfigSchema = z.object({
@@ -46,7 +49,7 @@ export interface Deps {
   ddbCalls: DynamoDbCallStats;
   /** Wraps data keys for webhook secrets and provider tokens (KMS on AWS, a local key locally). */
   keyProvider: KeyProvider;
-  /** Queues and workflows; undefined until configured (the local stack or the AWS adapters). */
+  /** Queues and workflows: the AWS adapters on Lambda, the in-process ones locally, NO_PORTS where none may run. */
   ports: BackgroundPorts;
 }
 
@@ -74,13 +77,15 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): RuntimeConf
 
 export function createDocumentClient(config: RuntimeConfig, ddbCalls: DynamoDbCallStats): DynamoDBDocumentClient {
   const local = config.dynamodbEndpoint !== undefined;
-  const client = new DynamoDBClient({
-    region: config.region,
-    ...(local
-      ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
-    maxAttempts: 3,
-  });
+  const client = tracer.captureAWSv3Client(
+    new DynamoDBClient({
+      region: config.region,
+      ...(local
+        ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+        : {}),
+      maxAttempts: 3,
+    }),
+  );
   client.middlewareStack.add(
     (next) => async (args) => {
       ddbCalls.count += 1;
@@ -141,8 +146,8 @@ export function runtime(): Deps {
     const config = configFromEnv();
     // On AWS the KMS and queue adapters are loaded only here, so local runs never load their SDKs.
     /* eslint-disable @typescript-eslint/no-require-imports */
-    const { createKmsKeyProvider } = require('./crypto/kms-key-provider') as typeof import('./crypto/kms-key-provider');
-    const { createAwsPorts } = require('./aws-ports') as typeof import('./aws-ports');
+    const { createKmsKeyProvider } = require('./crypto/kms-key-provider') as typeof KmsKeyProviderModule;
+    const { createAwsPorts } = require('./aws-ports') as typeof AwsPortsModule;
     /* eslint-enable @typescript-eslint/no-require-imports */
     current = createDeps(config, {
       keyProvider: config.secretsKmsKeyId

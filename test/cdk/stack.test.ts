@@ -16,7 +16,7 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
-import { ROUTES, aliasPaths, routeById, type Route } from '../../functions/contracts/routes';
+import { PLANNED_ROUTE_ID_VARIABLE, ROUTES, aliasPaths, routeById, type Route } from '../../functions/contracts/routes';
 import { TABLE } from '../../functions/data/keys';
 import { API_VERSION } from '../../functions/contracts/schemas';
 import {
@@ -31,7 +31,7 @@ import {
 } from '../../lib/api-grants';
 import type { ApiRouteOptions } from '../../lib/api-construct';
 import { pathParameterName, planApi, routeStackId } from '../../lib/api-layout';
-import { invokeSourcePath, routeStackParameters } from '../../lib/api-route-stack';
+import { PLANNED_ROUTE_ENTRY, invokeSourcePath, routeEntry, routeStackParameters } from '../../lib/api-route-stack';
 import { MAX_RECEIVE_COUNT, WEBHOOK_RETRY_DELAYS_SECONDS, WORKER_ACCESS, type WorkerName } from '../../lib/async-jobs-construct';
 import { addFincoreStack } from '../../lib/fincore-app';
 import type { FincoreFunction } from '../../lib/fincore-function';
@@ -50,6 +50,7 @@ import {
   roleStatements,
   type Resources,
   type Statement,
+  type TemplateJson,
 } from './template-helpers';
 
 // asl-validator ships no type declarations.
@@ -504,7 +505,21 @@ describe.each(STAGES)('the %s stack', (stage) => {
         const statements = statementsOf(route);
         expect(statements.flatMap((s) => s.actions).filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:'))).toEqual([]);
         const env = Object.keys(envOf(stack.api.routeFunctions.get(route.id)!)).filter((k) => k.startsWith('FC_'));
-        expect(env.sort()).toEqual([ENV_VARS.stage, ENV_VARS.tableName].sort());
+        const planned = route.status === 'planned' ? [PLANNED_ROUTE_ID_VARIABLE] : [];
+        expect(env.sort()).toEqual([ENV_VARS.stage, ENV_VARS.tableName, ...planned].sort());
+      }
+    });
+
+    it('builds every planned route its own function from the one planned-route entry, told its route id', () => {
+      const { stack } = get(stage);
+      const planned = ROUTES.filter((r) => r.status === 'planned');
+      expect(planned.length).toBeGreaterThan(0);
+      for (const route of ROUTES) {
+        const env = envOf(stack.api.routeFunctions.get(route.id)!);
+        const expected = route.status === 'planned' ? route.id : undefined;
+        expect({ id: route.id, routeId: env[PLANNED_ROUTE_ID_VARIABLE] }).toEqual({ id: route.id, routeId: expected });
+        const entry = routeEntry(route, (r) => `api/${r.id}.ts`);
+        expect({ id: route.id, entry }).toEqual({ id: route.id, entry: route.status === 'planned' ? PLANNED_ROUTE_ENTRY : `api/${route.id}.ts` });
       }
     });
 
@@ -807,13 +822,13 @@ describe.each(STAGES)('the %s stack', (stage) => {
     it('alarms on API 5xx rate, p99 latency, throttles of every function, and each DLQ, to an encrypted topic', () => {
       const { stack, resources } = get(stage);
       const alarms = ofType(resources, 'AWS::CloudWatch::Alarm').map(([, a]) => a);
-      const metricNames = (alarm: any) =>
-        [alarm.MetricName, ...(alarm.Metrics ?? []).map((m: any) => m.MetricStat?.Metric.MetricName)].filter(Boolean);
+      const metricNames = (alarm: TemplateJson) =>
+        [alarm.MetricName, ...(alarm.Metrics ?? []).map((m: TemplateJson) => m.MetricStat?.Metric.MetricName)].filter(Boolean);
       const topicId = cfnId(stack.observability.alarmTopic);
 
       const fiveXx = alarms.filter((a) => metricNames(a).includes('5XXError'));
       expect(fiveXx).toHaveLength(1);
-      expect(fiveXx[0].Metrics.find((m: any) => m.Expression).Expression).toMatch(/errors \/ requests/);
+      expect(fiveXx[0].Metrics.find((m: TemplateJson) => m.Expression).Expression).toMatch(/errors \/ requests/);
       expect(metricNames(fiveXx[0])).toContain('Count');
 
       const latency = alarms.filter((a) => metricNames(a).includes('Latency'));
@@ -823,7 +838,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
       const throttled = new Set(
         alarms
           .filter((a) => metricNames(a).includes('Throttles'))
-          .flatMap((a) => a.Metrics.filter((m: any) => m.MetricStat).map((m: any) => m.MetricStat.Metric.Dimensions[0].Value.Ref)),
+          .flatMap((a) => a.Metrics.filter((m: TemplateJson) => m.MetricStat).map((m: TemplateJson) => m.MetricStat.Metric.Dimensions[0].Value.Ref)),
       );
       expect(throttled.size).toBe(ROUTES.length + 1 + WORKER_COUNT);
       expect([...throttled].sort()).toEqual(allFunctions(stack).map(logicalId).sort());

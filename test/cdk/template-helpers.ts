@@ -1,7 +1,12 @@
 // Small readers over a synthesized CloudFormation template: resolve intrinsic functions into
 // placeholder strings, rebuild API Gateway resource paths, and flatten IAM statements.
 
-export type Resources = Record<string, { Type: string; Properties?: any; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
+import type { Json } from '../support/json';
+
+/** A synthesized template: CloudFormation JSON, whose shape depends on the resource type. */
+export type TemplateJson = Json;
+
+export type Resources = Record<string, { Type: string; Properties?: TemplateJson; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
 
 /**
  * Replaces Ref / Fn::GetAtt with placeholder ARNs and joins Fn::Join, so a synthesized
@@ -51,7 +56,7 @@ export function referencedLogicalIds(value: unknown): string[] {
   return found;
 }
 
-export function ofType(resources: Resources, type: string): [string, any][] {
+export function ofType(resources: Resources, type: string): [string, TemplateJson][] {
   return Object.entries(resources)
     .filter(([, r]) => r.Type === type)
     .map(([id, r]) => [id, r.Properties ?? {}]);
@@ -111,14 +116,14 @@ const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Arra
 
 /** Allow statements of a role's inline policies and of every AWS::IAM::Policy attached to it. */
 export function roleStatements(resources: Resources, roleLogicalId: string): Statement[] {
-  const docs: any[] = [];
+  const docs: TemplateJson[] = [];
   const role = resources[roleLogicalId];
-  for (const policy of asArray<any>(role.Properties?.Policies)) docs.push(policy.PolicyDocument);
+  for (const policy of asArray<TemplateJson>(role.Properties?.Policies)) docs.push(policy.PolicyDocument);
   for (const [, props] of ofType(resources, 'AWS::IAM::Policy')) {
-    if (asArray<any>(props.Roles).some((r) => r.Ref === roleLogicalId)) docs.push(props.PolicyDocument);
+    if (asArray<TemplateJson>(props.Roles).some((r) => r.Ref === roleLogicalId)) docs.push(props.PolicyDocument);
   }
   return docs.flatMap((doc) =>
-    asArray<any>(doc.Statement)
+    asArray<TemplateJson>(doc.Statement)
       .filter((s) => s.Effect === 'Allow')
       .map((s) => ({
         actions: asArray<string>(s.Action),
@@ -131,7 +136,7 @@ export function roleStatements(resources: Resources, roleLogicalId: string): Sta
 export interface NestedTemplate {
   /** Logical id of the AWS::CloudFormation::Stack resource in the parent template. */
   logicalId: string;
-  template: any;
+  template: TemplateJson;
 }
 
 /**
@@ -143,7 +148,7 @@ export interface NestedTemplate {
  * So a method in a nested stack integrates `{ Fn::GetAtt: ['<nested>/<fn>', 'Arn'] }`, and a grant of
  * the parent's table reads `{ Fn::GetAtt: ['<table>', 'Arn'] }` wherever the role lives.
  */
-export function flattenTemplates(parent: any, nested: NestedTemplate[]): Resources {
+export function flattenTemplates(parent: TemplateJson, nested: NestedTemplate[]): Resources {
   const outputs = new Map<string, Record<string, unknown>>();
   const merged: Resources = {};
   for (const { logicalId, template } of nested) {
@@ -168,10 +173,10 @@ export function flattenTemplates(parent: any, nested: NestedTemplate[]): Resourc
       }
       return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, rewrite(v)]));
     };
-    for (const [id, resource] of Object.entries(template.Resources as Resources)) merged[local(id)] = rewrite(resource) as any;
+    for (const [id, resource] of Object.entries(template.Resources as Resources)) merged[local(id)] = rewrite(resource) as Resources[string];
     outputs.set(
       logicalId,
-      Object.fromEntries(Object.entries(template.Outputs ?? {}).map(([name, output]: [string, any]) => [name, rewrite(output.Value)])),
+      Object.fromEntries(Object.entries(template.Outputs ?? {}).map(([name, output]: [string, TemplateJson]) => [name, rewrite(output.Value)])),
     );
   }
   const rewriteParent = (value: unknown): unknown => {
@@ -187,6 +192,6 @@ export function flattenTemplates(parent: any, nested: NestedTemplate[]): Resourc
     }
     return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, rewriteParent(v)]));
   };
-  for (const [id, resource] of Object.entries(parent.Resources as Resources)) merged[id] = rewriteParent(resource) as any;
+  for (const [id, resource] of Object.entries(parent.Resources as Resources)) merged[id] = rewriteParent(resource) as Resources[string];
   return merged;
 }

@@ -8,6 +8,7 @@ import {
   type DecryptCommandOutput,
   type GenerateDataKeyCommandOutput,
 } from '@aws-sdk/client-kms';
+import { tracer } from '../observability';
 import { EnvelopeError, type KeyProvider } from './envelope';
 
 /** The part of KMSClient this adapter uses; tests inject a fake. */
@@ -28,7 +29,7 @@ const NOT_DECRYPTABLE = new Set(['InvalidCiphertextException', 'IncorrectKeyExce
 
 export function createKmsKeyProvider(options: KmsKeyProviderOptions): KeyProvider {
   const { keyId } = options;
-  const client: KmsSender = options.client ?? new KMSClient(options.region === undefined ? {} : { region: options.region });
+  const client: KmsSender = options.client ?? tracer.captureAWSv3Client(new KMSClient(options.region === undefined ? {} : { region: options.region }));
   return {
     keyId,
     async generateDataKey(context) {

@@ -6,22 +6,31 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { ApiError, envelope } from '../../contracts/errors';
 import { ALIAS_PREFIX, ROUTES, type Route } from '../../contracts/routes';
 import { API_VERSION } from '../../contracts/schemas';
-import type { LambdaHandler } from '../operation';
+import { plannedOperation, type LambdaHandler } from '../operation';
 
 /** API Gateway's own payload limit; our middleware enforces the smaller API limit itself. */
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 export type HandlerTable = Map<string, LambdaHandler>;
 
-/** Imports every route's handler module plus the fallback, as the Lambdas would. */
+/**
+ * Imports every live route's handler module plus the fallback, as the Lambdas would; a planned route
+ * is answered from the table (functions/platform/planned-route.ts on AWS).
+ */
 export function loadHandlers(): { handlers: HandlerTable; fallback: LambdaHandler } {
   const handlers: HandlerTable = new Map();
   for (const route of ROUTES) {
+    if (route.status === 'planned') {
+      handlers.set(route.id, plannedOperation(route.id));
+      continue;
+    }
     // require, not import(): the same CommonJS resolution tsx, jest and the Lambda bundles use.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
     const mod = require(`../../api/${route.id}`) as { handler?: LambdaHandler };
     if (typeof mod.handler !== 'function') throw new Error(`functions/api/${route.id}.ts does not export handler`);
     handlers.set(route.id, mod.handler);
   }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded like the route modules above
   const fallback = (require('../fallback') as { handler: LambdaHandler }).handler;
   return { handlers, fallback };
 }

@@ -1,5 +1,0 @@
-// POST /v1/ai/merchant: Resolve a raw descriptor to a merchant.
-// In the contract and the stack; its behaviour lands with a later issue (answers 501 until then).
-import { plannedOperation } from '../platform/operation';
-
-export const handler = plannedOperation('ai.merchant');
