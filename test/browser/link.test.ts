@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Frame, type FrameLocator, type Page, type Response } from 'playwright-core';
 import { mintToken, tokenHash } from '../../functions/core/tokens';
 import { putLinkSession, updateItemState } from '../../functions/data/items-repo';
+import type { LinkExitMetadata, LinkSuccessMetadataView, PublicLinkError } from '../../functions/platform/link-ui/protocol';
 import { startTestStack, type TestStack } from '../support/stack';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -548,14 +549,20 @@ describe('Link SDK', () => {
    * never acknowledges a key event whose target frame is removed while the key is down (seen here:
    * keyboard.press hung until the test timed out), so the key is released once the modal is gone.
    */
-  async function escapeInsideModal(closed: () => Promise<unknown>) {
+  async function escapeInsideModal<T>(closed: () => Promise<T>): Promise<T> {
     await page.keyboard.down('Escape');
-    await closed();
+    const result = await closed();
     await page.keyboard.up('Escape');
+    return result;
   }
-  const hostResult = async (id: 'success' | 'exit') => {
+  /** What the host page recorded from onSuccess / onExit. */
+  interface HostResults {
+    success: { public_token: string; metadata: LinkSuccessMetadataView };
+    exit: { error: PublicLinkError | null; metadata: LinkExitMetadata };
+  }
+  const hostResult = async <Id extends keyof HostResults>(id: Id): Promise<HostResults[Id]> => {
     await page.waitForFunction((which) => (document.getElementById(which)?.textContent ?? '') !== '', id);
-    return JSON.parse((await page.locator(`#${id}`).textContent())!);
+    return JSON.parse((await page.locator(`#${id}`).textContent())!) as HostResults[Id];
   };
 
   it('runs the flow in a modal iframe and hands onSuccess the public token and metadata', async () => {
@@ -566,9 +573,21 @@ describe('Link SDK', () => {
     await frame.waitForFunction(() => document.activeElement?.tagName === 'H1');
     expect(await a11yProblems(frame, true)).toEqual([]);
 
-    // A message that does not come from the Link iframe is ignored.
-    await page.evaluate(() => window.postMessage({ source: 'fincore-link', type: 'success', public_token: 'fc_pub_forged', metadata: {} }, '*'));
-    await page.waitForTimeout(200);
+    // A message that does not come from the Link iframe is ignored. Messages are dispatched in the
+    // order they were posted, so once a second message has arrived the SDK has handled the forged one.
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          const marker = 'after-the-forged-message';
+          window.addEventListener('message', function afterForged(event) {
+            if (event.data !== marker) return;
+            window.removeEventListener('message', afterForged);
+            resolve();
+          });
+          window.postMessage({ source: 'fincore-link', type: 'success', public_token: 'fc_pub_forged', metadata: {} }, '*');
+          window.postMessage(marker, '*');
+        }),
+    );
     expect(await page.locator('#success').textContent()).toBe('');
     expect(await page.getByRole('dialog').count()).toBe(1);
 
@@ -595,8 +614,7 @@ describe('Link SDK', () => {
     const token = await createLinkToken();
     const { frame } = await openModal(token);
     await frame.waitForFunction(() => document.hasFocus() && document.activeElement?.tagName === 'H1');
-    let exit: any;
-    await escapeInsideModal(async () => (exit = await hostResult('exit')));
+    const exit = await escapeInsideModal(() => hostResult('exit'));
     expect(exit.error).toBeNull();
     expect(exit.metadata.link_session_id).toMatch(/^lnk_/);
     expect(await page.locator('[data-fincore-link]').count()).toBe(0);
@@ -624,8 +642,7 @@ describe('Link SDK', () => {
     await link.getByRole('button', { name: 'Continue' }).click();
     await signIn(link, 'user_good', 'pass_good');
     await onScreen(link, /Account connected/, frame);
-    let result: any;
-    await escapeInsideModal(async () => (result = await hostResult('success')));
+    const result = await escapeInsideModal(() => hostResult('success'));
     expect(result.public_token).toMatch(/^fc_pub_/);
     expect(await page.locator('#exit').textContent()).toBe('');
     expect((await exchange(result.public_token)).status).toBe(200);
@@ -642,6 +659,30 @@ describe('Link SDK', () => {
     const exit = await hostResult('exit');
     expect(exit.error).toMatchObject({ type: 'item_error', code: 'item_locked' });
     expect(exit.metadata).toMatchObject({ status: 'ERROR', institution: { institution_id: BANK_ID } });
+    expect(await page.locator('#success').textContent()).toBe('');
+  });
+
+  it('reports an unusable link to onExit from the error page in the modal, on Exit and on Close', async () => {
+    await page.goto(`${integrator.origin}/host?token=fc_link_doesnotexist`);
+    const link = page.frameLocator('iframe[title="Fincore Link"]');
+    const expectInvalidLinkExit = async (count: string) => {
+      await page.waitForFunction((n) => document.getElementById('exit')?.getAttribute('data-count') === n, count);
+      const exit = await hostResult('exit');
+      expect(exit.error).toMatchObject({ type: 'invalid_request', code: 'invalid_link_token', request_id: expect.any(String) });
+      expect(exit.metadata).toEqual({ link_session_id: null, status: 'ERROR', institution: null });
+      expect(await page.locator('[data-fincore-link]').count()).toBe(0);
+    };
+
+    await page.getByRole('button', { name: 'Connect a bank' }).click();
+    await link.getByRole('heading', { level: 1, name: /This link isn’t valid/ }).waitFor();
+    await link.getByRole('button', { name: 'Exit' }).click();
+    await expectInvalidLinkExit('1');
+
+    // The SDK's Close asks the page, which answers with the error rather than a plain exit.
+    await page.getByRole('button', { name: 'Connect a bank' }).click();
+    await link.getByRole('heading', { level: 1, name: /This link isn’t valid/ }).waitFor();
+    await page.getByRole('button', { name: 'Close' }).click();
+    await expectInvalidLinkExit('2');
     expect(await page.locator('#success').textContent()).toBe('');
   });
 });

@@ -1,4 +1,5 @@
-// Server-side rendering of the hosted Link page: the app shell (the flow runs in the page script)
+// Server-side rendering of the hosted Link page: the app shell (the flow runs in the page script,
+// ./browser/app.ts, bundled into ./generated/bundles.ts by bin/build-link-ui.ts)
 // and the error page shown instead when the link token cannot be used. Pure functions: the
 // handler (functions/api/link.page.ts) resolves the session and picks one.
 //
@@ -12,26 +13,24 @@
 import { randomBytes } from 'node:crypto';
 import { INSTITUTION_TYPES } from '../../contracts/schemas';
 import { CATALOG } from '../../core/institutions-catalog';
-import { LINK_APP_SCRIPT } from './app-script';
+import { LINK_APP_SCRIPT, LINK_ERROR_PAGE_SCRIPT } from './generated/bundles';
 import { ICONS } from './icons';
+import {
+  LINK_CONFIG_ELEMENT_ID,
+  LINK_ERROR_ELEMENT_ID,
+  type LinkErrorPageConfig,
+  type LinkPageConfig,
+  type LinkPageProblem,
+  type LinkPageSession,
+} from './protocol';
 import { LINK_CSS } from './styles';
+
+export type { LinkPageProblem, LinkPageSession } from './protocol';
 
 export interface RenderedPage {
   statusCode: number;
   headers: Record<string, string>;
   body: string;
-}
-
-/** What /link/api/session answers (LinkSession); the page renders straight from it. */
-export interface LinkPageSession {
-  link_session_id: string;
-  client_name: string;
-  products: string[];
-  mode: 'create' | 'update';
-  environment: 'test' | 'live';
-  institution: { institution_id: string; name: string } | null;
-  redirect_uri: string | null;
-  expiration: string;
 }
 
 /** `embed=1&origin=<parent origin>` as the SDK sends it. */
@@ -134,7 +133,7 @@ const COUNTRIES: readonly string[] = [...new Set(CATALOG.flatMap((i) => i.countr
 /** The app shell with the flow; the token lives only in the page's configuration block. */
 export function renderFlowPage(args: { token: string; session: LinkPageSession; embed: EmbedMode }): RenderedPage {
   const nonce = newNonce();
-  const config = {
+  const config: LinkPageConfig = {
     token: args.token,
     embed: args.embed.embed,
     parentOrigin: args.embed.embed ? args.embed.parentOrigin : null,
@@ -143,7 +142,7 @@ export function renderFlowPage(args: { token: string; session: LinkPageSession; 
     countries: COUNTRIES,
   };
   const main = `<main id="app"><noscript><h1>Connect your account</h1><p>Fincore Link needs JavaScript. Turn it on and reload this page.</p></noscript></main>`;
-  const tail = `<script type="application/json" id="fc-link-config">${jsonForScript(config)}</script>
+  const tail = `<script type="application/json" id="${LINK_CONFIG_ELEMENT_ID}">${jsonForScript(config)}</script>
 <script nonce="${nonce}">${LINK_APP_SCRIPT}</script>`;
   return {
     statusCode: 200,
@@ -158,13 +157,6 @@ export function renderFlowPage(args: { token: string; session: LinkPageSession; 
     }),
   };
 }
-
-export type LinkPageProblem =
-  | 'invalid_link_token'
-  | 'link_token_expired'
-  | 'link_token_used'
-  | 'invalid_embed'
-  | 'internal_error';
 
 const PROBLEMS: Record<LinkPageProblem, { status: number; title: string; explanation: string; next: string }> = {
   invalid_link_token: {
@@ -219,30 +211,17 @@ ${exitButton}
 </section></main>`;
   let tail = '';
   if (embedded) {
-    const error = {
-      type: args.problem === 'internal_error' ? 'api_error' : 'invalid_request',
-      code: args.problem,
-      message: args.message ?? p.explanation,
-      request_id: args.requestId,
+    const config: LinkErrorPageConfig = {
+      parentOrigin: embedded.parentOrigin,
+      error: {
+        type: args.problem === 'internal_error' ? 'api_error' : 'invalid_request',
+        code: args.problem,
+        message: args.message ?? p.explanation,
+        request_id: args.requestId,
+      },
     };
-    const data = jsonForScript({ parentOrigin: embedded.parentOrigin, error });
-    tail = `<script type="application/json" id="fc-link-error">${data}</script>
-<script nonce="${nonce}">(function () {
-  'use strict';
-  var cfg = JSON.parse(document.getElementById('fc-link-error').textContent);
-  var sent = false;
-  function exit() {
-    if (sent || window.parent === window) return;
-    sent = true;
-    window.parent.postMessage({ source: 'fincore-link', type: 'exit', error: cfg.error, metadata: { link_session_id: null, status: 'ERROR', institution: null } }, cfg.parentOrigin);
-  }
-  document.getElementById('fc-exit').addEventListener('click', exit);
-  document.addEventListener('keydown', function (e) { if (e.key === 'Escape') { e.preventDefault(); exit(); } });
-  window.addEventListener('message', function (e) {
-    if (e.source === window.parent && e.origin === cfg.parentOrigin && e.data && e.data.source === 'fincore-link-sdk' && e.data.type === 'close') exit();
-  });
-  document.getElementById('fc-heading').focus();
-})();</script>`;
+    tail = `<script type="application/json" id="${LINK_ERROR_ELEMENT_ID}">${jsonForScript(config)}</script>
+<script nonce="${nonce}">${LINK_ERROR_PAGE_SCRIPT}</script>`;
   }
   return {
     statusCode: p.status,

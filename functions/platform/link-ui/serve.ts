@@ -2,11 +2,17 @@
 // access log) while adding what a plain string result cannot carry: the page's own status code and
 // its security and caching headers.
 import type { Context } from 'aws-lambda';
-import { defineOperation, type LambdaHandler, type OperationContext } from '../operation';
+import { defineOperation, type LambdaHandler, type OperationContextOf } from '../operation';
 import type { ApiEvent } from '../middleware';
 import type { RenderedPage } from './page';
 
-export function renderedOperation(routeId: string, impl: (ctx: OperationContext<Record<string, never>>) => Promise<RenderedPage> | RenderedPage): LambdaHandler {
+/** The routes whose answer is a rendered page or script rather than JSON. */
+export type RenderedRouteId = 'link.page' | 'link.sdk';
+
+export function renderedOperation(
+  routeId: RenderedRouteId,
+  impl: (ctx: OperationContextOf<RenderedRouteId>) => Promise<RenderedPage> | RenderedPage,
+): LambdaHandler {
   const rendered = new WeakMap<ApiEvent, RenderedPage>();
   const inner = defineOperation(routeId, async (ctx) => {
     const page = await impl(ctx);

@@ -1,0 +1,80 @@
+// What the server-rendered Link pages and their browser code (./browser) agree on: the JSON
+// configuration blocks the server writes into a page, and the postMessage protocol between the
+// page and the SDK on the integrator's page. Types and a few constant ids only, so both the Lambda
+// bundle and the browser bundles can import this module without pulling anything else in.
+import type { z } from 'zod';
+import type { ErrorCode, ErrorType } from '../../contracts/errors';
+import type { LinkSession, LinkStep, LinkSuccessMetadata } from '../../contracts/link-schemas';
+import type { Institution, INSTITUTION_TYPES } from '../../contracts/schemas';
+
+/** The id of the JSON block holding the flow page's configuration (the link token among it). */
+export const LINK_CONFIG_ELEMENT_ID = 'fc-link-config';
+/** The id of the JSON block an embedded error page reports to the SDK from. */
+export const LINK_ERROR_ELEMENT_ID = 'fc-link-error';
+
+/** What /link/api/session answers; the page renders straight from it. */
+export type LinkPageSession = z.infer<typeof LinkSession>;
+export type LinkStepResult = z.infer<typeof LinkStep>;
+export type LinkConnectedStep = Extract<LinkStepResult, { status: 'connected' }>;
+export type LinkSuccessMetadataView = z.infer<typeof LinkSuccessMetadata>;
+export type InstitutionTypeName = (typeof INSTITUTION_TYPES)[number];
+/** An institution as /link/api/institutions (and the session, when one is fixed) describe it. */
+export type InstitutionView = z.infer<typeof Institution>;
+
+/** The flow page's configuration block. */
+export interface LinkPageConfig {
+  token: string;
+  embed: boolean;
+  parentOrigin: string | null;
+  session: LinkPageSession;
+  types: readonly InstitutionTypeName[];
+  countries: readonly string[];
+}
+
+/**
+ * Why a page shows the error page instead of the flow: the token problems the contract defines,
+ * plus `invalid_embed`, which only the page knows (embed=1 without a usable parent origin).
+ */
+export type LinkPageProblem = Extract<ErrorCode, 'invalid_link_token' | 'link_token_expired' | 'link_token_used' | 'internal_error'> | 'invalid_embed';
+
+/** The error handed to the integrator's onExit. */
+export interface PublicLinkError {
+  type: ErrorType;
+  code: ErrorCode | LinkPageProblem;
+  message: string;
+  request_id: string | null;
+}
+
+/** An embedded error page's configuration block. */
+export interface LinkErrorPageConfig {
+  parentOrigin: string;
+  error: PublicLinkError;
+}
+
+/** The screens of the flow, also the event names and the `status` the SDK reports. */
+export type LinkView = 'CONSENT' | 'SELECT_INSTITUTION' | 'CREDENTIALS' | 'MFA' | 'CONNECTED' | 'DONE' | 'ERROR';
+
+export interface LinkExitMetadata {
+  link_session_id: string | null;
+  status: LinkView | null;
+  institution: { institution_id: string; name: string } | null;
+}
+
+/** Page -> SDK, posted to the parent origin the SDK declared. */
+export type LinkPageMessage =
+  | { source: 'fincore-link'; type: 'event'; event_name: LinkView; metadata: LinkExitMetadata }
+  | { source: 'fincore-link'; type: 'success'; public_token: string; metadata: LinkSuccessMetadataView }
+  | { source: 'fincore-link'; type: 'exit'; error: PublicLinkError | null; metadata: LinkExitMetadata };
+
+/** SDK -> page: the user pressed Close or Escape on the integrator's page. */
+export interface LinkSdkCloseMessage {
+  source: 'fincore-link-sdk';
+  type: 'close';
+}
+
+/** Whether a message event's data is the SDK asking the page to close (data is untrusted input). */
+export function isSdkCloseMessage(data: unknown): data is LinkSdkCloseMessage {
+  if (typeof data !== 'object' || data === null) return false;
+  const message = data as Partial<Record<keyof LinkSdkCloseMessage, unknown>>;
+  return message.source === 'fincore-link-sdk' && message.type === 'close';
+}
