@@ -25,11 +25,32 @@ async function start(env: Record<string, string>): Promise<Running> {
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  const deadline = Date.now() + 45_000;
-  while (!/Ctrl-C stops/.test(output)) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  // Started once the banner's last line is out: each chunk of output is checked as it arrives.
+  await new Promise<void>((resolve, reject) => {
+    const settle = () => {
+      clearTimeout(deadline);
+      child.stdout!.off('data', checkBanner);
+      child.stderr!.off('data', checkBanner);
+      child.off('close', onClose);
+    };
+    const checkBanner = () => {
+      if (!/Ctrl-C stops/.test(output)) return;
+      settle();
+      resolve();
+    };
+    const onClose = () => {
+      settle();
+      reject(new Error(`server exited before it started:\n${output}`));
+    };
+    const deadline = setTimeout(() => {
+      settle();
+      child.kill('SIGINT');
+      reject(new Error(`server did not start within 45 s:\n${output}`));
+    }, 45_000);
+    child.stdout!.on('data', checkBanner);
+    child.stderr!.on('data', checkBanner);
+    child.once('close', onClose);
+  });
   const baseUrl = /listening on (http:\/\/\S+)/.exec(output)![1];
   return { child, baseUrl, output: () => output, bannerEnd: output.indexOf('Ctrl-C stops') };
 }

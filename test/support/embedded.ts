@@ -17,7 +17,7 @@ export function manualClock(start = Date.UTC(2026, 10, 21, 12, 0, 0)): ManualClo
 
 export async function embeddedDeps(clock: ManualClock = manualClock()): Promise<Deps & { clock: ManualClock }> {
   const endpoint = process.env.FC_TEST_DYNAMODB_ENDPOINT;
-  if (!endpoint) throw new Error('FC_TEST_DYNAMODB_ENDPOINT is not set: run through jest');
+  if (!endpoint) throw new Error('FC_TEST_DYNAMODB_ENDPOINT is not set: run through jest, from a layer with DynamoDB Local (handlers, e2e, browser; see jest.config.js)');
   const tableName = `h_${randomUUID().slice(0, 8)}`;
   await ensureTable(endpoint, tableName);
   return createDeps({ tableName, stage: 'local', region: 'us-east-1', dynamodbEndpoint: endpoint }, clock) as Deps & { clock: ManualClock };

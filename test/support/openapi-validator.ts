@@ -3,6 +3,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Json } from './json';
 import type { CallResult } from './stack';
 
 const spec = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi.json'), 'utf8'));
@@ -12,10 +13,10 @@ ajv.addSchema(spec, 'openapi.json');
 
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
-function resolveRef(node: any): any {
+function resolveRef(node: Json): Json {
   while (node && node.$ref) {
     const path = node.$ref.replace(/^#\//, '').split('/').map((p: string) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-    node = path.reduce((acc: any, key: string) => acc?.[key], spec);
+    node = path.reduce((acc: Json, key: string) => acc?.[key], spec);
   }
   return node;
 }

@@ -1,9 +1,11 @@
 // Starts the real local service (HTTP adapter + handlers) on a random port over the run's shared
 // DynamoDB Local, with a fresh table per test file.
 import { randomUUID } from 'node:crypto';
+import type { Environment } from '../../functions/contracts/schemas';
 import { generateApiKey } from '../../functions/core/api-keys';
 import { startLocalStack, type LocalStack } from '../../functions/platform/local/local-stack';
 import type { SeedApplication } from '../../functions/platform/local/seed';
+import type { Json } from './json';
 
 export interface TestStack extends LocalStack {
   call(path: string, init?: CallInit): Promise<CallResult>;
@@ -22,16 +24,17 @@ export interface CallResult {
   status: number;
   headers: Headers;
   text: string;
-  json: any;
+  /** The parsed body (null when it is not JSON). */
+  json: Json;
 }
 
-export function makeKey(environment: 'test' | 'live' = 'test'): string {
+export function makeKey(environment: Environment = 'test'): string {
   return generateApiKey(environment);
 }
 
 export async function startTestStack(seed?: SeedApplication[], options: { webhookTimeScale?: number } = {}): Promise<TestStack> {
   const endpoint = process.env.FC_TEST_DYNAMODB_ENDPOINT;
-  if (!endpoint) throw new Error('FC_TEST_DYNAMODB_ENDPOINT is not set: run the tests through jest (global setup)');
+  if (!endpoint) throw new Error('FC_TEST_DYNAMODB_ENDPOINT is not set: run through jest, from a layer with DynamoDB Local (handlers, e2e, browser; see jest.config.js)');
   const stack = await startLocalStack({
     dynamodbEndpoint: endpoint,
     tableName: `t_${randomUUID().slice(0, 8)}`,

@@ -1,7 +1,7 @@
 // The local workflow runner executes the deployed state machine definitions
 // (functions/workers/state-machines.ts) with the real aws-local-stepfunctions, at a tiny time scale.
 // No wall-clock assertions: the waits are checked as the overrides the runner computes.
-import type { DeliveryAttemptInput, DeliveryExecutionInput, RefreshExecutionInput } from '../../functions/workers/contracts';
+import type { DeadLetterInput, DeliveryAttemptInput, DeliveryExecutionInput, DeliveryOutcome, RefreshExecutionInput } from '../../functions/contracts/worker-messages';
 import {
   LOCAL_WORKER_ARNS,
   RECORD_DEAD_LETTER_STATE,
@@ -9,7 +9,7 @@ import {
   waitState,
   webhookDeliveryAsl,
 } from '../../functions/workers/state-machines';
-import { type DeliveryOutcome, WEBHOOK_RETRY_DELAYS_SECONDS } from '../../functions/workers/webhook-schedule';
+import { WEBHOOK_RETRY_DELAYS_SECONDS } from '../../functions/workers/webhook-schedule';
 import {
   LOCAL_DEFINITIONS,
   type LocalWorkflowHandlers,
@@ -17,10 +17,11 @@ import {
   scaledWaits,
   webhookTimeScaleFromEnv,
 } from '../../functions/platform/local/workflows';
+import { timerArmed } from '../support/timers';
 
 // asl-validator ships no type declarations.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const aslValidator: (definition: unknown, options?: object) => { isValid: boolean; errorsText: (separator?: string) => string } =
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   require('asl-validator');
 
 /** The whole five-attempt schedule (9,360 s) in under 0.1 s. */
@@ -42,7 +43,7 @@ function deliveryInput(): DeliveryExecutionInput {
 interface Recorder {
   handlers: LocalWorkflowHandlers;
   attempts: DeliveryAttemptInput[];
-  deadLetters: (DeliveryExecutionInput & { attempts: number })[];
+  deadLetters: DeadLetterInput[];
   refreshes: RefreshExecutionInput[];
 }
 
@@ -180,6 +181,15 @@ describe('local WebhookDelivery executions', () => {
     expect(rec.deadLetters).toHaveLength(1);
   });
 
+  it('parse every worker payload as the deployed workers do: a malformed input reaches no handler and fails the execution', async () => {
+    const rec = recorder(async () => ok);
+    const workflows = createLocalWorkflows(rec.handlers, { timeScale: TIME_SCALE });
+    const malformed = { ...deliveryInput(), environment: 'staging' } as unknown as DeliveryExecutionInput;
+    expect(await workflows.startDelivery(malformed).done).toBe('FAILED');
+    expect(rec.attempts).toEqual([]);
+    expect(rec.deadLetters).toEqual([]);
+  });
+
   it('accept a delivery_id once, like StartExecution with the delivery id as execution name', async () => {
     const rec = recorder(async () => ok);
     const workflows = createLocalWorkflows(rec.handlers, { timeScale: TIME_SCALE });
@@ -218,14 +228,30 @@ describe('local executions together', () => {
     const baseline = timerCount();
     const hanging = new Promise<DeliveryOutcome>(() => {});
     const rec = recorder(async (attempt) => (attempt === 1 ? refused : hanging));
-    // Real time: the execution now waits 60 s before attempt 2.
+    // Real time: after attempt 1 the execution waits 60 s before attempt 2.
+    const inRetryWait = timerArmed(WEBHOOK_RETRY_DELAYS_SECONDS[1] * 1000);
     const waiting = createLocalWorkflows(rec.handlers, { timeScale: 1 });
     const inWait = waiting.startDelivery(deliveryInput());
     // A handler that never answers, inside the 10 s task timeout.
-    const blocked = createLocalWorkflows({ ...rec.handlers, delivery: () => hanging }, { timeScale: 1 });
+    let enteredTask!: () => void;
+    const inHangingTask = new Promise<void>((resolve) => (enteredTask = resolve));
+    const blocked = createLocalWorkflows(
+      {
+        ...rec.handlers,
+        delivery: () => {
+          enteredTask();
+          return hanging;
+        },
+      },
+      { timeScale: 1 },
+    );
     const inTask = blocked.startDelivery(deliveryInput());
-    await new Promise((resolve) => setImmediate(resolve));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await Promise.all([inRetryWait, inHangingTask]).catch((error: unknown) => {
+      // Leave no real-time execution behind a failed wait: it would keep Jest from exiting.
+      waiting.stop();
+      blocked.stop();
+      throw error;
+    });
     expect(rec.attempts).toHaveLength(1);
 
     waiting.stop();
