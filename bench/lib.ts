@@ -75,7 +75,7 @@ export async function startChild(entry: string, env: Record<string, string>): Pr
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
   const deadline = Date.now() + 60_000;
-  let match: RegExpExecArray | null = null;
+  let match: RegExpExecArray | null;
   while (!(match = /listening on (http:\/\/\S+)/.exec(output))) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${entry} did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 50));

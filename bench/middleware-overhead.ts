@@ -1,8 +1,8 @@
-// Issue 2 benchmark: per-request overhead of the middleware stack (request id, version, auth +
+// Benchmark: per-request overhead of the middleware stack (request id, version, auth +
 // rate limit + metering in one DynamoDB write, JSON/zod validation, envelope, logging) on
 // categories/get and institutions/search over local HTTP, beside a bare node:http handler serving
 // the same payloads, in the same run. Also DynamoDB calls per request.
-import { APIGatewayProxyEvent } from 'aws-lambda';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { generateApiKey } from '../functions/core/api-keys';
 import { startLocalStack } from '../functions/platform/local/local-stack';
 import { loadHandlers } from '../functions/platform/local/http-server';

@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark, one after another, printing figures (never asserting them).
+import { cpus } from 'node:os';
 import { runMiddlewareOverhead } from './middleware-overhead';
 import { runSyncPages } from './sync-pages';
 import { runWebhooks } from './webhooks';
@@ -7,7 +8,7 @@ import { runEnrichment } from './enrichment';
 async function main(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
-  console.log(`machine: ${require('node:os').cpus().length} cores, node ${process.version}`);
+  console.log(`machine: ${cpus().length} cores, node ${process.version}`);
   await runMiddlewareOverhead();
   await runSyncPages();
   await runWebhooks();

@@ -1,4 +1,4 @@
-// Issue 3 benchmark: /v1/transactions/sync pages of 100 and 500 over local HTTP for an item with 24
+// Benchmark: /v1/transactions/sync pages of 100 and 500 over local HTTP for an item with 24
 // months of history (p50/p99 per page, rows/s), DynamoDB calls and consumed capacity per page
 // (in process), beside a bare DynamoDB Query returning the same rows (the floor), and the time to
 // generate and ingest one sandbox item.
@@ -21,10 +21,10 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 };
 
-async function postJson(url: string, key: string, body: unknown) {
+async function postJson<T = Record<string, string>>(url: string, key: string, body: unknown): Promise<T> {
   const res = await fetch(url, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return res.json() as Promise<any>;
+  return res.json() as Promise<T>;
 }
 
 function today(): string {
@@ -54,7 +54,7 @@ export async function runSyncPages(): Promise<void> {
     FC_LOCAL_SEED: JSON.stringify([{ application: 'Bench', plan: 'enterprise', keys: [key] }]),
   });
   const rows: Array<Record<string, string | number>> = [];
-  let connectMs = 0;
+  let connectMs: number;
   try {
     const t0 = performance.now();
     const pt = await postJson(`${service.baseUrl}/v1/sandbox/public_token/create`, key, { institution_id: 'ins_sandbox_first_bank', products: ['transactions'] });
@@ -70,7 +70,7 @@ export async function runSyncPages(): Promise<void> {
         let n = 0;
         for (;;) {
           const p0 = performance.now();
-          const page = await postJson(`${service.baseUrl}/v1/transactions/sync`, key, { access_token, count, ...(cursor ? { cursor } : {}) });
+          const page = await postJson<{ added: unknown[]; next_cursor: string; has_more: boolean }>(`${service.baseUrl}/v1/transactions/sync`, key, { access_token, count, ...(cursor ? { cursor } : {}) });
           if (r > 0) latencies.push(performance.now() - p0); // first full sync is the warm-up
           n += page.added.length;
           cursor = page.next_cursor;

@@ -2,7 +2,7 @@
 // intended callers; integrators see the outcome through onSuccess/onExit and the exchange.
 import { z } from 'zod';
 import { LIMITS } from './limits';
-import { ACCOUNT_TYPES, Institution, Product } from './schemas';
+import { ACCOUNT_TYPES, ENVIRONMENTS, Institution, Product } from './schemas';
 
 export const LinkTokenField = z
   .string()
@@ -15,7 +15,7 @@ export const LinkSession = z
     client_name: z.string(),
     products: z.array(Product),
     mode: z.enum(['create', 'update']),
-    environment: z.enum(['test', 'live']),
+    environment: z.enum(ENVIRONMENTS),
     /** Preselected (institution_id at creation) or, in update mode, the item's institution. */
     institution: Institution.nullable(),
     redirect_uri: z.string().nullable(),

@@ -15,7 +15,8 @@ import {
   type RateLimitHeaders,
 } from '../core/rate-limit';
 import type { Deps } from '../platform/runtime';
-import { keys, TABLE, usageAttribute, type Environment } from './keys';
+import type { Environment } from '../contracts/schemas';
+import { keys, TABLE, usageAttribute } from './keys';
 
 export interface AuthContext {
   applicationId: string;
@@ -180,12 +181,6 @@ export async function putApplication(deps: Deps, app: ApplicationRecord): Promis
   );
 }
 
-export async function getApplication(deps: Deps, applicationId: string): Promise<ApplicationRecord | undefined> {
-  const res = await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: keys.application(applicationId) }));
-  if (!res.Item) return undefined;
-  return { applicationId: res.Item.application_id, name: res.Item.name, plan: res.Item.plan };
-}
-
 export interface StoredKey {
   keyId: string;
   environment: Environment;
@@ -277,7 +272,7 @@ export async function issueKey(deps: Deps, app: ApplicationRecord, apiKey: strin
     );
   } catch (err) {
     if (err instanceof ConditionalCheckFailedException) {
-      throw new Error(`Key ${display.display} already belongs to another application`);
+      throw new Error(`Key ${display.display} already belongs to another application`, { cause: err });
     }
     throw err;
   }

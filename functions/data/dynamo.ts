@@ -1,7 +1,11 @@
 // Two patterns every repository uses, written once.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import type { Deps } from '../platform/runtime';
+
+/** A table row as the document client returns it: attribute values are whatever was stored. */
+export type Row = Record<string, NativeAttributeValue>;
 
 /** Runs a conditional write; false when its condition did not hold (nothing was written). */
 export async function writeIf(write: () => Promise<unknown>): Promise<boolean> {
@@ -15,8 +19,8 @@ export async function writeIf(write: () => Promise<unknown>): Promise<boolean> {
 }
 
 /** Every row of one partition whose sort key starts with `skPrefix` (strongly consistent, all pages). */
-export async function queryByPrefix(deps: Deps, pk: string, skPrefix: string): Promise<Record<string, any>[]> {
-  const rows: Record<string, any>[] = [];
+export async function queryByPrefix(deps: Deps, pk: string, skPrefix: string): Promise<Row[]> {
+  const rows: Row[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const res: QueryCommandOutput = await deps.ddb.send(

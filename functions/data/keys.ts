@@ -24,7 +24,9 @@
 // counters (`used_api_YYYYMM`, `used_ai_YYYYMM`), so auth, rate limit and metering are one
 // conditional UpdateItem (see functions/data/api-keys-repo.ts).
 //
-// Later entities (items, tokens, transactions change feed) add rows here, never elsewhere.
+// A new entity adds its row to the table above and its key builders to `keys` below, never elsewhere.
+
+import type { Environment } from '../contracts/schemas';
 
 export const TABLE = {
   /** Logical name; the deployed name comes from CDK, the local name from config. */
@@ -35,7 +37,6 @@ export const TABLE = {
   globalIndexes: [{ indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
 } as const;
 
-export type Environment = 'test' | 'live';
 
 export const keys = {
   application: (applicationId: string) => ({ pk: `APP#${applicationId}`, sk: 'APP' }),

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROUTES, type Route } from '../../functions/contracts/routes';
+import type { Json } from '../support/json';
 import { assertMatchesOpenApi } from '../support/openapi-validator';
 import { startTestStack, type CallResult, type TestStack } from '../support/stack';
 import { TOKEN, VALID } from '../support/valid-bodies';
@@ -11,12 +12,12 @@ import { TOKEN, VALID } from '../support/valid-bodies';
 const spec = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi.json'), 'utf8'));
 const SCHEMA_CODES = ['invalid_json', 'missing_field', 'invalid_field', 'unknown_field', 'invalid_content_type', 'request_too_large'];
 
-function resolve(node: any): any {
-  while (node?.$ref) node = node.$ref.replace('#/', '').split('/').reduce((a: any, k: string) => a[k], spec);
+function resolve(node: Json): Json {
+  while (node?.$ref) node = node.$ref.replace('#/', '').split('/').reduce((a: Json, k: string) => a[k], spec);
   return node;
 }
 
-function requestSchema(route: Route): { properties: Record<string, any>; required: string[] } {
+function requestSchema(route: Route): { properties: Record<string, Json>; required: string[] } {
   const schema = resolve(spec.paths[route.path].post.requestBody.content['application/json'].schema);
   return { properties: schema.properties ?? {}, required: schema.required ?? [] };
 }

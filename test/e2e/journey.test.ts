@@ -2,6 +2,7 @@
 // accounts and balances, transactions sync and get. Every response is checked against openapi.json.
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { updateItemState } from '../../functions/data/items-repo';
+import type { Json } from '../support/json';
 import { assertMatchesOpenApi } from '../support/openapi-validator';
 import { makeKey, startTestStack, type CallInit, type TestStack } from '../support/stack';
 
@@ -46,7 +47,7 @@ async function sandboxItem(products = ['transactions'], username?: string) {
 }
 
 async function syncAll(accessToken: string, count = 500, cursor?: string) {
-  const added: any[] = [];
+  const added: Json[] = [];
   let next = cursor;
   for (;;) {
     const res = await post('/v1/transactions/sync', { access_token: accessToken, count, ...(next ? { cursor: next } : {}) });
@@ -218,7 +219,7 @@ describe('accounts', () => {
     const a1 = await sandboxItem(['transactions'], 'user_good_alpha');
     const a2 = await sandboxItem(['transactions'], 'user_good_alpha');
     const b = await sandboxItem(['transactions'], 'user_good_beta');
-    const masks = async (t: string) => (await post('/v1/accounts/get', { access_token: t })).json.accounts.map((a: any) => [a.mask, a.balances.current]);
+    const masks = async (t: string) => (await post('/v1/accounts/get', { access_token: t })).json.accounts.map((a: Json) => [a.mask, a.balances.current]);
     expect(await masks(a1.access_token)).toEqual(await masks(a2.access_token));
     expect(await masks(b.access_token)).not.toEqual(await masks(a1.access_token));
   });

@@ -83,7 +83,7 @@ export async function startDynamoDbLocal(options: { dataDir?: string; port?: num
     await waitUntilReady(endpoint, child, 30_000);
   } catch (err) {
     killChild();
-    throw new Error(`${(err as Error).message}\n${stderr}`);
+    throw new Error(`${(err as Error).message}\n${stderr}`, { cause: err });
   }
   return {
     endpoint,

@@ -46,9 +46,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const tableName = options.tableName ?? 'fincore';
   try {
     await ensureTable(endpoint, tableName);
-    let deps: Deps | undefined;
-    const background = createLocalPorts(() => deps!, { timeScale: options.webhookTimeScale ?? 1 });
-    deps = createDeps(
+    // The background ports need deps and deps carry the ports: the ports read deps only once work runs.
+    const background = createLocalPorts(() => deps, { timeScale: options.webhookTimeScale ?? 1 });
+    const deps: Deps = createDeps(
       { tableName, stage: 'local', region: 'us-east-1', dynamodbEndpoint: endpoint, validateResponses: options.validateResponses, allowLoopbackWebhooks: true, connectorEnv: {} },
       { keyProvider: createLocalKeyProvider({ file: options.kekFile }), ports: background.ports, clock: options.clock },
     );

@@ -3,6 +3,7 @@
 // only hashes are stored, so a key can be shown once and never again).
 import { z } from 'zod';
 import { PLAN_NAMES, type PlanName } from '../../contracts/limits';
+import type { Environment } from '../../contracts/schemas';
 import { API_KEY_PATTERN, environmentOfKey, generateApiKey, sha256Hex } from '../../core/api-keys';
 import { issueKey, putApplication } from '../../data/api-keys-repo';
 import type { Deps } from '../runtime';
@@ -47,7 +48,7 @@ export interface SeededKey {
   application: string;
   applicationId: string;
   plan: PlanName;
-  environment: 'test' | 'live';
+  environment: Environment;
   key: string;
 }
 

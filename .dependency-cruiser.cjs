@@ -1,0 +1,77 @@
+// Import boundaries between the layers (see docs/architecture.md, "Layers"). Each rule names what a
+// layer may NOT import; `npm run lint` runs this beside ESLint and `npm test` runs both.
+//
+//   contracts  <- core <- connectors
+//                  core <- platform <- data <- app <- api, workers
+//                                      data <- edge <- api
+//   platform/local is the local composition root and may import anything.
+const layer = {
+  contracts: '^functions/contracts/',
+  core: '^functions/core/',
+  connectors: '^functions/connectors/',
+  platform: '^functions/platform/(runtime|ports|observability|aws-ports)\\.ts$|^functions/platform/crypto/',
+  data: '^functions/data/',
+  app: '^functions/app/',
+  edge: '^functions/platform/(middleware|operation|fallback|openapi|llms|planned-route)\\.ts$|^functions/platform/link-ui/',
+  api: '^functions/api/',
+  workers: '^functions/workers/',
+  local: '^functions/platform/local/',
+};
+const any = (...names) => names.map((n) => layer[n]).join('|');
+
+/** A rule: files of `from` may import only files of `allowed` (and packages). */
+const only = (from, allowed, comment) => ({
+  name: `${from}-imports-only-${allowed.join('-')}`,
+  comment,
+  severity: 'error',
+  from: { path: layer[from] },
+  to: { path: '^functions/', pathNot: any(from, ...allowed) },
+});
+
+module.exports = {
+  forbidden: [
+    only('contracts', [], 'The contract is the root: schemas and constants, nothing of ours beneath it.'),
+    only('core', ['contracts'], 'Domain rules are plain functions over the contract: no I/O, no runtime.'),
+    only('connectors', ['contracts', 'core'], 'Connector adapters implement the core port; the app picks one.'),
+    only('platform', ['contracts', 'core'], 'Runtime plumbing (deps, ports, logging, crypto) knows no repository or use case.'),
+    only('data', ['contracts', 'core', 'platform'], 'Repositories read and write rows; they never call a use case.'),
+    only('app', ['contracts', 'core', 'connectors', 'data', 'platform'], 'Use cases compose repositories and connectors; they know nothing of HTTP.'),
+    only('edge', ['contracts', 'core', 'data', 'platform'], 'The HTTP edge (middleware, documents, the Link page) never calls a use case; handlers do.'),
+    only('api', ['contracts', 'core', 'data', 'app', 'platform', 'edge'], 'Route handlers are thin: they bind a route to a use case.'),
+    only('workers', ['contracts', 'core', 'data', 'app', 'platform'], 'Workers bind a queue or workflow message to a use case.'),
+    {
+      name: 'infra-code-stays-out-of-use-cases',
+      comment: 'CDK (lib/) reads the contract, the key schema and the workflow definitions; never runtime code paths.',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: { path: '^functions/', pathNot: '^functions/contracts/|^functions/data/keys\\.ts$|^functions/workers/(state-machines|webhook-schedule)\\.ts$|^functions/core/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'Cycles hide which module owns a concept.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    {
+      name: 'not-to-dev-dep',
+      comment: 'Code that ships in a Lambda bundle must not import a devDependency.',
+      severity: 'error',
+      from: { path: '^functions/', pathNot: '^functions/platform/local/' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|cdk\\.out|coverage|\\.data|\\.scratch)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};

@@ -1,0 +1,31 @@
+// Lint for every TypeScript file in the repository (typescript-eslint's recommended rules on top of
+// ESLint's). Import boundaries between layers are dependency-cruiser's job (.dependency-cruiser.cjs).
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'cdk.out/**', 'coverage/**', '.data/**', '.bench/**', '.scratch/**', '**/generated/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // Unused names fail tsc already (noUnusedLocals/Parameters); `_`-prefixed ones are deliberate.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // Browser code of the hosted Link page runs in the user's browser, not in Node.
+    files: ['functions/platform/link-ui/browser/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+);
