@@ -44,7 +44,7 @@ export const CONTENT_TYPES = {
   js: 'text/javascript; charset=utf-8',
 } as const;
 export type ResponseKind = keyof typeof CONTENT_TYPES;
-/** `planned` routes are in the contract and the stack but answer 501 until their issue lands. */
+/** `planned` routes are in the contract and the stack but answer 501 (from the table, no handler module) until they are built. */
 export type RouteStatus = 'live' | 'planned';
 /**
  * Planned routes have no handler module: each gets its own function built from one generic entry

@@ -102,12 +102,11 @@ const TRANSACTION_FIELDS = Object.keys(Transaction.shape) as readonly (keyof Sto
 export const sameTransaction = (a: StoredTransaction, b: StoredTransaction) => TRANSACTION_FIELDS.every((f) => a[f] === b[f]);
 
 /**
- * Applies one ingestion batch to an item's feed. Serialised per item by a lease; the sequence is
- * published only after every entry is written, so readers can never skip a gap.
+ * What one ingestion commits: the changes themselves, or a function that computes them from the
+ * item's latest entries (a diff against the connector's batch), called once the lease is held.
  */
 export type ChangeSource =
   | readonly TxnChange<StoredTransaction>[]
-  /** Computes the batch from the current latest entries (e.g. a diff against the source). */
   | ((latest: ReadonlyMap<string, FeedEntry<StoredTransaction>>) => TxnChange<StoredTransaction>[]);
 
 export interface CommitOptions {
@@ -118,6 +117,10 @@ export interface CommitOptions {
   announce?: (committedSeq: number) => { TableName: string; Item: Record<string, unknown>; ConditionExpression?: string };
 }
 
+/**
+ * Applies one ingestion batch to an item's feed. Serialised per item by a lease; the sequence is
+ * published only after every entry is written, so readers can never skip a gap.
+ */
 export async function commitTransactions(deps: Deps, itemId: string, source: ChangeSource, options: CommitOptions = {}): Promise<CommitResult> {
   const now = deps.clock.now();
   const table = deps.config.tableName;
