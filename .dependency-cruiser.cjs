@@ -1,9 +1,10 @@
-// Import boundaries between the layers (see docs/architecture.md, "Layers"). Each rule names what a
+// Import boundaries between the layers (docs/architecture.md, "Layers"). Each rule names what a
 // layer may NOT import; `npm run lint` runs this beside ESLint and `npm test` runs both.
 //
 //   contracts  <- core <- connectors
 //                  core <- platform <- data <- app <- api, workers
 //                                      data <- edge <- api
+//   browser (the Link page's own code) sees the contract's types and the page protocol only.
 //   platform/local is the local composition root and may import anything.
 const layer = {
   contracts: '^functions/contracts/',
@@ -12,7 +13,8 @@ const layer = {
   platform: '^functions/platform/(runtime|ports|observability|aws-ports)\\.ts$|^functions/platform/crypto/',
   data: '^functions/data/',
   app: '^functions/app/',
-  edge: '^functions/platform/(middleware|operation|fallback|openapi|llms|planned-route)\\.ts$|^functions/platform/link-ui/',
+  edge: '^functions/platform/(middleware|operation|fallback|openapi|llms|planned-route)\\.ts$|^functions/platform/link-ui/(?!browser/)',
+  browser: '^functions/platform/link-ui/browser/',
   api: '^functions/api/',
   workers: '^functions/workers/',
   local: '^functions/platform/local/',
@@ -21,12 +23,15 @@ const any = (...names) => names.map((n) => layer[n]).join('|');
 
 /** A rule: files of `from` may import only files of `allowed` (and packages). */
 const only = (from, allowed, comment) => ({
-  name: `${from}-imports-only-${allowed.join('-')}`,
+  name: `${from}-imports-only-${allowed.join('-') || 'itself'}`,
   comment,
   severity: 'error',
   from: { path: layer[from] },
   to: { path: '^functions/', pathNot: any(from, ...allowed) },
 });
+
+/** Node built-ins that do I/O; the pure ones (node:crypto hashing, node:net's isIP) stay allowed. */
+const IO_MODULES = '^(node:)?(fs|fs/promises|http|https|http2|dns|dns/promises|child_process|dgram|tls|worker_threads)$';
 
 module.exports = {
   forbidden: [
@@ -37,14 +42,44 @@ module.exports = {
     only('data', ['contracts', 'core', 'platform'], 'Repositories read and write rows; they never call a use case.'),
     only('app', ['contracts', 'core', 'connectors', 'data', 'platform'], 'Use cases compose repositories and connectors; they know nothing of HTTP.'),
     only('edge', ['contracts', 'core', 'data', 'platform'], 'The HTTP edge (middleware, documents, the Link page) never calls a use case; handlers do.'),
+    {
+      name: 'browser-imports-only-contract-types-and-the-page-protocol',
+      comment: 'The Link page runs in the user\'s browser: it may read the contract (types, inlined constants) and the page protocol, nothing server-side.',
+      severity: 'error',
+      from: { path: layer.browser },
+      to: { path: '^functions/', pathNot: `${layer.browser}|${layer.contracts}|^functions/platform/link-ui/(protocol|icons)\\.ts$` },
+    },
     only('api', ['contracts', 'core', 'data', 'app', 'platform', 'edge'], 'Route handlers are thin: they bind a route to a use case.'),
     only('workers', ['contracts', 'core', 'data', 'app', 'platform'], 'Workers bind a queue or workflow message to a use case.'),
+    {
+      name: 'every-file-belongs-to-a-layer',
+      comment: 'A file outside every layer escapes every rule: place it in one (and in docs/architecture.md).',
+      severity: 'error',
+      from: { path: '^functions/', pathNot: Object.values(layer).join('|') },
+      to: {},
+    },
+    {
+      name: 'simulators-only-behind-the-sandbox-connector',
+      comment: 'App code reaches the sandbox simulators only through the connector port (functions/connectors/sandbox).',
+      severity: 'error',
+      from: { path: '^functions/', pathNot: '^functions/connectors/sandbox/|^functions/core/sandbox/' },
+      to: { path: '^functions/core/sandbox/' },
+    },
+    {
+      name: 'pure-layers-do-no-io',
+      comment:
+        'contracts, core and connectors are plain functions: no AWS SDK, no file, network or process I/O. ' +
+        'The one exception is the webhook URL guard, which must resolve a host to check where it points.',
+      severity: 'error',
+      from: { path: any('contracts', 'core', 'connectors', 'browser'), pathNot: '^functions/core/webhook-url\\.ts$' },
+      to: { path: `(^|node_modules/)@aws-sdk/|${IO_MODULES}` },
+    },
     {
       name: 'infra-code-stays-out-of-use-cases',
       comment: 'CDK (lib/) reads the contract, the key schema and the workflow definitions; never runtime code paths.',
       severity: 'error',
       from: { path: '^lib/' },
-      to: { path: '^functions/', pathNot: '^functions/contracts/|^functions/data/keys\\.ts$|^functions/workers/(state-machines|webhook-schedule)\\.ts$|^functions/core/' },
+      to: { path: '^functions/', pathNot: '^functions/contracts/|^functions/data/keys\\.ts$|^functions/workers/(state-machines|webhook-schedule)\\.ts$' },
     },
     {
       name: 'no-circular',
@@ -69,7 +104,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(node_modules|cdk\\.out|coverage|\\.data|\\.scratch)/' },
+    exclude: { path: '^(cdk\\.out|coverage|\\.data|\\.scratch)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },

@@ -7,7 +7,7 @@
 // in that order (app/webhooks.ts `eventBody` writes it; receivers verify the signature over those
 // bytes, so the order never changes).
 import { z } from 'zod';
-import { PLANS } from './limits';
+import { monthlyQuotaResetAt, PLANS } from './limits';
 import { ItemError, Timestamp } from './schemas';
 
 /** Delivery headers besides the signature pair of core/webhook-signature.ts. */
@@ -37,11 +37,6 @@ const defineEvent = <Data extends z.ZodObject>(definition: EventDefinition<Data>
 
 const ItemId = z.string().meta({ description: 'The item the event is about.' });
 
-/** When the current monthly quotas reset: the first of next month, 00:00 UTC. */
-const nextMonthlyReset = (now: number) => {
-  const at = new Date(now);
-  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1)).toISOString();
-};
 
 // Key order is the order of EVENT_TYPES (and of the fire_webhook enum in openapi.json).
 export const EVENT_CATALOGUE = {
@@ -81,7 +76,7 @@ export const EVENT_CATALOGUE = {
     }),
     sample: ({ now }) => {
       const limit = PLANS.free.apiPerMonth;
-      return { quota: 'api' as const, threshold_percent: 80, used: Math.ceil(limit * 0.8), limit, resets_at: nextMonthlyReset(now) };
+      return { quota: 'api' as const, threshold_percent: 80, used: Math.ceil(limit * 0.8), limit, resets_at: new Date(monthlyQuotaResetAt(now)).toISOString() };
     },
   }),
 } as const;

@@ -23,6 +23,15 @@ export const LIMITS = {
   /** Wrong credentials or MFA codes one link token accepts before the session is locked. */
   linkAttemptsMax: 5,
   linkTokenLifetimeMinutes: 30,
+  /**
+   * Calls of the Link page's own API (/link/api/...) per minute, per link token and per client
+   * address. A person using the page makes a handful per screen (the as-you-type search is debounced
+   * to one call per pause); an address is shared by many people behind one NAT, hence the headroom.
+   */
+  linkCallsPerTokenPerMinute: 60,
+  linkCallsPerAddressPerMinute: 300,
+  /** A new item's Link connection must commit within this long, or the reaper removes what it wrote. */
+  linkConnectDeadlineMinutes: 15,
   balanceCacheMinutes: 15,
   webhookTimestampWindowMinutes: 5,
   /** Burst capacity is this many seconds' worth of the plan's rate (spec §8 rule 1). */
@@ -36,4 +45,10 @@ export const PLANS = {
   enterprise: { apiPerMonth: null, aiPerMonth: null, connectedUsers: null, ratePerSecond: 1000, liveAccess: true },
 } as const;
 export type PlanName = keyof typeof PLANS;
+
+/** When the monthly quotas in force at `now` (Unix ms) reset: the first of next month, 00:00 UTC. */
+export function monthlyQuotaResetAt(now: number): number {
+  const at = new Date(now);
+  return Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
+}
 export const PLAN_NAMES = Object.keys(PLANS) as PlanName[];

@@ -5,7 +5,7 @@
 // state is `tat` (theoretical arrival time, ms). A request at `now` is allowed iff
 // max(tat, now) - now <= (B - 1) * T; it then moves tat to max(tat, now) + T. We store
 // `gate = tat - (B - 1) * T` beside tat so the check is a plain comparison: gate <= now.
-import { LIMITS, PLANS, type PlanName } from '../contracts/limits';
+import { LIMITS, monthlyQuotaResetAt, PLANS, type PlanName } from '../contracts/limits';
 
 export interface BucketParameters {
   ratePerSecond: number;
@@ -43,7 +43,5 @@ export function retryAfterSeconds(gate: number, now: number): number {
 
 /** Seconds until the first of next month, UTC, when monthly quotas reset. */
 export function secondsUntilMonthlyReset(now: number): number {
-  const at = new Date(now);
-  const next = Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
-  return Math.max(1, Math.ceil((next - now) / 1000));
+  return Math.max(1, Math.ceil((monthlyQuotaResetAt(now) - now) / 1000));
 }

@@ -1,4 +1,4 @@
-// Envelope encryption for secrets at rest (webhook endpoint secrets, provider tokens).
+// Envelope encryption for secrets at rest (each environment's webhook signing secrets; provider tokens).
 //
 // Each record gets its own 256-bit data key from a KeyProvider (KMS GenerateDataKey on AWS, a local
 // key-encryption key in local mode). The value is sealed with AES-256-GCM under that data key, the
