@@ -1,10 +1,17 @@
 // POST /v1/webhooks/deliveries/list: newest first, with every attempt; dead letters included.
+import { fail } from '../contracts/errors';
 import { LIMITS } from '../contracts/limits';
-import { listDeliveries } from '../data/webhooks-repo';
+import { isDeliveryCursor, listDeliveries } from '../data/webhooks-repo';
 import { defineOperation } from '../platform/operation';
 
 export const handler = defineOperation('webhooks.deliveries.list', async ({ deps, auth, body }) => {
-  const page = await listDeliveries(deps, auth.applicationId, auth.environment, { count: body.count ?? LIMITS.pageDefault, before: body.cursor });
+  // A cursor that is not one this operation returned would otherwise read as "from the start".
+  // An empty one means no cursor, as in transactions/sync.
+  const cursor = body.cursor === '' ? undefined : body.cursor;
+  if (cursor !== undefined && !isDeliveryCursor(cursor)) {
+    fail('invalid_cursor', 'The cursor is not a next_cursor returned by webhooks/deliveries/list. Call without a cursor for the first page.');
+  }
+  const page = await listDeliveries(deps, auth.applicationId, auth.environment, { count: body.count ?? LIMITS.pageDefault, before: cursor });
   return {
     deliveries: page.deliveries.map((d) => ({
       delivery_id: d.deliveryId,

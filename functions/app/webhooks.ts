@@ -4,11 +4,11 @@
 //
 // Dispatch creates one delivery row per endpoint with a conditional put, so a duplicate queue
 // message makes no second delivery.
-import { ApiError, fail } from '../contracts/errors';
+import { fail } from '../contracts/errors';
 import { DELIVERY_ATTEMPT_HEADER, EVENT_ID_HEADER } from '../contracts/events';
 import type { DeliveryAttemptInput, DeliveryExecutionInput, DeliveryOutcome } from '../contracts/worker-messages';
 import { randomToken } from '../core/api-keys';
-import { checkWebhookUrl } from '../core/webhook-url';
+import { checkWebhookUrl, disallowedUrlCharacter, normalizeWebhookUrl, type WebhookUrlFailureReason } from '../core/webhook-url';
 import { webhookHeaders } from '../core/webhook-signature';
 import { publishEvent } from '../data/events';
 import type { Environment } from '../contracts/schemas';
@@ -16,6 +16,7 @@ import {
   createDelivery,
   createSecretRecord,
   deleteEndpoint,
+  endpointOfUrl,
   deliveriesOfEvent,
   deliveryIdOf,
   finishDelivery,
@@ -23,20 +24,24 @@ import {
   getEndpoint,
   getEvent,
   getSecretRecord,
+  insertEndpoint,
   listEndpoints,
   parseDeliveryId,
-  putEndpoint,
   recordAttempt,
   rotateSecretRecord,
   unpublishedEvents,
   type EventRecord,
+  type RetiringSecret,
   type WebhookEndpoint,
 } from '../data/webhooks-repo';
 import { decryptSecret, encryptSecret } from '../platform/crypto/envelope';
+import { postWebhook } from './webhook-http';
 import type { Deps } from '../platform/runtime';
 
 const MAX_ENDPOINTS_PER_ENVIRONMENT = 10;
 export const DEFAULT_ROTATION_GRACE_HOURS = 24;
+/** The current secret and at most four replaced ones still in their grace period sign a delivery. */
+export const MAX_SIGNING_SECRETS = 5;
 /** Unpublished events older than this are published by the sweep. */
 const OUTBOX_SWEEP_AGE_MS = 30_000;
 const ATTEMPT_TIMEOUT_MS = 9_000;
@@ -66,29 +71,62 @@ async function ensureSecret(deps: Deps, t: Tenant): Promise<{ secret: string; cr
   return ensureSecret(deps, t);
 }
 
+/** The replaced secrets of a record that still sign at `now`, latest expiry first, within the bound. */
+function stillSigning(retiring: readonly RetiringSecret[], now: number): RetiringSecret[] {
+  return retiring
+    .filter((r) => r.expiresAt > now)
+    .sort((a, b) => b.expiresAt - a.expiresAt)
+    .slice(0, MAX_SIGNING_SECRETS - 1);
+}
+
 /**
- * Every secret that signs right now: the current one, and the previous one during its grace period.
+ * Every secret that signs right now: the current one, and each replaced one during its grace period.
  * Delivery only opens secrets (registering an endpoint always creates one), so a missing secret is
  * an error here rather than a reason to create one.
  */
-async function signingSecrets(deps: Deps, t: Tenant): Promise<string[]> {
+export async function signingSecrets(deps: Deps, t: Tenant): Promise<string[]> {
   const record = await getSecretRecord(deps, t.applicationId, t.environment);
   if (!record) throw new Error('this environment has no webhook signing secret');
-  const out = [await decryptSecret(deps.keyProvider, record.current, secretContext(t))];
-  if (record.previous && record.previousExpiresAt !== null && record.previousExpiresAt > deps.clock.now()) {
-    out.push(await decryptSecret(deps.keyProvider, record.previous, secretContext(t)));
-  }
-  return out;
+  const sealed = [record.current, ...stillSigning(record.retiring, deps.clock.now()).map((r) => r.sealed)];
+  return Promise.all(sealed.map((s) => decryptSecret(deps.keyProvider, s, secretContext(t))));
 }
 
+const ROTATION_TRIES = 5;
+
+/**
+ * A new current secret. The replaced one keeps signing for the grace period, beside any replaced
+ * earlier whose grace has not ended (at most MAX_SIGNING_SECRETS in all; beyond that the ones that
+ * would stop soonest stop now). The answer lists every secret that signs after the rotation.
+ */
 export async function rotateSecret(deps: Deps, t: Tenant, graceHours: number) {
   const { created } = await ensureSecret(deps, t);
-  const record = (await getSecretRecord(deps, t.applicationId, t.environment))!;
-  const secret = newSecret();
-  const graceMs = created ? 0 : graceHours * 3600_000;
-  const previousExpiresAt = deps.clock.now() + graceMs;
-  await rotateSecretRecord(deps, t.applicationId, t.environment, await encryptSecret(deps.keyProvider, secret, secretContext(t)), record.current, previousExpiresAt);
-  return { secret, previous_secret_expires_at: new Date(previousExpiresAt).toISOString() };
+  for (let attempt = 1; ; attempt++) {
+    const record = (await getSecretRecord(deps, t.applicationId, t.environment))!;
+    const now = deps.clock.now();
+    // A secret created by this very call was never shown to anyone: it need not keep signing.
+    const previousExpiresAt = now + (created ? 0 : graceHours * 3600_000);
+    const retiring = stillSigning([{ sealed: record.current, expiresAt: previousExpiresAt }, ...record.retiring], now);
+    const secret = newSecret();
+    const sealed = await encryptSecret(deps.keyProvider, secret, secretContext(t));
+    if (await rotateSecretRecord(deps, t.applicationId, t.environment, record, sealed, retiring)) {
+      return {
+        secret,
+        previous_secret_expires_at: new Date(previousExpiresAt).toISOString(),
+        signing_secrets: [{ last4: secret.slice(-4), expires_at: null }, ...(await describeRetiring(deps, t, retiring))],
+      };
+    }
+    // Another rotation committed in between: rotate on top of it rather than drop its secret.
+    if (attempt >= ROTATION_TRIES) throw new Error('webhook secret rotation kept racing other rotations');
+  }
+}
+
+async function describeRetiring(deps: Deps, t: Tenant, retiring: RetiringSecret[]) {
+  return Promise.all(
+    retiring.map(async (r) => ({
+      last4: (await decryptSecret(deps.keyProvider, r.sealed, secretContext(t))).slice(-4),
+      expires_at: new Date(r.expiresAt).toISOString(),
+    })),
+  );
 }
 
 // ---------- endpoints ----------
@@ -97,28 +135,55 @@ export function publicEndpoint(e: WebhookEndpoint) {
   return { endpoint_id: e.endpointId, url: e.url, created_at: e.createdAt };
 }
 
-async function validateUrl(deps: Deps, t: Tenant, url: string): Promise<void> {
-  const check = await checkWebhookUrl(url, { environment: t.environment, allowLoopback: deps.config.allowLoopbackWebhooks === true });
-  if (!check.ok) fail('invalid_webhook_url', `The webhook URL is not allowed (${check.reason.replace(/_/g, ' ')}).${t.environment === 'live' ? ' Live endpoints must be public https URLs.' : ''}`);
+/** What an application is told about a URL it may not register (or that may no longer be called). */
+function urlRejection(url: string, reason: WebhookUrlFailureReason, environment: Environment): string {
+  const found = disallowedUrlCharacter(url);
+  if (reason === 'control_characters' && found) {
+    return `The webhook URL contains the control, bidirectional-formatting or invisible character ${found.codePoint} at position ${found.index}; send the URL without it.`;
+  }
+  return `The webhook URL is not allowed (${reason.replace(/_/g, ' ')}).${environment === 'live' ? ' Live endpoints must be public https URLs.' : ''}`;
 }
 
-/** Registers an endpoint (idempotent per URL) and makes sure the environment has a secret. */
+const urlCheckOptions = (deps: Deps, t: Tenant) => ({ environment: t.environment, allowLoopback: deps.config.allowLoopbackWebhooks === true });
+
+async function validateUrl(deps: Deps, t: Tenant, url: string): Promise<void> {
+  const check = await checkWebhookUrl(url, urlCheckOptions(deps, t));
+  if (!check.ok) fail('invalid_webhook_url', urlRejection(url, check.reason, t.environment));
+}
+
+const ENDPOINT_INSERT_TRIES = 3;
+
+/**
+ * Registers an endpoint (idempotent per normalized URL) and makes sure the environment has a
+ * secret. The URL's uniqueness and the cap are conditions of the insert itself, so concurrent
+ * registrations can neither exceed the cap nor store one URL twice.
+ */
 export async function registerEndpoint(deps: Deps, t: Tenant, url: string) {
   await validateUrl(deps, t, url);
-  const existing = await listEndpoints(deps, t.applicationId, t.environment);
+  const normalized = normalizeWebhookUrl(url);
+  // Endpoints stored before URL rows existed are found by listing.
+  const same = (await listEndpoints(deps, t.applicationId, t.environment)).find((e) => normalizeWebhookUrl(e.url) === normalized);
   const { secret, created: secretCreated } = await ensureSecret(deps, t);
-  const same = existing.find((e) => e.url === url);
-  if (same) return { endpoint: same, created: false, secret: secretCreated ? secret : null };
-  if (existing.length >= MAX_ENDPOINTS_PER_ENVIRONMENT) fail('too_many_webhook_endpoints');
-  const endpoint: WebhookEndpoint = {
-    endpointId: `whep_${randomToken(20)}`,
-    applicationId: t.applicationId,
-    environment: t.environment,
-    url,
-    createdAt: new Date(deps.clock.now()).toISOString(),
-  };
-  await putEndpoint(deps, endpoint);
-  return { endpoint, created: true, secret: secretCreated ? secret : null };
+  const shownSecret = secretCreated ? secret : null;
+  if (same) return { endpoint: same, created: false, secret: shownSecret };
+  for (let attempt = 1; ; attempt++) {
+    const endpoint: WebhookEndpoint = {
+      endpointId: `whep_${randomToken(20)}`,
+      applicationId: t.applicationId,
+      environment: t.environment,
+      url,
+      createdAt: new Date(deps.clock.now()).toISOString(),
+    };
+    const result = await insertEndpoint(deps, endpoint, MAX_ENDPOINTS_PER_ENVIRONMENT);
+    if (result.inserted) return { endpoint, created: true, secret: shownSecret };
+    if (result.reason === 'too_many') fail('too_many_webhook_endpoints');
+    if (result.reason === 'duplicate_url') {
+      const existing = await endpointOfUrl(deps, t.applicationId, t.environment, url);
+      if (existing) return { endpoint: existing, created: false, secret: shownSecret };
+      // That endpoint was deleted in between: the URL is free again.
+    }
+    if (attempt >= ENDPOINT_INSERT_TRIES) throw new Error('registering a webhook endpoint kept racing other writes');
+  }
 }
 
 export async function removeEndpoint(deps: Deps, t: Tenant, endpointId: string): Promise<void> {
@@ -145,14 +210,20 @@ function executionInput(event: EventRecord, endpointId: string, replay: number):
   };
 }
 
-/** One event to every endpoint of its application and environment, each delivery created once. */
+/**
+ * One event to every endpoint of its application and environment, each delivery created once.
+ * Idempotent: a repeated dispatch (a redelivered message, the sweep after a crash) starts the
+ * workflow of a delivery that is still pending, since the crash may have come between creating
+ * the delivery and starting it; the workflow's name (the delivery id) refuses a second execution.
+ */
 export async function dispatchEvent(deps: Deps, eventId: string): Promise<number> {
   const event = await getEvent(deps, eventId);
   if (!event) return 0;
   let started = 0;
   for (const endpoint of await listEndpoints(deps, event.applicationId, event.environment)) {
-    const delivery = await createDelivery(deps, event, endpoint, 0);
-    if (delivery && (await deps.ports.deliveries.start(executionInput(event, endpoint.endpointId, 0)))) started += 1;
+    const created = await createDelivery(deps, event, endpoint, 0);
+    const pending = created ?? (await getDelivery(deps, event.eventId, endpoint.endpointId, 0));
+    if (pending?.status === 'pending' && (await deps.ports.deliveries.start(executionInput(event, endpoint.endpointId, 0)))) started += 1;
   }
   return started;
 }
@@ -199,27 +270,32 @@ export async function deliverAttempt(deps: Deps, input: DeliveryAttemptInput): P
   let status: number | null = null;
   let error: string | null = null;
   try {
-    // Checked again at send time: DNS may now point somewhere it did not at registration.
-    await validateUrl(deps, tenant, endpoint.url);
     const headers = webhookHeaders(await signingSecrets(deps, tenant), Math.floor(deps.clock.now() / 1000), body);
-    const res = await fetch(endpoint.url, {
-      method: 'POST',
-      headers: {
-        ...headers,
-        'Content-Type': 'application/json',
-        'User-Agent': 'Fincore-Webhooks/2026-07-01',
-        [EVENT_ID_HEADER]: event.eventId,
-        [DELIVERY_ATTEMPT_HEADER]: String(input.attempt),
+    // Checked again at send time (DNS may now point somewhere it did not at registration), and the
+    // connection goes to the very addresses that were checked.
+    const sent = await postWebhook(
+      {
+        url: endpoint.url,
+        headers: {
+          ...headers,
+          'Content-Type': 'application/json',
+          'User-Agent': 'Fincore-Webhooks/2026-07-01',
+          [EVENT_ID_HEADER]: event.eventId,
+          [DELIVERY_ATTEMPT_HEADER]: String(input.attempt),
+        },
+        body,
+        timeoutMs: ATTEMPT_TIMEOUT_MS,
       },
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
-    });
-    status = res.status;
-    await res.arrayBuffer().catch(() => undefined);
-    if (status < 200 || status >= 300) error = `endpoint answered HTTP ${status}`;
+      urlCheckOptions(deps, tenant),
+    );
+    if (sent.sent) {
+      status = sent.status;
+      if (status < 200 || status >= 300) error = `endpoint answered HTTP ${status}`;
+    } else {
+      error = urlRejection(endpoint.url, sent.reason, tenant.environment);
+    }
   } catch (err) {
-    error = err instanceof ApiError ? err.message : (err as Error).name === 'TimeoutError' ? 'timed out after 9 s' : `could not connect: ${(err as Error).message}`;
+    error = (err as Error).name === 'TimeoutError' ? 'timed out after 9 s' : `could not connect: ${(err as Error).message}`;
   }
   const delivered = status !== null && status >= 200 && status < 300;
   await recordAttempt(

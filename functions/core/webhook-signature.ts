@@ -5,8 +5,9 @@
 //   FC-Timestamp: <Unix seconds>
 //   FC-Signature: v1=<hex HMAC-SHA256(signing secret, timestamp + "." + raw body)>[,v1=<hex>...]
 // The signing secret belongs to the environment (one per application and test/live environment,
-// shared by all its endpoints). While it is being rotated the delivery is signed with every active
-// secret (old and new), one `v1=` entry each, so a receiver holding either one verifies it.
+// shared by all its endpoints). After a rotation the delivery is signed with every active secret
+// (the new one and each replaced one still in its grace period, at most five), one `v1=` entry
+// each, so a receiver holding any one of them verifies it.
 //
 // Usage in an Express receiver (the body must be the raw bytes, not re-serialised JSON):
 //
@@ -68,9 +69,9 @@ interface VerifyCommon {
   signature: HeaderValue;
   /** Value(s) of the FC-Timestamp header. */
   timestamp: HeaderValue;
-  /** Allowed distance between FC-Timestamp and `now`, either direction. Default 300. */
+  /** Allowed distance between FC-Timestamp and `now`, either direction. Default 300. A finite number ≥ 0, or it throws. */
   toleranceSeconds?: number;
-  /** The receiver's clock in milliseconds (Date.now() by default). */
+  /** The receiver's clock in milliseconds (Date.now() by default). A finite number, or it throws. */
   now?: number;
 }
 
@@ -87,7 +88,7 @@ export function signWebhook(secret: string, timestamp: number, rawBody: RawBody)
   return `${SCHEME}=${hmac(secret, String(timestamp), rawBody).toString('hex')}`;
 }
 
-/** Headers for one delivery, signed with every active secret (two during a rotation). */
+/** Headers for one delivery, signed with every active secret (several during rotations). */
 export function webhookHeaders(
   secrets: readonly string[],
   timestamp: number,
@@ -144,11 +145,19 @@ function parseEvent(rawBody: RawBody): WebhookEvent | null {
  * Checks a delivery's signature and timestamp, then parses its body.
  * Order of checks: headers present, headers well formed, signature (any `v1=` entry under any of
  * the given secrets, compared in constant time), timestamp window (both directions), body.
+ * Throws a TypeError for options that are a programming error rather than a bad delivery: no
+ * secret, or a `toleranceSeconds` or `now` that is not a finite number (NaN or Infinity would
+ * otherwise switch the timestamp window off).
  */
 export function verifyWebhook(options: VerifyOptions): VerifyResult {
   const { rawBody, toleranceSeconds = DEFAULT_TOLERANCE_SECONDS, now = Date.now() } = options;
   const secrets = (options.secrets ?? (options.secret === undefined ? [] : [options.secret])).filter((s) => s !== '');
   if (secrets.length === 0) throw new TypeError('verifyWebhook needs a non-empty secret or secrets');
+  // NaN or Infinity would make every comparison with the window false, i.e. accept any timestamp.
+  if (typeof toleranceSeconds !== 'number' || !Number.isFinite(toleranceSeconds) || toleranceSeconds < 0) {
+    throw new TypeError('verifyWebhook: toleranceSeconds must be a finite number of seconds, 0 or more');
+  }
+  if (typeof now !== 'number' || !Number.isFinite(now)) throw new TypeError('verifyWebhook: now must be a finite number of milliseconds');
 
   const signatureHeader = headerText(options.signature);
   if (signatureHeader === undefined) return { ok: false, reason: 'missing_signature' };

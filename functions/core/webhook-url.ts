@@ -5,8 +5,13 @@
 // reserved, in IPv4, IPv6 or IPv6 forms that embed an IPv4 address. Loopback is allowed only when
 // the caller says so (local mode) and only for the test environment.
 //
-// Checking at registration is not enough against DNS rebinding: the delivery worker must check
-// the address it actually connects to, e.g. with `classifyAddress` in an http.Agent `lookup`.
+// Checking at registration is not enough against DNS rebinding: DNS may answer differently between
+// the check and the connection. `resolveWebhookTarget` returns the addresses it checked, and the
+// delivery connects only to those (functions/app/webhook-http.ts), never resolving the host again.
+//
+// URLs with control characters, bidirectional-formatting or zero-width characters are refused
+// before parsing: the URL parser silently drops or percent-encodes them, so what would be stored
+// and shown back would not be what is called, or would display as something else.
 import { lookup } from 'node:dns/promises';
 import { isIPv4, isIPv6 } from 'node:net';
 import type { Environment } from '../contracts/schemas';
@@ -24,6 +29,7 @@ export type AddressClass =
 
 export type WebhookUrlFailureReason =
   | 'too_long'
+  | 'control_characters'
   | 'invalid_url'
   | 'unsupported_scheme'
   | 'https_required'
@@ -37,6 +43,9 @@ export type WebhookUrlFailureReason =
   | 'reserved_address';
 
 export type WebhookUrlResult = { ok: true } | { ok: false; reason: WebhookUrlFailureReason };
+
+/** A URL that passed every check, with the addresses its host resolved to (all of them checked). */
+export type WebhookTarget = { ok: true; url: URL; addresses: string[] } | { ok: false; reason: WebhookUrlFailureReason };
 
 export interface WebhookUrlOptions {
   environment: Environment;
@@ -77,10 +86,14 @@ const V4_RANGES: Range[] = [
   [[240], 4, 'reserved'], // includes 255.255.255.255
 ];
 
-// IPv6 ranges (prefixes as bytes). ::, ::1 and forms that embed an IPv4 address are handled in classifyAddress.
+// IPv6 ranges (prefixes as bytes). ::, ::1 and forms that embed an IPv4 address are handled in
+// classifyV6; anything outside global unicast 2000::/3 is refused there as well.
 const V6_RANGES: Range[] = [
   [[0x01, 0x00, 0, 0, 0, 0, 0, 0], 64, 'reserved'], // 100::/64 discard
+  [[0x20, 0x01, 0x00, 0x02, 0x00, 0x00], 48, 'reserved'], // benchmarking
+  [[0x20, 0x01, 0x00, 0x10], 28, 'reserved'], // deprecated ORCHID
   [[0x20, 0x01, 0x0d, 0xb8], 32, 'reserved'], // documentation
+  [[0x3f, 0xff], 20, 'reserved'], // documentation (RFC 9637)
   [[0xfc], 7, 'private'], // unique local (includes AWS's fd00:ec2::254 metadata address)
   [[0xfe, 0x80], 10, 'link_local'],
   [[0xfe, 0xc0], 10, 'private'], // deprecated site-local
@@ -124,25 +137,78 @@ function v6Bytes(ip: string): number[] {
   return bytes;
 }
 
+/** The first class that is not public, so a mixed answer is judged by its worst part. */
+function worst(...classes: AddressClass[]): AddressClass {
+  return classes.find((c) => c !== 'public') ?? 'public';
+}
+
+function classifyV6(b: number[]): AddressClass {
+  const zero = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
+  const startsWith = (prefix: number[]) => prefix.every((x, i) => b[i] === x);
+  const v4At = (offset: number, mask = 0) => classify(b.slice(offset, offset + 4).map((x) => x ^ mask), V4_RANGES);
+  // Forms that lead to an IPv4 address are judged by that address.
+  if (zero(0, 12)) {
+    if (zero(12, 16)) return 'unspecified'; // ::
+    if (zero(12, 15) && b[15] === 1) return 'loopback'; // ::1
+    return v4At(12); // IPv4-compatible ::a.b.c.d
+  }
+  if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return v4At(12); // IPv4-mapped ::ffff:a.b.c.d
+  if (zero(0, 8) && b[8] === 0xff && b[9] === 0xff && zero(10, 12)) return v4At(12); // IPv4-translated ::ffff:0:a.b.c.d
+  if (startsWith([0x00, 0x64, 0xff, 0x9b]) && zero(4, 12)) return v4At(12); // NAT64 well-known 64:ff9b::/96
+  // Local-use NAT64 64:ff9b:1::/48 (RFC 8215) is not globally reachable, and where the IPv4 address
+  // sits depends on the prefix length its operator chose: the whole block is refused.
+  if (startsWith([0x00, 0x64, 0xff, 0x9b, 0x00, 0x01])) return 'private';
+  if (startsWith([0x20, 0x02])) return v4At(2); // 6to4 2002:AABB:CCDD::/48
+  // Teredo 2001:0::/32: the server's IPv4 in bits 32-63, the client's (the one a relay forwards to)
+  // in the last 32 bits, every bit inverted.
+  if (startsWith([0x20, 0x01, 0x00, 0x00])) return worst(v4At(12, 0xff), v4At(4));
+  const cls = classify(b, V6_RANGES);
+  if (cls !== 'public') return cls;
+  // Only global unicast is a public destination; the rest of the space is reserved or unassigned.
+  return (b[0] & 0xe0) === 0x20 ? 'public' : 'reserved';
+}
+
 /** What kind of destination an IP address literal is; 'reserved' for anything that is not an IP. */
 export function classifyAddress(ip: string): AddressClass {
   if (isIPv4(ip)) return classify(v4Bytes(ip), V4_RANGES);
   const bare = ip.replace(/^\[(.*)\]$/, '$1');
   if (!isIPv6(bare)) return 'reserved';
-  const b = v6Bytes(bare);
-  const zero = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
-  // IPv4-mapped ::ffff:a.b.c.d, IPv4-compatible ::a.b.c.d (not :: or ::1), SIIT ::ffff:0:a.b.c.d,
-  // NAT64 64:ff9b::a.b.c.d, and 6to4 2002:AABB:CCDD:: all lead to an IPv4 address: judge that one.
-  if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return classify(b.slice(12), V4_RANGES);
-  if (zero(0, 8) && b[8] === 0xff && b[9] === 0xff && zero(10, 12)) return classify(b.slice(12), V4_RANGES);
-  if (zero(0, 12)) {
-    if (zero(12, 16)) return 'unspecified';
-    if (zero(12, 15) && b[15] === 1) return 'loopback';
-    return classify(b.slice(12), V4_RANGES);
+  return classifyV6(v6Bytes(bare));
+}
+
+// C0 and C1 controls and DEL, the soft hyphen, bidirectional marks, embeddings, overrides and
+// isolates, zero-width characters, line and paragraph separators, invisible operators and the BOM.
+const DISALLOWED_URL_CHARACTERS: Array<[first: number, last: number]> = [
+  [0x0000, 0x001f],
+  [0x007f, 0x009f],
+  [0x00ad, 0x00ad],
+  [0x061c, 0x061c],
+  [0x180e, 0x180e],
+  [0x200b, 0x200f],
+  [0x2028, 0x202e],
+  [0x2060, 0x2064],
+  [0x2066, 0x206f],
+  [0xfeff, 0xfeff],
+  [0xfff9, 0xfffb],
+];
+
+/** The first character a webhook URL may not contain, as `U+XXXX`, with its index; null when there is none. */
+export function disallowedUrlCharacter(url: string): { codePoint: string; index: number } | null {
+  for (let index = 0; index < url.length; index++) {
+    const code = url.charCodeAt(index);
+    if (DISALLOWED_URL_CHARACTERS.some(([first, last]) => code >= first && code <= last)) {
+      return { codePoint: `U+${code.toString(16).toUpperCase().padStart(4, '0')}`, index };
+    }
   }
-  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zero(4, 12)) return classify(b.slice(12), V4_RANGES);
-  if (b[0] === 0x20 && b[1] === 0x02) return classify(b.slice(2, 6), V4_RANGES);
-  return classify(b, V6_RANGES);
+  return null;
+}
+
+/**
+ * The form of a URL that decides whether two registrations are the same endpoint: the URL parser's
+ * serialisation (scheme and host lower-cased, default port dropped, IP literals normalised).
+ */
+export function normalizeWebhookUrl(url: string): string {
+  return new URL(url).href;
 }
 
 async function defaultResolve(host: string): Promise<string[]> {
@@ -156,7 +222,17 @@ function isLocalhostName(host: string): boolean {
 }
 
 export async function checkWebhookUrl(url: string, opts: WebhookUrlOptions): Promise<WebhookUrlResult> {
+  const target = await resolveWebhookTarget(url, opts);
+  return target.ok ? { ok: true } : target;
+}
+
+/**
+ * Checks a webhook URL and returns the addresses its host resolved to. A caller that connects must
+ * connect to one of these addresses: resolving the host again could answer something unchecked.
+ */
+export async function resolveWebhookTarget(url: string, opts: WebhookUrlOptions): Promise<WebhookTarget> {
   if (url.length > MAX_WEBHOOK_URL_LENGTH) return { ok: false, reason: 'too_long' };
+  if (disallowedUrlCharacter(url) !== null) return { ok: false, reason: 'control_characters' };
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -192,5 +268,5 @@ export async function checkWebhookUrl(url: string, opts: WebhookUrlOptions): Pro
     if (cls === 'public' || (cls === 'loopback' && loopbackAllowed)) continue;
     return { ok: false, reason: REASON[cls] };
   }
-  return { ok: true };
+  return { ok: true, url: parsed, addresses };
 }

@@ -1,8 +1,11 @@
 // Webhook endpoints, the per-environment signing secrets (sealed), events with their outbox state,
 // and deliveries with every attempt.
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { queryByPrefix, writeIf, type Row } from './dynamo';
 import type { Environment } from '../contracts/schemas';
+import { sha256Hex } from '../core/api-keys';
+import { normalizeWebhookUrl } from '../core/webhook-url';
 import { TABLE, keys } from './keys';
 import type { SealedSecret } from '../platform/crypto/envelope';
 import type { Deps } from '../platform/runtime';
@@ -37,42 +40,148 @@ export async function getEndpoint(deps: Deps, applicationId: string, environment
   return res.Item ? endpointFromRow(res.Item) : undefined;
 }
 
-export async function putEndpoint(deps: Deps, e: WebhookEndpoint): Promise<void> {
-  await deps.ddb.send(
-    new PutCommand({
-      TableName: deps.config.tableName,
-      Item: {
-        ...keys.webhookEndpoint(e.applicationId, e.environment, e.endpointId),
-        endpoint_id: e.endpointId,
-        application_id: e.applicationId,
-        environment: e.environment,
-        url: e.url,
-        created_at: e.createdAt,
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
+// Registration and removal are DynamoDB transactions over three rows: the endpoint, a uniqueness
+// row per normalized URL (so one URL is one endpoint), and the environment's endpoint count (so the
+// cap holds however many registrations race). A transaction that collides with another one on the
+// count row is cancelled with TransactionConflict and is tried again.
+
+const MAX_TRANSACTION_TRIES = 12;
+
+/** Cancellation codes of a transaction, one per item; null when it committed. */
+async function transact(deps: Deps, items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>): Promise<string[] | null> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await deps.ddb.send(new TransactWriteCommand({ TransactItems: items }));
+      return null;
+    } catch (err) {
+      if (!(err instanceof TransactionCanceledException)) throw err;
+      const codes = (err.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+      if (!codes.includes('TransactionConflict') || codes.includes('ConditionalCheckFailed') || attempt >= MAX_TRANSACTION_TRIES) return codes;
+      // Full jitter: racing writers spread out instead of colliding again in step.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1000, 10 * 2 ** attempt)));
+    }
+  }
 }
 
-export async function deleteEndpoint(deps: Deps, applicationId: string, environment: Environment, endpointId: string): Promise<boolean> {
-  return writeIf(() =>
+const urlHashOf = (url: string) => sha256Hex(normalizeWebhookUrl(url));
+
+/**
+ * Makes sure the environment's endpoint count row exists. Environments whose endpoints predate the
+ * count get it from a listing: until the row exists no registration or removal can commit (both
+ * require it), so the listing cannot be stale.
+ */
+async function ensureEndpointCount(deps: Deps, applicationId: string, environment: Environment): Promise<void> {
+  const key = keys.webhookEndpointCount(applicationId, environment);
+  const res = await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: key, ConsistentRead: true }));
+  if (res.Item) return;
+  const count = (await listEndpoints(deps, applicationId, environment)).length;
+  await writeIf(() =>
     deps.ddb.send(
-      new DeleteCommand({
+      new PutCommand({
         TableName: deps.config.tableName,
-        Key: keys.webhookEndpoint(applicationId, environment, endpointId),
-        ConditionExpression: 'attribute_exists(pk)',
+        Item: { ...key, endpoint_count: count, application_id: applicationId, environment },
+        ConditionExpression: 'attribute_not_exists(pk)',
       }),
     ),
   );
 }
 
+/** The endpoint registered for this URL (same normalized form), if any. */
+export async function endpointOfUrl(deps: Deps, applicationId: string, environment: Environment, url: string): Promise<WebhookEndpoint | undefined> {
+  const res = await deps.ddb.send(
+    new GetCommand({ TableName: deps.config.tableName, Key: keys.webhookUrl(applicationId, environment, urlHashOf(url)), ConsistentRead: true }),
+  );
+  return res.Item ? getEndpoint(deps, applicationId, environment, res.Item.endpoint_id as string) : undefined;
+}
+
+export type InsertEndpointResult = { inserted: true } | { inserted: false; reason: 'duplicate_url' | 'too_many' | 'busy' };
+
+/** Stores a new endpoint unless its URL is registered already or the environment has `max` endpoints. */
+export async function insertEndpoint(deps: Deps, e: WebhookEndpoint, max: number): Promise<InsertEndpointResult> {
+  await ensureEndpointCount(deps, e.applicationId, e.environment);
+  const table = deps.config.tableName;
+  const codes = await transact(deps, [
+    {
+      Put: {
+        TableName: table,
+        Item: {
+          ...keys.webhookEndpoint(e.applicationId, e.environment, e.endpointId),
+          endpoint_id: e.endpointId,
+          application_id: e.applicationId,
+          environment: e.environment,
+          url: e.url,
+          created_at: e.createdAt,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Put: {
+        TableName: table,
+        Item: { ...keys.webhookUrl(e.applicationId, e.environment, urlHashOf(e.url)), endpoint_id: e.endpointId, application_id: e.applicationId, environment: e.environment },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    {
+      Update: {
+        TableName: table,
+        Key: keys.webhookEndpointCount(e.applicationId, e.environment),
+        UpdateExpression: 'SET endpoint_count = endpoint_count + :one',
+        ConditionExpression: 'attribute_exists(pk) AND endpoint_count < :max',
+        ExpressionAttributeValues: { ':one': 1, ':max': max },
+      },
+    },
+  ]);
+  if (codes === null) return { inserted: true };
+  if (codes[1] === 'ConditionalCheckFailed') return { inserted: false, reason: 'duplicate_url' };
+  if (codes[2] === 'ConditionalCheckFailed') return { inserted: false, reason: 'too_many' };
+  if (codes.includes('TransactionConflict')) return { inserted: false, reason: 'busy' };
+  throw new Error(`registering a webhook endpoint was cancelled: ${codes.join(', ')}`);
+}
+
+export async function deleteEndpoint(deps: Deps, applicationId: string, environment: Environment, endpointId: string): Promise<boolean> {
+  const endpoint = await getEndpoint(deps, applicationId, environment, endpointId);
+  if (!endpoint) return false;
+  await ensureEndpointCount(deps, applicationId, environment);
+  const table = deps.config.tableName;
+  const urlKey = keys.webhookUrl(applicationId, environment, urlHashOf(endpoint.url));
+  const urlRow = await deps.ddb.send(new GetCommand({ TableName: table, Key: urlKey, ConsistentRead: true }));
+  // Endpoints stored before URL rows existed have none; the row is only ever this endpoint's.
+  const releaseUrl =
+    urlRow.Item?.endpoint_id === endpointId
+      ? [{ Delete: { TableName: table, Key: urlKey, ConditionExpression: 'endpoint_id = :id', ExpressionAttributeValues: { ':id': endpointId } } }]
+      : [];
+  const codes = await transact(deps, [
+    { Delete: { TableName: table, Key: keys.webhookEndpoint(applicationId, environment, endpointId), ConditionExpression: 'attribute_exists(pk)' } },
+    ...releaseUrl,
+    {
+      Update: {
+        TableName: table,
+        Key: keys.webhookEndpointCount(applicationId, environment),
+        UpdateExpression: 'SET endpoint_count = endpoint_count - :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':one': 1 },
+      },
+    },
+  ]);
+  if (codes === null) return true;
+  if (codes[0] === 'ConditionalCheckFailed') return false; // deleted by a concurrent call
+  throw new Error(`deleting a webhook endpoint was cancelled: ${codes.join(', ')}`);
+}
+
 // ---------- signing secrets ----------
+
+/** A replaced secret that still signs until `expiresAt` (ms): its rotation's grace period. */
+export interface RetiringSecret {
+  sealed: SealedSecret;
+  expiresAt: number;
+}
 
 export interface SecretRecord {
   current: SealedSecret;
-  previous: SealedSecret | null;
-  /** ms; the previous secret still signs until then (rotation grace period). */
-  previousExpiresAt: number | null;
+  retiring: RetiringSecret[];
+  /** Bumped by every rotation; a rotation writes only over the generation it read. */
+  generation: number;
   rotatedAt: string;
 }
 
@@ -82,7 +191,13 @@ export async function getSecretRecord(deps: Deps, applicationId: string, environ
   );
   const r = res.Item;
   if (!r) return undefined;
-  return { current: r.current, previous: r.previous ?? null, previousExpiresAt: r.previous_expires_at ?? null, rotatedAt: r.rotated_at };
+  // Rows written before several secrets could retire at once hold one `previous`.
+  const retiring: RetiringSecret[] = Array.isArray(r.retiring)
+    ? r.retiring.map((x: Row) => ({ sealed: x.sealed, expiresAt: x.expires_at }))
+    : r.previous && typeof r.previous_expires_at === 'number'
+      ? [{ sealed: r.previous, expiresAt: r.previous_expires_at }]
+      : [];
+  return { current: r.current, retiring, generation: typeof r.generation === 'number' ? r.generation : 0, rotatedAt: r.rotated_at };
 }
 
 /** Creates the environment's first secret; false when one exists already (a racing first use). */
@@ -98,23 +213,35 @@ export async function createSecretRecord(deps: Deps, applicationId: string, envi
   );
 }
 
+/**
+ * Replaces the current secret and the retiring list, provided no other rotation committed since
+ * `read` was read (false otherwise: read again and retry), so a racing rotation never drops a secret.
+ */
 export async function rotateSecretRecord(
   deps: Deps,
   applicationId: string,
   environment: Environment,
+  read: Pick<SecretRecord, 'generation'>,
   next: SealedSecret,
-  previous: SealedSecret,
-  previousExpiresAt: number,
-): Promise<void> {
-  await deps.ddb.send(
-    new UpdateCommand({
-      TableName: deps.config.tableName,
-      Key: keys.webhookSecret(applicationId, environment),
-      UpdateExpression: 'SET #current = :next, previous = :prev, previous_expires_at = :exp, rotated_at = :at',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#current': 'current' },
-      ExpressionAttributeValues: { ':next': next, ':prev': previous, ':exp': previousExpiresAt, ':at': new Date(deps.clock.now()).toISOString() },
-    }),
+  retiring: RetiringSecret[],
+): Promise<boolean> {
+  return writeIf(() =>
+    deps.ddb.send(
+      new UpdateCommand({
+        TableName: deps.config.tableName,
+        Key: keys.webhookSecret(applicationId, environment),
+        UpdateExpression: 'SET #current = :next, retiring = :retiring, generation = :generation, rotated_at = :at REMOVE previous, previous_expires_at',
+        ConditionExpression: read.generation === 0 ? 'attribute_exists(pk) AND attribute_not_exists(generation)' : 'generation = :read',
+        ExpressionAttributeNames: { '#current': 'current' },
+        ExpressionAttributeValues: {
+          ':next': next,
+          ':retiring': retiring.map((x) => ({ sealed: x.sealed, expires_at: x.expiresAt })),
+          ':generation': read.generation + 1,
+          ':at': new Date(deps.clock.now()).toISOString(),
+          ...(read.generation === 0 ? {} : { ':read': read.generation }),
+        },
+      }),
+    ),
   );
 }
 
@@ -315,18 +442,30 @@ export async function finishDelivery(deps: Deps, d: Pick<DeliveryRecord, 'eventI
   );
 }
 
+// A deliveries page cursor is the position (GSI sort key) of the last delivery of the page before.
+const DELIVERY_POSITION = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)#(evt_[A-Za-z0-9]+:whep_[A-Za-z0-9]+:\d+)$/;
+
+/** Whether `cursor` is a position `listDeliveries` could have returned as `next`. */
+export function isDeliveryCursor(cursor: string): boolean {
+  const m = DELIVERY_POSITION.exec(cursor);
+  if (!m) return false;
+  const at = Date.parse(m[1]);
+  return Number.isFinite(at) && new Date(at).toISOString() === m[1] && parseDeliveryId(m[2]) !== null;
+}
+
 export async function listDeliveries(
   deps: Deps,
   applicationId: string,
   environment: Environment,
   opts: { count: number; before?: string },
 ): Promise<{ deliveries: DeliveryRecord[]; next: string | null }> {
+  const { gsi1pk } = keys.deliveriesOfApplication(applicationId, environment);
   const res = await deps.ddb.send(
     new QueryCommand({
       TableName: deps.config.tableName,
       IndexName: TABLE.globalIndexes[0].indexName,
       KeyConditionExpression: opts.before ? 'gsi1pk = :pk AND gsi1sk < :before' : 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': `DLVS#${applicationId}#${environment}`, ...(opts.before ? { ':before': opts.before } : {}) },
+      ExpressionAttributeValues: { ':pk': gsi1pk, ...(opts.before ? { ':before': opts.before } : {}) },
       ScanIndexForward: false,
       Limit: opts.count,
     }),

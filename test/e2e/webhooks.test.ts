@@ -318,3 +318,59 @@ describe('usage notices', () => {
     expect(app.plan).toBe('startup');
   });
 });
+
+describe('webhook URLs with invisible characters', () => {
+  const invisible = ['\u0000', '\u0007', '\u001b', '\u0085', '\u200b', '\u202e', '\u2066', '\ufeff'];
+  const code = (c: string) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+  it('refuses them on endpoint registration and on link token creation, naming the character, and stores nothing', async () => {
+    for (const c of invisible) {
+      const url = receiver.url(`/invisible${c}hook`);
+      const direct = await post('/v1/webhooks/endpoints/create', { url });
+      expect([code(c), direct.status, direct.json.error.type, direct.json.error.code]).toEqual([code(c), 400, 'invalid_request', 'invalid_webhook_url']);
+      expect(direct.json.error.message).toContain(code(c));
+      const viaLink = await post('/v1/link/token/create', { user: { client_user_id: 'u' }, products: ['transactions'], webhook: url });
+      expect([code(c), viaLink.status, viaLink.json.error.code]).toEqual([code(c), 400, 'invalid_webhook_url']);
+      expect(viaLink.json.error.message).toContain(code(c));
+    }
+    const list = await post('/v1/webhooks/endpoints/list', {});
+    expect(list.json.endpoints.filter((e: { url: string }) => e.url.includes('invisible'))).toEqual([]);
+  });
+});
+
+describe('deliveries list cursors', () => {
+  it('pages with next_cursor, treats an empty cursor as none, and refuses any other cursor with invalid_cursor', async () => {
+    const first = await post('/v1/webhooks/deliveries/list', { count: 1 });
+    expect(first.json.next_cursor).toEqual(expect.any(String));
+    const second = await post('/v1/webhooks/deliveries/list', { count: 1, cursor: first.json.next_cursor });
+    expect(second.status).toBe(200);
+    expect(second.json.deliveries[0].delivery_id).not.toBe(first.json.deliveries[0].delivery_id);
+    const empty = await post('/v1/webhooks/deliveries/list', { count: 1, cursor: '' });
+    expect(empty.json.deliveries).toEqual(first.json.deliveries);
+    for (const cursor of ['garbage', '~', 'eyJwb3MiOjF9', '2026-13-45T99:99:99.999Z#evt_a:whep_b:0', `${first.json.next_cursor}x`]) {
+      const res = await post('/v1/webhooks/deliveries/list', { count: 1, cursor });
+      expect([cursor, res.status, res.json.error?.code]).toEqual([cursor, 400, 'invalid_cursor']);
+    }
+  });
+});
+
+describe('secret rotation, twice within the grace period', () => {
+  it('keeps every secret still in its grace period signing, and says which ones and until when', async () => {
+    const { access_token } = await sandboxItem('user_good_rotate2');
+    await settle();
+    const before = secret;
+    const first = await post('/v1/webhooks/secret/rotate', { grace_period_hours: 24 });
+    const second = await post('/v1/webhooks/secret/rotate', { grace_period_hours: 24 });
+    const listed = second.json.signing_secrets as Array<{ last4: string; expires_at: string | null }>;
+    expect(listed[0]).toEqual({ last4: second.json.secret.slice(-4), expires_at: null });
+    expect(listed.map((s) => s.last4)).toEqual(expect.arrayContaining([first.json.secret.slice(-4), before.slice(-4)]));
+    expect(listed.slice(1).every((s) => s.expires_at !== null && Date.parse(s.expires_at) > Date.now())).toBe(true);
+    receiver.received.length = 0;
+    await post('/v1/sandbox/fire_webhook', { access_token, webhook_type: 'item.error' });
+    await settle();
+    const [delivery] = receiver.received;
+    expect(String(delivery.headers['fc-signature']).split(',')).toHaveLength(listed.length);
+    for (const s of [before, first.json.secret, second.json.secret]) verified(delivery, [s]);
+    secret = second.json.secret;
+  });
+});

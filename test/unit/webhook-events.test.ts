@@ -53,6 +53,15 @@ describe('the webhook event catalogue', () => {
     expect(fire.safeParse({ access_token: 'fc_at_abc123', webhook_type: 'item.unknown' }).success).toBe(false);
   });
 
+  it('describes every event type and each payload field for receivers in docs/webhooks-verify.md', () => {
+    const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'webhooks-verify.md'), 'utf8');
+    for (const type of EVENT_TYPES) {
+      const row = doc.split('\n').find((line) => line.startsWith(`| \`${type}\` |`));
+      expect({ type, documented: row !== undefined }).toEqual({ type, documented: true });
+      for (const field of Object.keys(EVENT_CATALOGUE[type].data.shape)) expect({ type, field, inRow: row!.includes(`\`${field}\``) }).toEqual({ type, field, inRow: true });
+    }
+  });
+
   it.each(EVENT_TYPES)('%s: the sandbox sample satisfies its schema and the published one', (type) => {
     const data = sampleEventData(type, context);
     expect(() => assertEventData(type, data)).not.toThrow();

@@ -1,4 +1,7 @@
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EVENT_ENVELOPES, type EventType } from '../../functions/contracts/events';
 import { signWebhook, verifyWebhook, webhookHeaders } from '../../functions/core/webhook-signature';
 
 const secret = 'whsec_test_0123456789abcdef';
@@ -25,9 +28,16 @@ describe('webhook signatures', () => {
     expect(signWebhook(secret, ts, Buffer.from(body))).toBe(`v1=${expected}`);
   });
 
-  it('match the test vector published in docs/webhooks-verify.md', () => {
-    const raw = '{"id":"evt_0001","type":"transactions.sync_updates_available","created":1700000000,"data":{"item_id":"item_0001"}}';
-    expect(signWebhook('whsec_example', 1_700_000_000, raw)).toBe('v1=7b6306b9eb4495cedb5767d62b175fafbf4228359cd253a13b7c3e5cfba87af8');
+  it('match the test vector published in docs/webhooks-verify.md, whose body is a valid event', () => {
+    // Read from the doc itself, so the published vector can never drift from the code.
+    const doc = readFileSync(join(__dirname, '..', '..', 'docs', 'webhooks-verify.md'), 'utf8');
+    const block = /```http\n([\s\S]*?)\n```/.exec(doc)![1];
+    const timestamp = Number(/^FC-Timestamp: (\d+)$/m.exec(block)![1]);
+    const signature = /^FC-Signature: (\S+)$/m.exec(block)![1];
+    const raw = block.slice(block.indexOf('\n\n') + 2);
+    expect(signWebhook('whsec_example', timestamp, raw)).toBe(signature);
+    const event = JSON.parse(raw) as { type: EventType };
+    expect(EVENT_ENVELOPES[event.type].safeParse(event).success).toBe(true);
   });
 
   it('verify a delivery round trip and expose the parsed event', () => {
@@ -132,5 +142,19 @@ describe('webhook signatures', () => {
   it('need a secret to verify with', () => {
     expect(() => verify({ secret: undefined, secrets: [] })).toThrow(TypeError);
     expect(() => verify({ secret: '' })).toThrow(TypeError);
+  });
+
+  it('refuse a tolerance or clock that is not a finite number instead of switching the window off', () => {
+    // A delivery signed a year ago: only the window stops it.
+    const stale = { now: now + 365 * 24 * 3600_000 };
+    expect(verify(stale)).toEqual({ ok: false, reason: 'timestamp_outside_window' });
+    for (const toleranceSeconds of [NaN, Infinity, -Infinity, -1]) {
+      expect(() => verify({ ...stale, toleranceSeconds })).toThrow(/toleranceSeconds must be a finite number/);
+    }
+    for (const bad of [NaN, Infinity, -Infinity]) {
+      expect(() => verify({ now: bad })).toThrow(/now must be a finite number/);
+    }
+    expect(() => verify({ now: '1700000000000' as unknown as number })).toThrow(TypeError);
+    expect(verify({ toleranceSeconds: 0 }).ok).toBe(true);
   });
 });
