@@ -50,8 +50,12 @@ export const ENV_VARS = {
   deliveryStateMachineArn: 'FC_WEBHOOK_DELIVERY_STATE_MACHINE_ARN',
 } as const;
 
-/** Routes that enqueue on the item-refresh FIFO queue (functions/app/lifecycle.ts requestRefresh). */
-export const REFRESH_ROUTE_IDS: readonly string[] = ['items.refresh'];
+/**
+ * Routes that enqueue on the item-refresh FIFO queue: functions/app/lifecycle.ts requestRefresh, and
+ * update-mode Link (functions/app/link.ts), which leaves the sync to the refresh worker while a
+ * refresh holds the item.
+ */
+export const REFRESH_ROUTE_IDS: readonly string[] = ['items.refresh', 'link.connect', 'link.mfa'];
 /** Routes that seal or open the environment's webhook signing secret besides the `Webhooks` tag. */
 export const SECRETS_ROUTE_IDS: readonly string[] = ['link.token.create'];
 export const SECRETS_ROUTE_TAGS: readonly string[] = ['Webhooks'];

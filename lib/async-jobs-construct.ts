@@ -100,7 +100,7 @@ export const WORKER_ACCESS: Record<WorkerName, WorkerAccess> = {
     startsDeliveries: false,
   },
   scheduledRefresh: {
-    does: 'scans for healthy items to enqueue, queries the outbox (gsi1), publishes what it holds and marks it published',
+    does: 'scans for healthy items to enqueue, queries the outbox (gsi1), publishes what it holds and marks it published, and deletes Link connections that never committed (gsi1)',
     table: 'read-write',
     eventsQueue: true,
     refreshQueue: true,

@@ -1,5 +1,5 @@
 // POST /link/api/connect: credentials for an institution -> connected, or an MFA challenge.
-import { submitCredentials } from '../app/link';
+import { linkCallerOf, submitCredentials } from '../app/link';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation('link.connect', ({ deps, body }) => submitCredentials(deps, body));
+export const handler = defineOperation('link.connect', ({ deps, body, event }) => submitCredentials(deps, body, linkCallerOf(event)));

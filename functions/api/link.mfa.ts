@@ -1,5 +1,5 @@
 // POST /link/api/mfa: the one-time code of a pending MFA challenge.
-import { submitMfaCode } from '../app/link';
+import { linkCallerOf, submitMfaCode } from '../app/link';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation('link.mfa', ({ deps, body }) => submitMfaCode(deps, body));
+export const handler = defineOperation('link.mfa', ({ deps, body, event }) => submitMfaCode(deps, body, linkCallerOf(event)));

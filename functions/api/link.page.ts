@@ -1,7 +1,8 @@
 // GET /link?token=<link_token>[&embed=1&origin=<parent origin>]: the hosted Link page. A usable
 // token gets the flow (functions/platform/link-ui); an invalid, expired or spent one gets an error
-// page telling the user to ask the app for a new link.
-import { describeSession } from '../app/link';
+// page telling the user to ask the app for a new link. Embedded, the parent origin must be one the
+// token's application allows (or loopback, for test keys), else the page is the invalid_embed error.
+import { describePage } from '../app/link';
 import { ApiError, type ErrorCode } from '../contracts/errors';
 import { embedModeOf, isLinkTokenShaped, renderErrorPage, renderFlowPage, type LinkPageProblem } from '../platform/link-ui/page';
 import { renderedOperation } from '../platform/link-ui/serve';
@@ -21,7 +22,9 @@ export const handler = renderedOperation('link.page', async ({ deps, event, requ
   const token = query.token;
   if (!isLinkTokenShaped(token)) return renderErrorPage({ problem: 'invalid_link_token', requestId, embed });
   try {
-    const session = await describeSession(deps, token);
+    const { session, embedAllowed } = await describePage(deps, token, embed.embed ? embed.parentOrigin : null);
+    // A parent origin the application has not allowed may neither frame the page nor be posted to.
+    if (embedAllowed === false) return renderErrorPage({ problem: 'invalid_embed', requestId, embed: null });
     return renderFlowPage({ token, session, embed });
   } catch (err) {
     if (err instanceof ApiError && isTokenProblem(err.code)) {

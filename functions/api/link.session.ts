@@ -1,5 +1,5 @@
 // POST /link/api/session: what the hosted page needs to render a session.
-import { describeSession } from '../app/link';
+import { describeSession, linkCallerOf } from '../app/link';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation('link.session', ({ deps, body }) => describeSession(deps, body.link_token));
+export const handler = defineOperation('link.session', ({ deps, body, event }) => describeSession(deps, body.link_token, linkCallerOf(event)));

@@ -52,11 +52,6 @@ export async function markItemError(deps: Deps, item: ItemRecord, error: { type:
   await emitEvent(deps, item, 'item.error', { item_id: item.itemId, error });
 }
 
-/** Update mode healed an item that was not healthy. */
-export async function announceRepair(deps: Deps, item: ItemRecord) {
-  await emitEvent(deps, item, 'item.login_repaired', { item_id: item.itemId });
-}
-
 /** POST /v1/sandbox/fire_webhook: any event type, with the payload it would really carry. */
 export async function fireWebhook(deps: Deps, item: ItemRecord, type: EventType) {
   if (!EVENT_TYPES.includes(type)) fail('invalid_field');

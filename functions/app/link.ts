@@ -7,31 +7,41 @@ import type { RequestOf } from '../contracts/routes';
 import type { Environment, Product } from '../contracts/schemas';
 import { randomToken } from '../core/api-keys';
 import { findInstitution, toPublicInstitution } from '../core/institutions';
-import { successRedirect } from '../core/link-rules';
+import { embedOriginAllowed, redirectUriRefusal, successRedirect } from '../core/link-rules';
 import { mintToken, newItemId, tokenHash } from '../core/tokens';
-import type { AuthContext } from '../data/api-keys-repo';
+import { getLinkSettings, type AuthContext } from '../data/api-keys-repo';
+import { newEvent, publishEvent } from '../data/events';
+import { commitTransactions } from '../data/feed-repo';
 import {
-  completeLinkSession,
-  createItem,
+  commitLinkConnection,
+  countLinkCall,
+  createConnectingItem,
   getItem,
   getLinkSession,
+  getLinkSessionByHash,
   getPublicToken,
+  listAbandonedConnections,
   issueAccessToken,
+  putAccounts,
   putLinkSession,
-  putPublicToken,
+  reapAbandonedConnection,
   recordFailedAttempt,
   setPendingMfa,
   TokenSpentError,
-  updateItemState,
+  type ItemCommit,
   type ItemRecord,
   type LinkSessionRecord,
 } from '../data/items-repo';
+import { eventPut } from '../data/webhooks-repo';
+import { logger } from '../platform/observability';
 import type { Deps } from '../platform/runtime';
-import { sourceAccounts, syncFromSource } from './item-source';
-import { announceRepair, markItemError } from './lifecycle';
+import { diffAgainstSource, fetchFromSource, sourceAccounts, syncFromSource } from './item-source';
+import { markItemError } from './lifecycle';
 import { registerEndpoint } from './webhooks';
 
 const LINK_LIFETIME_MS = LIMITS.linkTokenLifetimeMinutes * 60_000;
+const CONNECT_DEADLINE_MS = LIMITS.linkConnectDeadlineMinutes * 60_000;
+const LINK_CALL_WINDOW_MS = 60_000;
 type CatalogInstitution = NonNullable<ReturnType<typeof findInstitution>>;
 
 function requireSupported(institution: CatalogInstitution, products: Product[]): void {
@@ -49,6 +59,11 @@ export async function createLinkToken(deps: Deps, auth: AuthContext, body: Reque
   if (institutionId !== null) {
     const institution = findInstitution(institutionId) ?? fail('institution_not_found');
     requireSupported(institution, body.products);
+  }
+  if (body.redirect_uri !== undefined) {
+    const allowlist = auth.environment === 'live' ? (await getLinkSettings(deps, auth.applicationId)).redirectUris : [];
+    const refusal = redirectUriRefusal(body.redirect_uri, auth.environment, allowlist);
+    if (refusal) fail('redirect_uri_not_allowed', refusal);
   }
   // The webhook field registers an endpoint for the key's environment (signed with its secret).
   if (body.webhook !== undefined) await registerEndpoint(deps, auth, body.webhook);
@@ -71,16 +86,54 @@ export async function createLinkToken(deps: Deps, auth: AuthContext, body: Reque
   return { link_token: linkToken, expiration: new Date(expiresAt).toISOString() };
 }
 
-/** A session the page may still act on; the error says why not otherwise. */
-export async function openSession(deps: Deps, linkToken: string): Promise<LinkSessionRecord> {
+/** Who is calling the Link page's API: the client address (API Gateway's sourceIp), when known. */
+export interface LinkCaller {
+  address: string | null;
+}
+
+/** The caller of a request as API Gateway (or the local server, from the socket) describes it. */
+export function linkCallerOf(event: { requestContext?: { identity?: { sourceIp?: string | null } } }): LinkCaller {
+  return { address: event.requestContext?.identity?.sourceIp || null };
+}
+
+/**
+ * Counts one call of the Link page's API against its link token and its client address (fixed
+ * one-minute windows); over either limit the call is refused with 429 and Retry-After. Every
+ * `/link/api/...` operation passes here through openSession, before any other work.
+ */
+async function meterLinkCall(deps: Deps, linkToken: string, caller: LinkCaller): Promise<void> {
+  const now = deps.clock.now();
+  const windowStart = now - (now % LINK_CALL_WINDOW_MS);
+  const window = { windowStart, windowMs: LINK_CALL_WINDOW_MS };
+  const [tokenCounted, addressCounted] = await Promise.all([
+    countLinkCall(deps, { scope: 'token', idHash: tokenHash(linkToken), ...window }, LIMITS.linkCallsPerTokenPerMinute),
+    caller.address === null ? true : countLinkCall(deps, { scope: 'address', idHash: tokenHash(caller.address), ...window }, LIMITS.linkCallsPerAddressPerMinute),
+  ]);
+  if (tokenCounted && addressCounted) return;
+  const windowEnd = windowStart + LINK_CALL_WINDOW_MS;
+  fail('rate_limit_exceeded', 'Too many requests for this link. Wait for the time in Retry-After, then retry.', {
+    'X-RateLimit-Limit': String(tokenCounted ? LIMITS.linkCallsPerAddressPerMinute : LIMITS.linkCallsPerTokenPerMinute),
+    'X-RateLimit-Remaining': '0',
+    'X-RateLimit-Reset': String(Math.ceil(windowEnd / 1000)),
+    'Retry-After': String(Math.max(1, Math.ceil((windowEnd - now) / 1000))),
+  });
+}
+
+/** The session behind a link token, if the page may still act on it; the error says why not otherwise. */
+async function usableSession(deps: Deps, linkToken: string): Promise<LinkSessionRecord> {
   const session = (await getLinkSession(deps, linkToken)) ?? fail('invalid_link_token');
   if (session.status === 'completed') fail('link_token_used');
   if (session.expiresAt <= deps.clock.now()) fail('link_token_expired');
   return session;
 }
 
-export async function describeSession(deps: Deps, linkToken: string) {
-  const session = await openSession(deps, linkToken);
+/** A session the page's API may act on: the call is rate limited first (meterLinkCall). */
+export async function openSession(deps: Deps, linkToken: string, caller: LinkCaller): Promise<LinkSessionRecord> {
+  await meterLinkCall(deps, linkToken, caller);
+  return usableSession(deps, linkToken);
+}
+
+function publicSession(session: LinkSessionRecord) {
   const institution = session.institutionId ? findInstitution(session.institutionId) : undefined;
   return {
     link_session_id: session.linkSessionId,
@@ -94,15 +147,34 @@ export async function describeSession(deps: Deps, linkToken: string) {
   };
 }
 
+export async function describeSession(deps: Deps, linkToken: string, caller: LinkCaller) {
+  return publicSession(await openSession(deps, linkToken, caller));
+}
+
+/**
+ * What GET /link renders: the session, and whether the page may be framed by `parentOrigin` (the
+ * SDK's embed=1&origin=...): only origins on the application's list, plus loopback origins for test
+ * keys. Null when the page is not embedded.
+ */
+export async function describePage(deps: Deps, linkToken: string, parentOrigin: string | null) {
+  const session = await usableSession(deps, linkToken);
+  let embedAllowed: boolean | null = null;
+  if (parentOrigin !== null) {
+    const { linkOrigins } = await getLinkSettings(deps, session.applicationId);
+    embedAllowed = embedOriginAllowed(parentOrigin, session.environment, linkOrigins);
+  }
+  return { session: publicSession(session), embedAllowed };
+}
+
 async function failAttempt(deps: Deps, session: LinkSessionRecord, code: 'invalid_credentials' | 'invalid_mfa_code'): Promise<never> {
-  const attempts = await recordFailedAttempt(deps, session);
+  const attempts = (await recordFailedAttempt(deps, session, LIMITS.linkAttemptsMax)) ?? LIMITS.linkAttemptsMax;
   const left = LIMITS.linkAttemptsMax - attempts;
   if (left <= 0) fail('too_many_attempts');
   throw new ApiError(code, `${code === 'invalid_credentials' ? 'The username or password is incorrect.' : 'The code is incorrect.'} ${left} attempt${left === 1 ? '' : 's'} left.`);
 }
 
-export async function submitCredentials(deps: Deps, body: RequestOf<'link.connect'>) {
-  const session = await openSession(deps, body.link_token);
+export async function submitCredentials(deps: Deps, body: RequestOf<'link.connect'>, caller: LinkCaller) {
+  const session = await openSession(deps, body.link_token, caller);
   if (session.failedAttempts >= LIMITS.linkAttemptsMax) fail('too_many_attempts');
   const institution = findInstitution(body.institution_id) ?? fail('institution_not_found');
   if (session.institutionId && session.updateItemId && session.institutionId !== institution.institution_id) fail('institution_mismatch');
@@ -126,8 +198,8 @@ function lockedError() {
   return { type: 'item_error', code: 'item_locked', message: 'The institution has locked this login.' };
 }
 
-export async function submitMfaCode(deps: Deps, body: RequestOf<'link.mfa'>) {
-  const session = await openSession(deps, body.link_token);
+export async function submitMfaCode(deps: Deps, body: RequestOf<'link.mfa'>, caller: LinkCaller) {
+  const session = await openSession(deps, body.link_token, caller);
   if (session.failedAttempts >= LIMITS.linkAttemptsMax) fail('too_many_attempts');
   if (!session.mfa) fail('no_mfa_pending');
   const institution = findInstitution(session.mfa.institutionId) ?? fail('institution_not_found');
@@ -137,35 +209,26 @@ export async function submitMfaCode(deps: Deps, body: RequestOf<'link.mfa'>) {
   return finishConnection(deps, session, institution, session.mfa.username);
 }
 
+/**
+ * Ends a session with a connected item. Everything that can fail (the institution, the initial
+ * ingestion of a new item) happens first; then ONE transaction issues the public token, spends the
+ * session and makes the item healthy (commitLinkConnection). A failure before it leaves the session
+ * open, so the user can simply retry, and a new item invisible (the reaper removes what it wrote).
+ */
 async function finishConnection(deps: Deps, session: LinkSessionRecord, institution: CatalogInstitution, username: string) {
-  let item: ItemRecord;
-  let rotate = false;
-  if (session.updateItemId) {
-    item = (await getItem(deps, session.updateItemId)) ?? fail('invalid_item_id');
-    if (!(await completeLinkSession(deps, session, item.itemId))) fail('link_token_used');
-    const products = [...new Set([...item.consentedProducts, ...session.products])];
-    const wasBroken = item.status !== 'healthy';
-    await updateItemState(deps, item.itemId, { status: 'healthy', error: null, consentedProducts: products, webhook: session.webhook ?? item.webhook });
-    item = { ...item, status: 'healthy', error: null, consentedProducts: products };
-    if (wasBroken) await announceRepair(deps, item);
-    await syncFromSource(deps, item);
-    rotate = true;
-  } else {
-    const itemId = newItemId();
-    if (!(await completeLinkSession(deps, session, itemId))) fail('link_token_used');
-    item = await connectItem(deps, {
-      itemId,
-      applicationId: session.applicationId,
-      environment: session.environment,
-      institution,
-      username,
-      products: session.products,
-      clientUserId: session.clientUserId,
-      webhook: session.webhook,
-    });
-  }
-  const publicToken = await mintPublicToken(deps, item, rotate);
-  const accounts = await sourceAccounts(deps, item);
+  const connected = session.updateItemId
+    ? await repairItem(deps, session, session.updateItemId)
+    : await connectNewItem(deps, session, {
+        itemId: newItemId(),
+        applicationId: session.applicationId,
+        environment: session.environment,
+        institution,
+        username,
+        products: session.products,
+        clientUserId: session.clientUserId,
+        webhook: session.webhook,
+      });
+  const { item, publicToken, accounts } = connected;
   const metadata = {
     link_session_id: session.linkSessionId,
     item_id: item.itemId,
@@ -184,6 +247,94 @@ async function finishConnection(deps: Deps, session: LinkSessionRecord, institut
   return { status: 'connected' as const, public_token: publicToken, metadata, redirect_url };
 }
 
+/** Why commitLinkConnection refused a session (read again): spent by a concurrent success, or locked by failures. */
+function sessionRefusal(session: LinkSessionRecord): never {
+  if (session.failedAttempts >= LIMITS.linkAttemptsMax) fail('too_many_attempts');
+  fail('link_token_used');
+}
+
+function publicTokenRecord(deps: Deps, item: ItemRecord, rotate: boolean) {
+  return { itemId: item.itemId, applicationId: item.applicationId, environment: item.environment, expiresAt: deps.clock.now() + LINK_LIFETIME_MS, rotate };
+}
+
+/**
+ * Update mode: the user signed in again. The repair commits first; the data sync follows and may
+ * not make Link fail, since the public token is already issued: while a refresh holds the item's
+ * ingestion lease (or the sync fails for any reason) the sync is left to the refresh worker.
+ */
+async function repairItem(deps: Deps, session: LinkSessionRecord, itemId: string) {
+  const current = (await getItem(deps, itemId)) ?? fail('invalid_item_id');
+  const repaired: ItemRecord = {
+    ...current,
+    status: 'healthy',
+    error: null,
+    consentedProducts: [...new Set([...current.consentedProducts, ...session.products])],
+    webhook: session.webhook ?? current.webhook,
+  };
+  const accounts = await sourceAccounts(deps, repaired);
+  const repairEvent = current.status !== 'healthy' ? newEvent(deps, current, 'item.login_repaired', { item_id: itemId }) : null;
+  const publicToken = mintToken('public');
+  const commit: ItemCommit = { kind: 'repair', item: repaired, consentedProducts: repaired.consentedProducts, webhook: repaired.webhook };
+  const outcome = await commitLinkConnection(deps, {
+    session,
+    maxAttempts: LIMITS.linkAttemptsMax,
+    item: commit,
+    publicToken,
+    publicTokenRecord: publicTokenRecord(deps, repaired, true),
+    outbox: repairEvent ? [eventPut(deps, repairEvent)] : [],
+  });
+  if (outcome === 'session_spent') sessionRefusal((await getLinkSessionByHash(deps, session.linkTokenHash)) ?? session);
+  if (outcome === 'item_gone') fail('invalid_item_id');
+  if (repairEvent) await publishEvent(deps, repairEvent.eventId);
+  await syncOrLeaveToRefresh(deps, repaired);
+  return { item: repaired, publicToken, accounts };
+}
+
+async function syncOrLeaveToRefresh(deps: Deps, item: ItemRecord): Promise<void> {
+  try {
+    await syncFromSource(deps, item);
+  } catch (err) {
+    logger.warn('update-mode Link left the sync to the refresh worker', { item_id: item.itemId, error: (err as Error).message });
+    await deps.ports.refreshQueue
+      .enqueue({ item_id: item.itemId, reason: 'on_demand' })
+      .catch((enqueueErr: unknown) => logger.error('could not enqueue the refresh; the schedule will pick the item up', { item_id: item.itemId, error: enqueueErr as Error }));
+  }
+}
+
+/** A new item: written invisibly (connecting), committed with its public token, or removed again. */
+async function connectNewItem(deps: Deps, session: LinkSessionRecord | null, args: ConnectArgs) {
+  const item = await ingestNewItem(deps, args);
+  try {
+    const accounts = await sourceAccounts(deps, item.record);
+    const publicToken = mintToken('public');
+    const outcome = await commitLinkConnection(deps, {
+      session,
+      maxAttempts: LIMITS.linkAttemptsMax,
+      item: { kind: 'create', item: item.record },
+      publicToken,
+      publicTokenRecord: publicTokenRecord(deps, item.record, false),
+      outbox: item.announcement ? [eventPut(deps, item.announcement)] : [],
+    });
+    if (outcome === 'session_spent' && session) sessionRefusal((await getLinkSessionByHash(deps, session.linkTokenHash)) ?? session);
+    if (outcome !== 'committed') throw new Error(`the connection of ${item.record.itemId} passed its deadline before it committed`);
+    if (item.announcement) await publishEvent(deps, item.announcement.eventId);
+    return { item: item.record, publicToken, accounts };
+  } catch (err) {
+    await discardConnection(deps, item.record.itemId);
+    throw err;
+  }
+}
+
+/** Removes a connection that will never commit now, rather than waiting for the reaper. */
+async function discardConnection(deps: Deps, itemId: string): Promise<void> {
+  try {
+    // Past any deadline: reapAbandonedConnection still touches only a row that is connecting.
+    await reapAbandonedConnection(deps, itemId, Number.MAX_SAFE_INTEGER);
+  } catch (err) {
+    logger.warn('an uncommitted connection is left to the reaper', { item_id: itemId, error: (err as Error).message });
+  }
+}
+
 interface ConnectArgs {
   itemId: string;
   applicationId: string;
@@ -195,35 +346,54 @@ interface ConnectArgs {
   webhook: string | null;
 }
 
-/** Creates a healthy item served by the login's connector and loads its accounts and history. */
-export async function connectItem(deps: Deps, args: ConnectArgs): Promise<ItemRecord> {
+/**
+ * Writes a new item served by the login's connector, still invisible (connecting), and loads its
+ * accounts and history. The `transactions.sync_updates_available` event is returned, not written:
+ * it goes into the outbox with the commit, so nobody hears of an item that never commits.
+ */
+async function ingestNewItem(deps: Deps, args: ConnectArgs) {
   const connector = connectorFor(args.environment, args.institution, deps.config.connectorEnv ?? {});
-  const item = await createItem(deps, {
-    itemId: args.itemId,
-    applicationId: args.applicationId,
-    environment: args.environment,
-    institutionId: args.institution.institution_id,
-    institutionName: args.institution.name,
-    connector: connector.id,
-    consentedProducts: args.products,
-    sandboxUsername: args.username,
-    clientUserId: args.clientUserId,
-    webhook: args.webhook,
-  });
-  const committed = await syncFromSource(deps, item);
-  return { ...item, committedSeq: committed?.committedSeq ?? item.committedSeq };
+  const item = await createConnectingItem(
+    deps,
+    {
+      itemId: args.itemId,
+      applicationId: args.applicationId,
+      environment: args.environment,
+      institutionId: args.institution.institution_id,
+      institutionName: args.institution.name,
+      connector: connector.id,
+      consentedProducts: args.products,
+      sandboxUsername: args.username,
+      clientUserId: args.clientUserId,
+      webhook: args.webhook,
+    },
+    deps.clock.now() + CONNECT_DEADLINE_MS,
+  );
+  const data = await fetchFromSource(deps, item);
+  await putAccounts(deps, item.itemId, data.accounts, deps.clock.now());
+  if (!item.consentedProducts.includes('transactions')) return { record: item, announcement: null };
+  const committed = await commitTransactions(deps, item.itemId, diffAgainstSource(data.transactions));
+  const record = { ...item, committedSeq: committed.committedSeq ?? item.committedSeq };
+  const announcement =
+    committed.committedSeq === null
+      ? null
+      : newEvent(deps, item, 'transactions.sync_updates_available', { item_id: item.itemId, initial_update_complete: true, historical_update_complete: true });
+  return { record, announcement };
 }
 
-async function mintPublicToken(deps: Deps, item: ItemRecord, rotate: boolean): Promise<string> {
-  const publicToken = mintToken('public');
-  await putPublicToken(deps, publicToken, {
-    itemId: item.itemId,
-    applicationId: item.applicationId,
-    environment: item.environment,
-    expiresAt: deps.clock.now() + LINK_LIFETIME_MS,
-    rotate,
-  });
-  return publicToken;
+/** Creates a healthy item served by the login's connector, with its accounts and history loaded. */
+export async function connectItem(deps: Deps, args: ConnectArgs): Promise<ItemRecord> {
+  return (await connectNewItem(deps, null, args)).item;
+}
+
+/** Removes what Link connections that never committed left behind (run on the refresh schedule). */
+export async function reapAbandonedConnections(deps: Deps): Promise<number> {
+  const now = deps.clock.now();
+  let reaped = 0;
+  for (const itemId of await listAbandonedConnections(deps, now)) {
+    if (await reapAbandonedConnection(deps, itemId, now)) reaped += 1;
+  }
+  return reaped;
 }
 
 /** POST /v1/sandbox/public_token/create: the browser-free path for integrators' CI. */
@@ -239,7 +409,7 @@ export async function createSandboxPublicToken(
   const result = await connector.login(institution.institution_id, sandboxCredentials(username));
   if (result.status === 'locked') fail('item_locked');
   if (result.status === 'invalid_credentials') fail('invalid_credentials', `${username} is not a sandbox login; use user_good, user_good_<suffix> or user_mfa.`);
-  const item = await connectItem(deps, {
+  const { publicToken } = await connectNewItem(deps, null, {
     itemId: newItemId(),
     applicationId: auth.applicationId,
     environment: auth.environment,
@@ -249,7 +419,7 @@ export async function createSandboxPublicToken(
     clientUserId: 'sandbox',
     webhook: null,
   });
-  return { public_token: await mintPublicToken(deps, item, false) };
+  return { public_token: publicToken };
 }
 
 export async function exchangePublicToken(deps: Deps, auth: AuthContext, publicToken: string) {

@@ -64,6 +64,15 @@ export const ERRORS = {
     type: 'invalid_request',
     message: 'The API gateway rejected the request before it reached the service.',
   },
+  request_header_fields_too_large: {
+    type: 'invalid_request',
+    status: 431,
+    message: 'The request headers are larger than the server accepts. Send fewer or shorter headers.',
+  },
+  duplicate_header: {
+    type: 'invalid_request',
+    message: 'The request repeats a header that must appear once. Send it once.',
+  },
   method_not_allowed: {
     type: 'invalid_request',
     status: 405,
@@ -113,6 +122,11 @@ export const ERRORS = {
   institution_mismatch: {
     type: 'invalid_request',
     message: 'Update mode must reconnect the same institution as the item.',
+  },
+  redirect_uri_not_allowed: {
+    type: 'invalid_request',
+    message:
+      "The redirect_uri is not allowed: live keys need an https URI on the application's list of allowed redirect URIs; test keys an https URI, or http on localhost.",
   },
   no_mfa_pending: { type: 'invalid_request', message: 'There is no MFA challenge to answer; submit credentials first.' },
   invalid_date_range: { type: 'invalid_request', message: 'start_date must not be after end_date.' },
@@ -209,6 +223,11 @@ export const ERRORS = {
   internal_error: {
     type: 'api_error',
     message: 'Something went wrong on our side. Retry later; quote the request_id if you contact support.',
+  },
+  storage_unavailable: {
+    type: 'api_error',
+    status: 503,
+    message: 'Our storage is temporarily unavailable. Retry after the time in Retry-After; quote the request_id if it persists.',
   },
 } as const satisfies Record<string, ErrorDef>;
 

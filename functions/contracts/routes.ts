@@ -160,6 +160,21 @@ const DECLARED_ROUTES = [
     responseKind: 'text',
   }),
 
+  // ---------- health ----------
+  route('health.get', {
+    method: 'GET',
+    path: '/v1/health',
+    tag: 'Health',
+    summary: 'Whether this deployment can serve: 200 when its storage answers, 503 storage_unavailable when not.',
+    description: 'Public and not metered, for load balancers and uptime checks. Makes one cheap storage read per call.',
+    auth: 'none',
+    metering: 'none',
+    // One GetItem of a fixed row (functions/data/storage-probe.ts), so the function needs table access.
+    dataAccess: true,
+    request: null,
+    response: z.object({ status: z.literal('ok') }).meta({ id: 'Health' }),
+  }),
+
   // ---------- link ----------
   route('link.token.create', {
     path: '/v1/link/token/create',
@@ -648,7 +663,18 @@ const DECLARED_ROUTES = [
     dataAccess: true,
     request: z.strictObject({ grace_period_hours: z.int().min(0).max(168).optional() }),
     bodyOptional: true,
-    response: z.object({ secret: z.string(), previous_secret_expires_at: z.string() }),
+    response: z.object({
+      secret: z.string(),
+      previous_secret_expires_at: z.string(),
+      signing_secrets: z
+        .array(
+          z.object({
+            last4: z.string().describe('The last four characters of the secret, to tell secrets apart.'),
+            expires_at: z.string().nullable().describe('When it stops signing; null for the current secret (it signs until the next rotation).'),
+          }),
+        )
+        .describe('Every secret that signs deliveries after this rotation, the new one first: at most 5.'),
+    }),
   }),
   route('webhooks.deliveries.list', {
     path: '/v1/webhooks/deliveries/list',

@@ -7,3 +7,77 @@ export function successRedirect(redirectUri: string, result: Record<string, stri
   for (const [name, value] of Object.entries(result)) url.searchParams.set(name, value);
   return url.toString();
 }
+
+// ---------- where Link may send the browser and who may frame it ----------
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** localhost, 127.0.0.1 or [::1] (as URL.hostname spells them). */
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname.toLowerCase());
+}
+
+/**
+ * A redirect URI in the one spelling allowlists are compared in (WHATWG URL serialisation: scheme
+ * and host lower-cased, default port dropped, an empty path as "/"). Null when it is not an http(s)
+ * URL without credentials or fragment.
+ */
+export function normaliseRedirectUri(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  if (url.username || url.password || url.hash) return null;
+  return url.href;
+}
+
+/** An origin (scheme, host, optional port; nothing else) in its serialised form, or null. */
+export function normaliseOrigin(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  // "https://a.example/" is accepted as the origin it names; anything with a path, query or more is not.
+  return value === url.origin || value === `${url.origin}/` ? url.origin : null;
+}
+
+/** May an application list this redirect URI or origin? https, or http on a loopback host (local development). */
+export function isRegistrableUrl(normalised: string): boolean {
+  const url = new URL(normalised);
+  return url.protocol === 'https:' || isLoopbackHost(url.hostname);
+}
+
+/**
+ * Why a link token may not use this redirect_uri, or null when it may. Live keys: https and on the
+ * application's allowlist (exact match after normalisation; an empty allowlist allows none). Test
+ * keys: any https URL, or http on a loopback host.
+ */
+export function redirectUriRefusal(redirectUri: string, environment: 'test' | 'live', allowlist: readonly string[]): string | null {
+  const normalised = normaliseRedirectUri(redirectUri);
+  if (normalised === null) return 'redirect_uri must be an http(s) URL without credentials or a fragment.';
+  const url = new URL(normalised);
+  if (environment === 'live') {
+    if (url.protocol !== 'https:') return 'Live keys need an https redirect_uri.';
+    if (!allowlist.includes(normalised)) return `redirect_uri ${normalised} is not on this application's list of allowed redirect URIs.`;
+    return null;
+  }
+  if (url.protocol === 'https:' || isLoopbackHost(url.hostname)) return null;
+  return 'Test keys may use an https redirect_uri, or http only on localhost, 127.0.0.1 or [::1].';
+}
+
+/**
+ * May a page on `origin` frame Link (the SDK modal) for a token of this environment? Origins on the
+ * application's list always; test keys also from loopback origins (local development).
+ */
+export function embedOriginAllowed(origin: string, environment: 'test' | 'live', allowedOrigins: readonly string[]): boolean {
+  const normalised = normaliseOrigin(origin);
+  if (normalised === null) return false;
+  if (allowedOrigins.includes(normalised)) return true;
+  return environment === 'test' && isLoopbackHost(new URL(normalised).hostname);
+}

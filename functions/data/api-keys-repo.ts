@@ -164,6 +164,16 @@ export interface ApplicationRecord {
   applicationId: string;
   name: string;
   plan: PlanName;
+  /** Where live link tokens may send the browser (normalised, exact match); empty allows none. */
+  redirectUris?: readonly string[];
+  /** Origins whose pages may frame Link through the SDK (test keys may also use loopback origins). */
+  linkOrigins?: readonly string[];
+}
+
+/** The application's Link allowlists (both empty for an unknown application). */
+export interface LinkSettings {
+  redirectUris: readonly string[];
+  linkOrigins: readonly string[];
 }
 
 export async function putApplication(deps: Deps, app: ApplicationRecord): Promise<void> {
@@ -175,10 +185,23 @@ export async function putApplication(deps: Deps, app: ApplicationRecord): Promis
         application_id: app.applicationId,
         name: app.name,
         plan: app.plan,
+        redirect_uris: [...(app.redirectUris ?? [])],
+        link_origins: [...(app.linkOrigins ?? [])],
         updated_at: new Date(deps.clock.now()).toISOString(),
       },
     }),
   );
+}
+
+export async function getLinkSettings(deps: Deps, applicationId: string): Promise<LinkSettings> {
+  const res = await deps.ddb.send(
+    new GetCommand({
+      TableName: deps.config.tableName,
+      Key: keys.application(applicationId),
+      ProjectionExpression: 'redirect_uris, link_origins',
+    }),
+  );
+  return { redirectUris: (res.Item?.redirect_uris as string[] | undefined) ?? [], linkOrigins: (res.Item?.link_origins as string[] | undefined) ?? [] };
 }
 
 export interface StoredKey {

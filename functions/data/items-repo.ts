@@ -1,6 +1,6 @@
 // Items, their access tokens and accounts; link sessions and public tokens. Tokens are stored only
 // as SHA-256. Single-use things are spent with conditional writes.
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
   DeleteCommand,
@@ -10,13 +10,14 @@ import {
   TransactWriteCommand,
   UpdateCommand,
   type QueryCommandOutput,
+  type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
 import type { AccountRecord, Environment, ItemStatus, Product } from '../contracts/schemas';
 import { tokenHash } from '../core/tokens';
 import type { Deps } from '../platform/runtime';
 import { queryByPrefix, writeIf, type Row } from './dynamo';
-import { keys } from './keys';
+import { keys, TABLE } from './keys';
 
 export type { ItemStatus };
 
@@ -79,9 +80,17 @@ export function publicItem(item: ItemRecord) {
   };
 }
 
+/**
+ * An item row whose Link connection is not committed yet (status `connecting`): invisible to every
+ * read until the commit that issues its public token flips it to healthy; the reaper removes it and
+ * what it owns when the connection never commits (see reapAbandonedConnection).
+ */
+const CONNECTING = 'connecting';
+
+/** The item, unless it does not exist or its Link connection is not committed yet. */
 export async function getItem(deps: Deps, itemId: string): Promise<ItemRecord | undefined> {
   const res = await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: keys.item(itemId), ConsistentRead: true }));
-  return res.Item ? itemFromRow(res.Item) : undefined;
+  return res.Item && res.Item.status !== CONNECTING ? itemFromRow(res.Item) : undefined;
 }
 
 /** The item an access token names, only if it belongs to this application and environment. */
@@ -111,7 +120,33 @@ export interface NewItem {
 
 export async function createItem(deps: Deps, item: NewItem): Promise<ItemRecord> {
   const createdAt = new Date(deps.clock.now()).toISOString();
+  return putItemRow(deps, itemRow(item, createdAt));
+}
+
+/**
+ * Creates the row of an item that Link is connecting: status `connecting`, listed only under the
+ * reaper's index until `deadline` (ms). commitLinkConnection makes it a healthy, visible item.
+ */
+export async function createConnectingItem(deps: Deps, item: Omit<NewItem, 'status' | 'error'>, deadline: number): Promise<ItemRecord> {
+  const createdAt = new Date(deps.clock.now()).toISOString();
   const row = {
+    ...itemRow(item, createdAt),
+    ...keys.connectingItem(deadline, item.itemId),
+    status: CONNECTING,
+    connect_deadline: deadline,
+  };
+  await putItemRow(deps, row);
+  // The record the connection works with is the item as it will be once committed.
+  return itemFromRow({ ...row, status: 'healthy' });
+}
+
+async function putItemRow(deps: Deps, row: Row): Promise<ItemRecord> {
+  await deps.ddb.send(new PutCommand({ TableName: deps.config.tableName, Item: row, ConditionExpression: 'attribute_not_exists(pk)' }));
+  return itemFromRow(row);
+}
+
+function itemRow(item: NewItem, createdAt: string): Row {
+  return {
     ...keys.item(item.itemId),
     ...keys.itemByApplication(item.applicationId, item.environment, createdAt, item.itemId),
     item_id: item.itemId,
@@ -130,8 +165,6 @@ export async function createItem(deps: Deps, item: NewItem): Promise<ItemRecord>
     client_user_id: item.clientUserId,
     webhook: item.webhook,
   };
-  await deps.ddb.send(new PutCommand({ TableName: deps.config.tableName, Item: row, ConditionExpression: 'attribute_not_exists(pk)' }));
-  return itemFromRow(row);
 }
 
 export async function updateItemState(
@@ -263,7 +296,13 @@ export async function removeItem(deps: Deps, item: ItemRecord): Promise<void> {
   const table = deps.config.tableName;
   if (item.accessTokenHash) await deps.ddb.send(new DeleteCommand({ TableName: table, Key: keys.accessToken(item.accessTokenHash) }));
   await deps.ddb.send(new DeleteCommand({ TableName: table, Key: keys.item(item.itemId) }));
-  for (const pk of keys.itemPartitions(item.itemId)) {
+  await deletePartitions(deps, item.itemId);
+}
+
+async function deletePartitions(deps: Deps, itemId: string, options: { keepItemRow?: boolean } = {}): Promise<void> {
+  const table = deps.config.tableName;
+  const itemKey = keys.item(itemId);
+  for (const pk of keys.itemPartitions(itemId)) {
     let start: Record<string, unknown> | undefined;
     do {
       const res: QueryCommandOutput = await deps.ddb.send(
@@ -275,7 +314,7 @@ export async function removeItem(deps: Deps, item: ItemRecord): Promise<void> {
           ExclusiveStartKey: start,
         }),
       );
-      const rows = res.Items ?? [];
+      const rows = (res.Items ?? []).filter((r) => !(options.keepItemRow && r.pk === itemKey.pk && r.sk === itemKey.sk));
       for (let i = 0; i < rows.length; i += 25) {
         await deps.ddb.send(
           new BatchWriteCommand({
@@ -286,6 +325,47 @@ export async function removeItem(deps: Deps, item: ItemRecord): Promise<void> {
       start = res.LastEvaluatedKey;
     } while (start);
   }
+}
+
+// ---------- Link connections that never committed ----------
+
+/** Items whose Link connection passed its deadline without committing (a crash, a lost request). */
+export async function listAbandonedConnections(deps: Deps, now: number, limit = 100): Promise<string[]> {
+  // Sort keys start with the deadline, so "before now + 1" is every deadline at or before now.
+  const k = keys.connectingBefore(now + 1);
+  const res = await deps.ddb.send(
+    new QueryCommand({
+      TableName: deps.config.tableName,
+      IndexName: TABLE.globalIndexes[0].indexName,
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :before',
+      ExpressionAttributeValues: { ':pk': k.gsi1pk, ':before': k.gsi1skBefore },
+      ProjectionExpression: 'item_id',
+      Limit: limit,
+    }),
+  );
+  return (res.Items ?? []).map((row) => row.item_id as string);
+}
+
+/**
+ * Removes an item whose Link connection never committed, with its accounts and feed. Only a row that
+ * is still connecting past its deadline qualifies (a commit after the deadline is refused, so the
+ * two cannot both win). The item row goes last: it is what leads here, so a crash part-way leaves it
+ * listed and the next pass finishes the job.
+ */
+export async function reapAbandonedConnection(deps: Deps, itemId: string, now: number): Promise<boolean> {
+  const table = deps.config.tableName;
+  const stillAbandoned = {
+    ConditionExpression: '#status = :connecting AND connect_deadline <= :now',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':connecting': CONNECTING, ':now': now },
+  };
+  const claimed = await writeIf(() =>
+    deps.ddb.send(new UpdateCommand({ TableName: table, Key: keys.item(itemId), UpdateExpression: 'SET reaping_at = :now', ...stillAbandoned })),
+  );
+  if (!claimed) return false;
+  await deletePartitions(deps, itemId, { keepItemRow: true });
+  await writeIf(() => deps.ddb.send(new DeleteCommand({ TableName: table, Key: keys.item(itemId), ...stillAbandoned })));
+  return true;
 }
 
 // ---------- link sessions and public tokens ----------
@@ -355,22 +435,37 @@ export async function putLinkSession(deps: Deps, s: Omit<LinkSessionRecord, 'sta
 }
 
 export async function getLinkSession(deps: Deps, linkToken: string): Promise<LinkSessionRecord | undefined> {
-  const res = await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: keys.linkToken(tokenHash(linkToken)), ConsistentRead: true }));
+  return getLinkSessionByHash(deps, tokenHash(linkToken));
+}
+
+export async function getLinkSessionByHash(deps: Deps, linkTokenHash: string): Promise<LinkSessionRecord | undefined> {
+  const res = await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: keys.linkToken(linkTokenHash), ConsistentRead: true }));
   return res.Item ? sessionFromRow(res.Item) : undefined;
 }
 
-/** Records a wrong credential or code; returns the new count. */
-export async function recordFailedAttempt(deps: Deps, session: LinkSessionRecord): Promise<number> {
-  const res = await deps.ddb.send(
-    new UpdateCommand({
-      TableName: deps.config.tableName,
-      Key: keys.linkToken(session.linkTokenHash),
-      UpdateExpression: 'ADD failed_attempts :one',
-      ExpressionAttributeValues: { ':one': 1 },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  return res.Attributes?.failed_attempts as number;
+/**
+ * Counts a wrong credential or code, but only while the session is open and under `max` failures:
+ * the check and the increment are one conditional write, so concurrent wrong answers can never
+ * count past `max`. Returns the new count, or null when the session was already locked (or spent).
+ */
+export async function recordFailedAttempt(deps: Deps, session: LinkSessionRecord, max: number): Promise<number | null> {
+  try {
+    const res = await deps.ddb.send(
+      new UpdateCommand({
+        TableName: deps.config.tableName,
+        Key: keys.linkToken(session.linkTokenHash),
+        UpdateExpression: 'ADD failed_attempts :one',
+        ConditionExpression: '#status = :open AND (attribute_not_exists(failed_attempts) OR failed_attempts < :max)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':one': 1, ':open': 'open', ':max': max },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return res.Attributes?.failed_attempts as number;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return null;
+    throw err;
+  }
 }
 
 export async function setPendingMfa(deps: Deps, session: LinkSessionRecord, mfa: LinkSessionRecord['mfa']): Promise<void> {
@@ -386,17 +481,111 @@ export async function setPendingMfa(deps: Deps, session: LinkSessionRecord, mfa:
   );
 }
 
-/** Spends the link session for one successful connection; false when it was already completed. */
-export async function completeLinkSession(deps: Deps, session: LinkSessionRecord, itemId: string): Promise<boolean> {
+/** What commitLinkConnection does to the item. */
+export type ItemCommit =
+  /** A new item: its connecting row becomes a healthy item listed under its application. */
+  | { kind: 'create'; item: ItemRecord }
+  /** Update mode: the existing item is healthy again, with the session's products and webhook. */
+  | { kind: 'repair'; item: ItemRecord; consentedProducts: Product[]; webhook: string | null };
+
+export type ConnectionCommitOutcome = 'committed' | 'session_spent' | 'item_gone';
+
+/**
+ * The one write that makes a Link connection real: the item (created or repaired), the single-use
+ * public token, the spent link session and the outbox rows announcing it, all or nothing. Until it
+ * succeeds the session stays open (the user can retry) and a new item stays invisible. The session
+ * must be open with fewer than `maxAttempts` failures; a new item must still be within its deadline.
+ */
+export async function commitLinkConnection(
+  deps: Deps,
+  args: {
+    session: LinkSessionRecord | null;
+    maxAttempts: number;
+    item: ItemCommit;
+    publicToken: string;
+    publicTokenRecord: Omit<PublicTokenRecord, 'spent'>;
+    outbox: { TableName: string; Item: Record<string, unknown>; ConditionExpression?: string }[];
+  },
+): Promise<ConnectionCommitOutcome> {
+  const table = deps.config.tableName;
+  const now = deps.clock.now();
+  const item = args.item.item;
+  const itemUpdate: NonNullable<TransactWriteCommandInput['TransactItems']>[number]['Update'] =
+    args.item.kind === 'create'
+      ? {
+          TableName: table,
+          Key: keys.item(item.itemId),
+          UpdateExpression: 'SET #status = :healthy, gsi1pk = :gpk, gsi1sk = :gsk REMOVE connect_deadline',
+          ConditionExpression: '#status = :connecting AND connect_deadline > :now',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':healthy': 'healthy',
+            ':connecting': CONNECTING,
+            ':now': now,
+            ':gpk': keys.itemByApplication(item.applicationId, item.environment, item.createdAt, item.itemId).gsi1pk,
+            ':gsk': keys.itemByApplication(item.applicationId, item.environment, item.createdAt, item.itemId).gsi1sk,
+          },
+        }
+      : {
+          TableName: table,
+          Key: keys.item(item.itemId),
+          UpdateExpression: 'SET #status = :healthy, #error = :null, consented_products = :products, webhook = :webhook',
+          ConditionExpression: 'attribute_exists(pk) AND #status <> :connecting',
+          ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+          ExpressionAttributeValues: {
+            ':healthy': 'healthy',
+            ':null': null,
+            ':connecting': CONNECTING,
+            ':products': args.item.consentedProducts,
+            ':webhook': args.item.webhook,
+          },
+        };
+  const spendSession = args.session
+    ? [
+        {
+          Update: {
+            TableName: table,
+            Key: keys.linkToken(args.session.linkTokenHash),
+            UpdateExpression: 'SET #status = :done, item_id = :item REMOVE mfa',
+            ConditionExpression: '#status = :open AND (attribute_not_exists(failed_attempts) OR failed_attempts < :max)',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':done': 'completed', ':open': 'open', ':item': item.itemId, ':max': args.maxAttempts },
+          },
+        },
+      ]
+    : [];
+  const putPublic = { Put: { ...publicTokenPut(deps, args.publicToken, args.publicTokenRecord), ConditionExpression: 'attribute_not_exists(pk)' } };
+  try {
+    await deps.ddb.send(
+      new TransactWriteCommand({ TransactItems: [...spendSession, { Update: itemUpdate }, putPublic, ...args.outbox.map((Put) => ({ Put }))] }),
+    );
+    return 'committed';
+  } catch (err) {
+    if (!(err instanceof TransactionCanceledException)) throw err;
+    const reasons = err.CancellationReasons ?? [];
+    if (args.session && reasons[0]?.Code === 'ConditionalCheckFailed') return 'session_spent';
+    if (reasons[spendSession.length]?.Code === 'ConditionalCheckFailed') return 'item_gone';
+    throw err;
+  }
+}
+
+/**
+ * Counts one call of the Link page's API in a fixed window; false (and nothing counted) when the
+ * window already holds `limit` calls. One conditional write on a small row that expires on its own.
+ */
+export async function countLinkCall(
+  deps: Deps,
+  counter: { scope: 'token' | 'address'; idHash: string; windowStart: number; windowMs: number },
+  limit: number,
+): Promise<boolean> {
   return writeIf(() =>
     deps.ddb.send(
       new UpdateCommand({
         TableName: deps.config.tableName,
-        Key: keys.linkToken(session.linkTokenHash),
-        UpdateExpression: 'SET #status = :done, item_id = :item REMOVE mfa',
-        ConditionExpression: '#status = :open',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':done': 'completed', ':open': 'open', ':item': itemId },
+        Key: keys.linkCallWindow(counter.scope, counter.idHash, counter.windowStart),
+        UpdateExpression: 'ADD calls :one SET expires_at = :expires',
+        ConditionExpression: 'attribute_not_exists(calls) OR calls < :limit',
+        ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':expires': Math.ceil((counter.windowStart + 2 * counter.windowMs) / 1000) },
       }),
     ),
   );
@@ -411,22 +600,20 @@ export interface PublicTokenRecord {
   rotate: boolean;
 }
 
-export async function putPublicToken(deps: Deps, publicToken: string, record: Omit<PublicTokenRecord, 'spent'>): Promise<void> {
-  await deps.ddb.send(
-    new PutCommand({
-      TableName: deps.config.tableName,
-      Item: {
-        ...keys.publicToken(tokenHash(publicToken)),
-        item_id: record.itemId,
-        application_id: record.applicationId,
-        environment: record.environment,
-        expiration: record.expiresAt,
-        expires_at: Math.ceil(record.expiresAt / 1000),
-        rotate: record.rotate,
-        spent: false,
-      },
-    }),
-  );
+function publicTokenPut(deps: Deps, publicToken: string, record: Omit<PublicTokenRecord, 'spent'>) {
+  return {
+    TableName: deps.config.tableName,
+    Item: {
+      ...keys.publicToken(tokenHash(publicToken)),
+      item_id: record.itemId,
+      application_id: record.applicationId,
+      environment: record.environment,
+      expiration: record.expiresAt,
+      expires_at: Math.ceil(record.expiresAt / 1000),
+      rotate: record.rotate,
+      spent: false,
+    },
+  };
 }
 
 export async function getPublicToken(deps: Deps, publicToken: string): Promise<PublicTokenRecord | undefined> {

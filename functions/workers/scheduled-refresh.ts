@@ -1,14 +1,17 @@
 // Runs on the stage's refresh schedule (an EventBridge scheduled event): enqueues one refresh per
-// healthy item, and publishes any event a crash left in the outbox.
+// healthy item, publishes any event a crash left in the outbox, and removes what Link connections
+// that never committed left behind.
 import { ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { reapAbandonedConnections } from '../app/link';
 import { sweepOutbox } from '../app/webhooks';
 import { parseWorkerMessage, RefreshScheduleEvent } from '../contracts/worker-messages';
 import { runtime } from '../platform/runtime';
 
-export const handler = async (event: unknown): Promise<{ enqueued: number; republished: number }> => {
+export const handler = async (event: unknown): Promise<{ enqueued: number; republished: number; reaped: number }> => {
   parseWorkerMessage(RefreshScheduleEvent, 'refresh schedule event', event);
   const deps = runtime();
   const republished = await sweepOutbox(deps);
+  const reaped = await reapAbandonedConnections(deps);
   let enqueued = 0;
   let start: Record<string, unknown> | undefined;
   // A full scan is fine at today's item counts; a sharded "healthy items" index replaces it later.
@@ -29,5 +32,5 @@ export const handler = async (event: unknown): Promise<{ enqueued: number; repub
     }
     start = page.LastEvaluatedKey;
   } while (start);
-  return { enqueued, republished };
+  return { enqueued, republished, reaped };
 };

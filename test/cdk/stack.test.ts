@@ -327,8 +327,9 @@ describe.each(STAGES)('the %s stack', (stage) => {
           .filter((s) => parameter in (nested.find((n) => n.stack === s)!.template.toJSON().Parameters ?? {}))
           .map((s) => s.node.id)
           .sort();
-      expect(declaring('ItemRefreshQueueArn')).toEqual(['RoutesItems']);
-      expect(declaring('ItemRefreshQueueUrl')).toEqual(['RoutesItems']);
+      // items/refresh, and the Link page's connect and MFA steps (a busy item's sync is left to the worker).
+      expect(declaring('ItemRefreshQueueArn')).toEqual(['RoutesHostedLink', 'RoutesItems']);
+      expect(declaring('ItemRefreshQueueUrl')).toEqual(['RoutesHostedLink', 'RoutesItems']);
       expect(declaring('SecretsKeyArn')).toEqual(['RoutesLink', 'RoutesWebhooks']);
       // Discovery (public documents only) is the one stack that never emits events.
       const all = stack.api.routeStacks.map((s) => s.node.id).sort();
@@ -562,9 +563,9 @@ describe.each(STAGES)('the %s stack', (stage) => {
       }
     });
 
-    it('lets only items.refresh (among API routes) and the scheduled-refresh worker send to the refresh queue', () => {
+    it('lets only items.refresh and update-mode Link (among API routes) and the scheduled-refresh worker send to the refresh queue', () => {
       expect(rolesReaching(refs().refreshQueue, 'sqs:SendMessage')).toEqual(
-        [...routeRoles((r) => r.id === 'items.refresh'), ...workerRoles('scheduledRefresh')].sort(),
+        [...routeRoles((r) => ['items.refresh', 'link.connect', 'link.mfa'].includes(r.id)), ...workerRoles('scheduledRefresh')].sort(),
       );
     });
 

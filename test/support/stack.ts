@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Environment } from '../../functions/contracts/schemas';
 import { generateApiKey } from '../../functions/core/api-keys';
 import { startLocalStack, type LocalStack } from '../../functions/platform/local/local-stack';
+import type { Clock } from '../../functions/platform/runtime';
 import type { SeedApplication } from '../../functions/platform/local/seed';
 import type { Json } from './json';
 
@@ -32,7 +33,7 @@ export function makeKey(environment: Environment = 'test'): string {
   return generateApiKey(environment);
 }
 
-export async function startTestStack(seed?: SeedApplication[], options: { webhookTimeScale?: number } = {}): Promise<TestStack> {
+export async function startTestStack(seed?: SeedApplication[], options: { webhookTimeScale?: number; clock?: Clock } = {}): Promise<TestStack> {
   const endpoint = process.env.FC_TEST_DYNAMODB_ENDPOINT;
   if (!endpoint) throw new Error('FC_TEST_DYNAMODB_ENDPOINT is not set: run through jest, from a layer with DynamoDB Local (handlers, e2e, browser; see jest.config.js)');
   const stack = await startLocalStack({
@@ -42,6 +43,7 @@ export async function startTestStack(seed?: SeedApplication[], options: { webhoo
     // The retry schedule (0s, 1m, 5m, 30m, 2h) runs ~5,000x faster unless a test asks otherwise.
     webhookTimeScale: options.webhookTimeScale ?? 0.0002,
     seed: seed ?? [{ application: 'Acme', plan: 'enterprise', keys: [makeKey('test'), makeKey('live')] }],
+    clock: options.clock,
   });
   const call = async (path: string, init: CallInit = {}): Promise<CallResult> => {
     const headers: Record<string, string> = { ...init.headers };

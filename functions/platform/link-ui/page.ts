@@ -7,7 +7,9 @@
 // - every value from the request or the session is HTML-escaped, and the page configuration
 //   (which holds the link token) is a JSON data block with <, >, & and line separators escaped;
 // - a per-response nonce CSP allows only this page's own script and style, fetches to its own
-//   origin, and framing only by the origin the SDK declared (embed=1&origin=...), or nobody;
+//   origin, and framing only by the origin the SDK declared (embed=1&origin=...), or nobody; the
+//   handler renders the flow for a declared origin only once the token's application allows it
+//   (app/link.ts describePage), so the origin here is always an allowed one;
 // - Referrer-Policy no-referrer keeps the token (it is in the page URL) out of Referer headers,
 //   including the one the redirect_uri host would otherwise see; no-store keeps it out of caches.
 import { randomBytes } from 'node:crypto';
