@@ -5,6 +5,9 @@
 //   authenticate    -> bearer key, live access, token bucket, monthly quota: one DynamoDB write
 //   parseBody       -> content type, size, JSON, zod schema (naming the offending field)
 //
+// Every response also gets a Cache-Control header: `no-store` unless the operation chose one (public
+// documents are cacheable), since many carry tokens, keys or a caller's data.
+//
 // What one request learns on the way (its id, headers, caller, parsed body) lives in a RequestState
 // that requestContext creates in middy's per-request `request.internal`; nothing is kept at module
 // level, so concurrent requests in one process (the local server) never see each other's state.
@@ -24,7 +27,7 @@ import { secondsUntilMonthlyReset } from '../core/rate-limit';
 import { crossedThreshold } from '../core/usage';
 import { authorizeAndMeter, rateLimitHeaderValues, type AuthContext } from '../data/api-keys-repo';
 import { emitEvent } from '../data/events';
-import { logger, metrics, metricsEnabled } from './observability';
+import { currentRequestId, logger, metrics, metricsEnabled } from './observability';
 import type { Deps } from './runtime';
 
 export type ApiEvent = APIGatewayProxyEvent;
@@ -34,6 +37,8 @@ export interface RequestState {
   requestId: string;
   startedAt: number;
   headers: Record<string, string>;
+  /** Lower-case names of the headers the request sent more than once. */
+  repeatedHeaders: ReadonlySet<string>;
   responseHeaders: Record<string, string>;
   auth: AuthContext | null;
   body: unknown;
@@ -112,11 +117,117 @@ function lowerCaseHeaders(event: ApiEvent): Record<string, string> {
   return out;
 }
 
+/**
+ * The headers sent more than once. `headers` keeps only one value per name (API Gateway: the last),
+ * so a repeat shows in `multiValueHeaders` (API Gateway REST and the local server fill it), or as
+ * the same name in two spellings.
+ */
+function repeatedHeaderNames(event: ApiEvent): Set<string> {
+  const counts = new Map<string, number>();
+  const count = (name: string, n: number) => counts.set(name.toLowerCase(), (counts.get(name.toLowerCase()) ?? 0) + n);
+  const multi = event.multiValueHeaders ?? {};
+  for (const [name, values] of Object.entries(multi)) count(name, values?.length ?? 0);
+  // A name missing from multiValueHeaders (a hand-built event) still counts once per spelling.
+  for (const name of Object.keys(event.headers ?? {})) if (!(name in multi)) count(name, 1);
+  return new Set([...counts].filter(([, n]) => n > 1).map(([name]) => name));
+}
+
+/**
+ * A header that must appear once. Two values (two headers, or one comma-joined as proxies fold
+ * them) would leave it to chance which one is honoured, so the request is refused instead.
+ */
+function singleHeader(state: RequestState, name: string, options: { commaJoined: boolean }): string | undefined {
+  const value = state.headers[name];
+  if (state.repeatedHeaders.has(name) || (options.commaJoined && value?.includes(','))) {
+    throw new ApiError('duplicate_header', `The ${name} header appears more than once; send exactly one.`);
+  }
+  return value;
+}
+
+/** What made storage unavailable, named for the log; see storageFailureOf. */
+export type StorageFailure =
+  | 'connection refused'
+  | 'connection reset'
+  | 'connection timed out'
+  | 'host unreachable'
+  | 'disk full'
+  | 'throttled'
+  | 'storage service error';
+
+const STORAGE_NETWORK_FAILURES: Readonly<Record<string, StorageFailure>> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  EPIPE: 'connection reset',
+  ECONNABORTED: 'connection reset',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'host unreachable',
+  ENOTFOUND: 'host unreachable',
+  EAI_AGAIN: 'host unreachable',
+};
+const NETWORK_CODE_IN_MESSAGE = new RegExp(`\\b(${Object.keys(STORAGE_NETWORK_FAILURES).join('|')})\\b`);
+/** DynamoDB Local keeps its tables in SQLite: a full disk surfaces as a 500 naming SQLite's error. */
+const DISK_FULL = /SQLITE_FULL|database or disk is full|ENOSPC|no space left on device/i;
+const THROTTLED = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
+const SERVICE_FAILED = new Set(['InternalServerError', 'InternalFailure', 'ServiceUnavailable', 'ServiceUnavailableException']);
+
+/** An error, the errors it wraps (`cause`) and the attempts an AggregateError bundles (`errors`). */
+function errorChain(err: unknown, depth = 0): Record<string, unknown>[] {
+  if (err === null || typeof err !== 'object' || depth > 5) return [];
+  const node = err as Record<string, unknown>;
+  const nested = [node.cause, ...(Array.isArray(node.errors) ? node.errors : [])];
+  return [node, ...nested.flatMap((inner) => errorChain(inner, depth + 1))];
+}
+
+/**
+ * Whether an error means storage (DynamoDB) cannot serve right now rather than that our code is
+ * wrong, and why. AWS SDK errors carry `$metadata`: a network failure keeps Node's `code` (on the
+ * error or its `cause`), a service error its `name` and HTTP status. The one place this is decided.
+ */
+export function storageFailureOf(err: unknown): StorageFailure | null {
+  const chain = errorChain(err);
+  const fromSdk = chain.some((node) => typeof node.$metadata === 'object' && node.$metadata !== null);
+  for (const node of chain) {
+    const code = typeof node.code === 'string' ? node.code : undefined;
+    const message = typeof node.message === 'string' ? node.message : '';
+    if (code === 'ENOSPC' || (fromSdk && DISK_FULL.test(message))) return 'disk full';
+  }
+  if (!fromSdk) return null;
+  for (const node of chain) {
+    // The SDK wraps an error it does not recognise as one (from another realm, say) into a new Error
+    // whose message is all that is left of it ("... connect ECONNREFUSED 127.0.0.1:8000").
+    const code =
+      typeof node.code === 'string' ? node.code : typeof node.errno === 'string' ? node.errno : NETWORK_CODE_IN_MESSAGE.exec(String(node.message ?? ''))?.[1];
+    if (code && code in STORAGE_NETWORK_FAILURES) return STORAGE_NETWORK_FAILURES[code];
+    const name = typeof node.name === 'string' ? node.name : '';
+    if (name === 'TimeoutError') return 'connection timed out';
+    if (THROTTLED.has(name)) return 'throttled';
+    const status = (node.$metadata as { httpStatusCode?: unknown } | undefined)?.httpStatusCode;
+    if (SERVICE_FAILED.has(name) || (typeof status === 'number' && status >= 500)) return 'storage service error';
+  }
+  return null;
+}
+
+/** How long a caller should wait before retrying when storage is unavailable. */
+export const STORAGE_RETRY_AFTER_SECONDS = 5;
+
+/** The answer to a storage failure: 503 with Retry-After, the cause logged by name (never a stack). */
+export function storageUnavailable(failure: StorageFailure, requestId: string): ApiError {
+  logger.error(`storage unavailable: ${failure}`, { request_id: requestId, cause: failure });
+  return new ApiError('storage_unavailable', undefined, { 'Retry-After': String(STORAGE_RETRY_AFTER_SECONDS) });
+}
+
+/** API Gateway's id for the request, or a fresh one where there is none. */
+export function requestIdOf(event: ApiEvent): string {
+  return event.requestContext?.requestId || `req_${randomUUID()}`;
+}
+
 export function requestContext(route: Route | null): ApiMiddleware {
   const finish = (request: ApiRequest) => {
     const state = stateOf(request);
     const response = request.response ?? { statusCode: 500, body: '' };
     response.headers = {
+      'Cache-Control': 'no-store',
       ...response.headers,
       ...state.responseHeaders,
       'X-Request-Id': state.requestId,
@@ -149,9 +260,10 @@ export function requestContext(route: Route | null): ApiMiddleware {
   return {
     before: (request: ApiRequest) => {
       const state: RequestState = {
-        requestId: request.event.requestContext?.requestId || `req_${randomUUID()}`,
+        requestId: currentRequestId() ?? requestIdOf(request.event),
         startedAt: Date.now(),
         headers: lowerCaseHeaders(request.event),
+        repeatedHeaders: repeatedHeaderNames(request.event),
         responseHeaders: {},
         auth: null,
         body: undefined,
@@ -169,8 +281,11 @@ export function errorEnvelope(): ApiMiddleware {
     onError: (request: ApiRequest) => {
       const state = stateOf(request);
       let apiError: ApiError;
+      const storageFailure = request.error instanceof ApiError ? null : storageFailureOf(request.error);
       if (request.error instanceof ApiError) {
         apiError = request.error;
+      } else if (storageFailure) {
+        apiError = storageUnavailable(storageFailure, state.requestId);
       } else {
         // Raw errors are never serialised: log the whole thing, answer a generic 500.
         logger.error('unhandled error', { request_id: state.requestId, error: request.error as Error });
@@ -189,7 +304,7 @@ export function errorEnvelope(): ApiMiddleware {
 export function versionCheck(): ApiMiddleware {
   return {
     before: (request: ApiRequest) => {
-      const requested = stateOf(request).headers['fc-version'];
+      const requested = singleHeader(stateOf(request), 'fc-version', { commaJoined: true });
       if (requested !== undefined && requested.trim() !== API_VERSION) {
         throw new ApiError('unsupported_version');
       }
@@ -203,7 +318,8 @@ export function authenticate(route: Route, deps: () => Deps): ApiMiddleware {
       // Public documents need no key; the Link page's API is authenticated by its link token.
       if (route.auth !== 'key') return;
       const state = stateOf(request);
-      const header = state.headers['authorization'];
+      // A bearer key never contains a comma, so a comma means two values folded into one.
+      const header = singleHeader(state, 'authorization', { commaJoined: true });
       if (header === undefined || header.trim() === '') throw new ApiError('missing_api_key');
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match || !isWellFormedApiKey(match[1])) throw new ApiError('malformed_api_key');
@@ -250,6 +366,22 @@ function schemaError(error: z.ZodError, body: unknown): ApiError {
   return new ApiError(code, message);
 }
 
+/** The media type and charset of a Content-Type header, lower-cased; the charset unquoted, undefined when absent. */
+function contentTypeOf(header: string): { mediaType: string; charset: string | undefined } {
+  const [mediaType, ...parameters] = header.split(';');
+  let charset: string | undefined;
+  for (const parameter of parameters) {
+    const separator = parameter.indexOf('=');
+    if (separator < 0 || parameter.slice(0, separator).trim().toLowerCase() !== 'charset') continue;
+    charset = parameter
+      .slice(separator + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
+  }
+  return { mediaType: mediaType.trim().toLowerCase(), charset };
+}
+
 export function parseBody(route: Route): ApiMiddleware {
   return {
     before: (request: ApiRequest) => {
@@ -265,8 +397,12 @@ export function parseBody(route: Route): ApiMiddleware {
         }
         parsed = {};
       } else {
-        const contentType = (state.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-        if (contentType !== 'application/json') throw new ApiError('invalid_content_type');
+        const { mediaType, charset } = contentTypeOf(singleHeader(state, 'content-type', { commaJoined: false }) ?? '');
+        if (mediaType !== 'application/json') throw new ApiError('invalid_content_type');
+        // The body is decoded as UTF-8 (RFC 8259 requires it): any other charset would be misread.
+        if (charset !== undefined && charset !== 'utf-8') {
+          throw new ApiError('invalid_content_type', `The request body must be UTF-8 JSON; charset=${charset} is not accepted.`);
+        }
         try {
           parsed = JSON.parse(raw);
         } catch {

@@ -95,7 +95,7 @@ const HEADER_DOCS: Record<string, { description: string; schema: Json }> = {
   'X-RateLimit-Limit': { description: "The key's plan rate, requests per second.", schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: "Whole requests left in the key's bucket.", schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the bucket is full again.', schema: { type: 'integer' } },
-  'Retry-After': { description: 'Seconds to wait before retrying (429 only).', schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds to wait before retrying (429 and 503 only).', schema: { type: 'integer' } },
 };
 
 function headerRefs(names: string[]): Json {
@@ -111,16 +111,19 @@ const STATUS_TEXT: Record<number, string> = {
   413: 'Request body too large',
   415: 'Unsupported content type',
   429: 'Rate limit or monthly quota exceeded',
+  431: 'Request headers too large',
   500: 'Internal error',
   501: 'Not implemented yet',
   502: 'Upstream provider error',
+  503: 'Storage temporarily unavailable; retry after Retry-After',
 };
 
 function errorResponses(): Json {
   const out: Json = {};
   for (const status of allErrorStatuses()) {
     const codes = codesForStatus(status);
-    const headers = ['X-Request-Id', 'FC-Version', ...(status === 429 ? ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'] : [])];
+    const retryHeaders = status === 429 ? ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'] : status === 503 ? ['Retry-After'] : [];
+    const headers = ['X-Request-Id', 'FC-Version', ...retryHeaders];
     out[`Error${status}`] = {
       description: `${STATUS_TEXT[status] ?? 'Error'}. Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
       headers: headerRefs(headers),
@@ -152,11 +155,14 @@ function errorResponses(): Json {
 }
 
 function errorStatusesOf(route: Route): number[] {
-  const statuses = new Set<number>([400, 405, 500]);
+  // 431: the local server's answer to headers over its limit (API Gateway answers those itself).
+  const statuses = new Set<number>([400, 405, 431, 500]);
   if (route.auth === 'key') [401, 403, 404, 429, 502].forEach((s) => statuses.add(s));
-  if (route.auth === 'link') [404, 502].forEach((s) => statuses.add(s));
+  if (route.auth === 'link') [404, 429, 502].forEach((s) => statuses.add(s));
   if (route.request) [413, 415].forEach((s) => statuses.add(s));
   if (route.status === 'planned') statuses.add(501);
+  // Every route that reads or writes the table (a key is checked there too) can find it unavailable.
+  if (route.auth !== 'none' || route.dataAccess) statuses.add(503);
   return [...statuses].sort((a, b) => a - b);
 }
 

@@ -25,12 +25,13 @@ import {
   parseBody,
   powertools,
   requestContext,
+  requestIdOf,
   versionCheck,
   type ApiEvent,
   type ApiResult,
   type RequestInternal,
 } from './middleware';
-import { logger } from './observability';
+import { inRequestScope, logger } from './observability';
 import { runtime, type Deps } from './runtime';
 
 export interface OperationContext<
@@ -75,14 +76,49 @@ type ReadonlyDeep<T> = T extends readonly (infer Element)[]
 
 export type OperationImpl<Id extends RouteId> = (ctx: OperationContextOf<Id>) => Promise<OperationResultOf<Id>> | OperationResultOf<Id>;
 
+export interface OperationOptions {
+  /** Cache-Control of a successful answer; every other answer is `no-store` (see requestContext). */
+  cacheControl?: string;
+}
+
+/** Public documents that are the same for every caller: shared caches may keep them a few minutes. */
+export const PUBLIC_DOCUMENT_CACHE_CONTROL = 'public, max-age=300';
+
 export type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
+/** A DNS name, an IPv4 address or a bracketed IPv6 address, with an optional port: nothing else. */
+const HOST_AND_PORT = /^(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*)(?::[0-9]{1,5})?$/i;
+const STAGE_NAME = /^[A-Za-z0-9_-]{1,128}$/;
+/** Where a request's own address cannot be trusted to name this deployment. */
+const FALLBACK_HOST = 'localhost';
+
+function headerOf(event: ApiEvent, name: string): string | undefined {
+  for (const [key, value] of Object.entries(event.headers ?? {})) if (key.toLowerCase() === name && typeof value === 'string') return value;
+  return undefined;
+}
+
+function validHost(candidate: string | undefined): string | undefined {
+  const host = candidate?.trim();
+  if (!host || host.length > 260 || !HOST_AND_PORT.test(host)) return undefined;
+  const port = /:([0-9]+)$/.exec(host)?.[1];
+  return port !== undefined && Number(port) > 65535 ? undefined : host.toLowerCase();
+}
+
+/**
+ * {base_url}, as openapi.json, llms.txt and the Link flow advertise it. The configured FC_BASE_URL
+ * when there is one. Otherwise it is derived from the request, which the caller controls (Host,
+ * X-Forwarded-Proto), so only a well-formed host[:port] is taken and only http or https (http only
+ * in the local stage); anything else falls back to a safe default rather than reaching a document.
+ */
 export function baseUrlOf(event: ApiEvent, deps: Deps): string {
   if (deps.config.baseUrl) return deps.config.baseUrl.replace(/\/$/, '');
-  const domain = event.requestContext?.domainName ?? event.headers?.host ?? event.headers?.Host ?? 'localhost';
-  if (domain.includes('.execute-api.')) return `https://${domain}/${event.requestContext.stage}`;
-  const proto = event.headers?.['x-forwarded-proto'] ?? event.headers?.['X-Forwarded-Proto'] ?? (deps.config.stage === 'local' ? 'http' : 'https');
-  return `${proto}://${domain}`;
+  const local = deps.config.stage === 'local';
+  const host = validHost(event.requestContext?.domainName) ?? validHost(headerOf(event, 'host')) ?? FALLBACK_HOST;
+  const stage = event.requestContext?.stage;
+  if (host.includes('.execute-api.') && stage && STAGE_NAME.test(stage)) return `https://${host}/${stage}`;
+  const forwarded = headerOf(event, 'x-forwarded-proto')?.trim().toLowerCase();
+  const scheme = local && (forwarded === 'http' || forwarded === 'https') ? forwarded : local ? 'http' : 'https';
+  return `${scheme}://${host}`;
 }
 
 /**
@@ -99,10 +135,15 @@ async function resolveItem(deps: Deps, route: Route, auth: AuthContext | null, b
   return item;
 }
 
-export function defineOperation<Id extends RouteId>(routeId: Id, impl: OperationImpl<Id>): LambdaHandler {
+export function defineOperation<Id extends RouteId>(routeId: Id, impl: OperationImpl<Id>, options: OperationOptions = {}): LambdaHandler {
   // The middlewares establish what the route's types promise: the body parsed by its schema (an
   // empty object on bodyless routes), the key on key routes, the item on item routes.
-  return operation(routeById(routeId), impl as (ctx: OperationContext<unknown>) => unknown);
+  return operation(routeById(routeId), impl as (ctx: OperationContext<unknown>) => unknown, options);
+}
+
+/** Serves each request in its own log scope (functions/platform/observability.ts), from its first middleware on. */
+function scoped(handler: LambdaHandler): LambdaHandler {
+  return (event, context) => inRequestScope(requestIdOf(event), () => handler(event, context));
 }
 
 /**
@@ -117,7 +158,7 @@ export function plannedOperation(routeId: string): LambdaHandler {
   });
 }
 
-function operation(route: Route, impl: (ctx: OperationContext<unknown>) => unknown): LambdaHandler {
+function operation(route: Route, impl: (ctx: OperationContext<unknown>) => unknown, options: OperationOptions = {}): LambdaHandler {
   const base = async (event: ApiEvent, context: Context): Promise<ApiResult> => {
     const deps = runtime();
     const state = handlerStateOf(context);
@@ -142,17 +183,19 @@ function operation(route: Route, impl: (ctx: OperationContext<unknown>) => unkno
     }
     return {
       statusCode: 200,
-      headers: { 'Content-Type': CONTENT_TYPES[route.responseKind] },
+      headers: { 'Content-Type': CONTENT_TYPES[route.responseKind], ...(options.cacheControl ? { 'Cache-Control': options.cacheControl } : {}) },
       body: route.responseKind === 'json' ? JSON.stringify(result) : String(result),
     };
   };
-  return middy<ApiEvent, ApiResult, Error, Context, RequestInternal>(base, { timeoutEarlyInMillis: 0 })
-    .use(powertools())
-    .use(requestContext(route))
-    .use(errorEnvelope())
-    .use(versionCheck())
-    .use(authenticate(route, runtime))
-    .use(parseBody(route));
+  return scoped(
+    middy<ApiEvent, ApiResult, Error, Context, RequestInternal>(base, { timeoutEarlyInMillis: 0 })
+      .use(powertools())
+      .use(requestContext(route))
+      .use(errorEnvelope())
+      .use(versionCheck())
+      .use(authenticate(route, runtime))
+      .use(parseBody(route)),
+  );
 }
 
 /**
@@ -171,8 +214,10 @@ export function fallbackOperation(): LambdaHandler {
     }
     throw new ApiError('route_not_found', `No operation exists at ${event.httpMethod} ${event.path}.`);
   };
-  return middy<ApiEvent, ApiResult, Error, Context, RequestInternal>(base, { timeoutEarlyInMillis: 0 })
-    .use(powertools())
-    .use(requestContext(null))
-    .use(errorEnvelope());
+  return scoped(
+    middy<ApiEvent, ApiResult, Error, Context, RequestInternal>(base, { timeoutEarlyInMillis: 0 })
+      .use(powertools())
+      .use(requestContext(null))
+      .use(errorEnvelope()),
+  );
 }

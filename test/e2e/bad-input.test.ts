@@ -69,6 +69,21 @@ describe('bad input on every route', () => {
     if (Object.keys(VALID[route.id]).length > 0 || !route.bodyOptional) expectRejected(route, asText, 415, 'invalid_content_type');
   });
 
+  it('rejects any charset but UTF-8 with 415, and accepts UTF-8 however it is spelled', async () => {
+    const route = ROUTES.find((r) => r.id === 'institutions.search')!;
+    const body = { query: 'sandbox' };
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(JSON.stringify(body), 'utf16le')]).toString('latin1');
+    for (const contentType of ['application/json; charset=utf-16', 'application/json;charset="UTF-16LE"', 'application/json; charset=iso-8859-1']) {
+      const res = await stack.call(route.path, { rawBody: utf16, headers: { 'Content-Type': contentType } });
+      expectRejected(route, res, 415, 'invalid_content_type');
+      expect(res.json.error.message).toMatch(/UTF-8/);
+    }
+    for (const contentType of ['application/json', 'application/json; charset=utf-8', 'Application/JSON; Charset="UTF-8"']) {
+      const res = await stack.call(route.path, { rawBody: JSON.stringify(body), headers: { 'Content-Type': contentType } });
+      expect({ contentType, status: res.status }).toEqual({ contentType, status: 200 });
+    }
+  });
+
   it.each(postRoutes.map((r) => [r.id, r] as const))('%s: every required field missing, wrong types, unknown fields', async (_id, route) => {
     const valid = VALID[route.id];
     const { required } = requestSchema(route);

@@ -1,4 +1,5 @@
 // End to end over HTTP against the local server; every response is checked against openapi.json.
+import { connect } from 'node:net';
 import { ROUTES } from '../../functions/contracts/routes';
 import { API_VERSION } from '../../functions/contracts/schemas';
 import { assertMatchesOpenApi } from '../support/openapi-validator';
@@ -20,6 +21,34 @@ async function checked(method: string, path: string, init: CallInit = {}) {
   const res = await stack.call(path, { method, ...init });
   assertMatchesOpenApi(method, path, res);
   return res;
+}
+
+interface RawResponse {
+  status: number;
+  /** Header names lower-cased; the last value of a repeated header. */
+  headers: Record<string, string>;
+  json: { error: { type: string; code: string; message: string; request_id: string } };
+}
+
+/**
+ * Sends bytes fetch would refuse or normalise (repeated headers, a forged Host, NUL, oversized
+ * headers) and reads the answer until the server closes the connection.
+ */
+function rawRequest(head: string): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(stack.port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [headText, body] = [text.slice(0, text.indexOf('\r\n\r\n')), text.slice(text.indexOf('\r\n\r\n') + 4)];
+      const [statusLine, ...headerLines] = headText.split('\r\n');
+      const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, json: JSON.parse(body) });
+    });
+    socket.end(`${head}Connection: close\r\n\r\n`);
+  });
 }
 
 describe('every response', () => {
@@ -71,6 +100,55 @@ describe('authentication', () => {
   });
 });
 
+describe('headers that must appear once', () => {
+  it('refuses two Authorization headers with 400 duplicate_header, whichever comes last', async () => {
+    const [first, second] = stack.keys.filter((k) => k.application === 'Acme').map((k) => k.key);
+    const res = await rawRequest(`POST /v1/categories/get HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${first}\r\nAuthorization: Bearer ${second}\r\n`);
+    expect(res.status).toBe(400);
+    expect(res.json.error).toMatchObject({ type: 'invalid_request', code: 'duplicate_header', request_id: res.headers['x-request-id'] });
+    expect(res.json.error.message).toContain('authorization');
+    // The same two spelled differently are still two.
+    const mixedCase = await rawRequest(`POST /v1/categories/get HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${first}\r\nauthorization: Bearer ${second}\r\n`);
+    expect(mixedCase.json.error.code).toBe('duplicate_header');
+  });
+
+  it('refuses two keys folded into one comma-joined Authorization header', async () => {
+    const res = await checked('POST', '/v1/categories/get', { key: null, headers: { Authorization: `Bearer ${sandboxKey}, Bearer ${freeLiveKey}` } });
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe('duplicate_header');
+  });
+});
+
+describe('requests Node cannot parse', () => {
+  it('answers headers over the size limit with 431 and the JSON envelope, and closes the connection', async () => {
+    const res = await rawRequest(`GET /v1/health HTTP/1.1\r\nHost: localhost\r\nX-Padding: ${'a'.repeat(20 * 1024)}\r\n`);
+    expect(res.status).toBe(431);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.headers.connection).toBe('close');
+    expect(res.headers['fc-version']).toBe(API_VERSION);
+    expect(res.json.error).toMatchObject({ type: 'invalid_request', code: 'request_header_fields_too_large', request_id: res.headers['x-request-id'] });
+    expect(res.json.error.request_id).toMatch(/^req_/);
+  });
+
+  it('answers a NUL in a header with 400 and the JSON envelope', async () => {
+    const res = await rawRequest('GET /v1/health HTTP/1.1\r\nHost: localhost\r\nX-Evil: a\u0000b\r\n');
+    expect(res.status).toBe(400);
+    expect(res.headers.connection).toBe('close');
+    expect(res.json.error).toMatchObject({ type: 'invalid_request', code: 'request_rejected', request_id: res.headers['x-request-id'] });
+  });
+});
+
+describe('health', () => {
+  it('answers 200 {status: ok} when storage answers, without a key, under /api too', async () => {
+    for (const path of ['/v1/health', '/api/v1/health']) {
+      const res = await checked('GET', path, { key: null });
+      expect(res.status).toBe(200);
+      expect(res.json).toEqual({ status: 'ok' });
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    }
+  });
+});
+
 describe('versioning', () => {
   it('accepts the current FC-Version and refuses any other with 400', async () => {
     expect((await checked('POST', '/v1/categories/get', { headers: { 'FC-Version': API_VERSION } })).status).toBe(200);
@@ -116,6 +194,33 @@ describe('discovery', () => {
     expect(res.json.openapi).toBe('3.1.0');
     expect(res.json.servers).toEqual([{ url: stack.baseUrl, description: 'This deployment' }]);
     expect(Object.keys(res.json.paths)).toEqual(expect.arrayContaining(ROUTES.map((r) => r.path)));
+  });
+
+  it('never advertises a base URL built from a forged Host or X-Forwarded-Proto', async () => {
+    for (const [host, proto] of [
+      ['localhost', 'javascript'],
+      ['evil.example/x', 'http'],
+      ['user@evil.example', 'http'],
+      ['evil.example"><script>', 'http'],
+    ]) {
+      const head = (path: string) => `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nX-Forwarded-Proto: ${proto}\r\n`;
+      const openapi = await rawRequest(head('/openapi.json'));
+      const url = (openapi.json as unknown as { servers: Array<{ url: string }> }).servers[0].url;
+      expect(url).toMatch(/^https?:\/\/[a-z0-9.-]+(:[0-9]+)?$/);
+      expect(url).not.toContain('evil');
+    }
+    const llms = await stack.call('/llms.txt', { method: 'GET', key: null, headers: { 'X-Forwarded-Proto': 'javascript' } });
+    expect(llms.text).not.toContain('javascript:');
+    expect(llms.text).toContain(`${stack.baseUrl}/openapi.json`);
+  });
+
+  it('lets caches keep the public documents for a few minutes, and no other answer', async () => {
+    for (const path of ['/openapi.json', '/llms.txt', '/llms-full.txt']) {
+      expect((await stack.call(path, { method: 'GET', key: null })).headers.get('cache-control')).toBe('public, max-age=300');
+    }
+    expect((await checked('POST', '/v1/categories/get')).headers.get('cache-control')).toBe('no-store');
+    expect((await checked('POST', '/v1/categories/get', { key: null })).headers.get('cache-control')).toBe('no-store');
+    expect((await stack.call('/v1/nothing/here', { body: {} })).headers.get('cache-control')).toBe('no-store');
   });
 
   it('serves llms.txt and llms-full.txt naming every operation', async () => {

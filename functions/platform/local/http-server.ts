@@ -2,7 +2,8 @@
 // would send, and calls the same handler module a Lambda runs. /api/v1/... is routed like /v1/...
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { ApiError, envelope } from '../../contracts/errors';
 import { ALIAS_PREFIX, ROUTES, type Route } from '../../contracts/routes';
 import { API_VERSION } from '../../contracts/schemas';
@@ -10,6 +11,11 @@ import { plannedOperation, type LambdaHandler } from '../operation';
 
 /** API Gateway's own payload limit; our middleware enforces the smaller API limit itself. */
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+/**
+ * The request line plus headers Node parses before giving up (Node's default, set here so the limit
+ * is ours to see). Beyond it the client gets 431 request_header_fields_too_large from clientError.
+ */
+export const LOCAL_MAX_HEADER_BYTES = 16 * 1024;
 
 export type HandlerTable = Map<string, LambdaHandler>;
 
@@ -112,12 +118,54 @@ function lambdaContext(functionName: string, requestId: string): Context {
 function writeGatewayError(res: ServerResponse, err: ApiError): void {
   // What API Gateway's gateway responses answer before any Lambda runs (see lib/api-construct.ts).
   const requestId = `req_${randomUUID()}`;
-  res.writeHead(err.status, { 'Content-Type': 'application/json', 'X-Request-Id': requestId, 'FC-Version': API_VERSION });
+  res.writeHead(err.status, { 'Content-Type': 'application/json', 'X-Request-Id': requestId, 'FC-Version': API_VERSION, 'Cache-Control': 'no-store' });
   res.end(JSON.stringify(envelope(err, requestId)));
 }
 
+/** A parse error of Node's HTTP parser (llhttp): `code` names it, e.g. HPE_HEADER_OVERFLOW. */
+type ClientError = Error & { code?: string };
+
+/**
+ * The answer to a request Node could not parse (headers over LOCAL_MAX_HEADER_BYTES, a NUL or other
+ * forbidden byte in a header, a malformed request line): the JSON envelope with a request id, like
+ * every other answer, instead of Node's bare status line. Written straight to the socket, since no
+ * request object exists, and the connection is closed: after a parse error the rest of the stream
+ * cannot be trusted to start a new request.
+ */
+function answerClientError(err: ClientError, socket: Duplex): void {
+  // As Node's own default: nothing to answer on a reset or closed socket, nor in the middle of a
+  // response already under way on this connection (its internal _httpMessage).
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  // A client that stalls past headersTimeout or requestTimeout gets no envelope: the catalogue has
+  // no 408, and the client has stopped talking anyway.
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    socket.destroy();
+    return;
+  }
+  const apiError =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? new ApiError('request_header_fields_too_large', `The request line and headers are larger than ${LOCAL_MAX_HEADER_BYTES} bytes.`)
+      : new ApiError('request_rejected', `The request is not well-formed HTTP (${err.code ?? 'parse error'}); headers may not contain control characters such as NUL.`);
+  const requestId = `req_${randomUUID()}`;
+  const body = JSON.stringify(envelope(apiError, requestId));
+  const head = [
+    `HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status] ?? ''}`,
+    'Content-Type: application/json',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-Id: ${requestId}`,
+    `FC-Version: ${API_VERSION}`,
+    'Cache-Control: no-store',
+    'Connection: close',
+  ];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+}
+
 export function createLocalServer(table: { handlers: HandlerTable; fallback: LambdaHandler }): Server {
-  const server = createServer((req, res) => {
+  const server = createServer({ maxHeaderSize: LOCAL_MAX_HEADER_BYTES }, (req, res) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
@@ -143,6 +191,7 @@ export function createLocalServer(table: { handlers: HandlerTable; fallback: Lam
     });
     req.on('error', () => res.destroy());
   });
+  server.on('clientError', answerClientError);
   server.keepAliveTimeout = 5_000;
   return server;
 }
