@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Ensures what the tests need beyond npm packages:
-#   - Java 17+ for AWS's DynamoDB Local;
+#   - Java 17+ with the jdk.compiler module for AWS's DynamoDB Local (it is started through a Java
+#     source-file launcher, functions/platform/local/LoopbackDynamoDbLocal.java, that keeps it on
+#     127.0.0.1; Debian's openjdk-17-jre-headless ships that module, slimmer runtimes may not);
 #   - Debian's Chromium (/usr/bin/chromium) for the browser tests (playwright-core drives it and
 #     never downloads a browser of its own).
 # Installs the missing Debian packages (the machines here run as root; sudo otherwise).
@@ -25,6 +27,10 @@ java_major() {
 if ! command -v java >/dev/null 2>&1 || [ "$(java_major)" -lt 17 ]; then
   echo "ensure-test-deps: installing a Java 17+ runtime for DynamoDB Local"
   apt_install openjdk-17-jre-headless
+fi
+if ! java --list-modules 2>/dev/null | grep -q '^jdk.compiler@'; then
+  echo "ensure-test-deps: installing a Java 17 JDK (this Java cannot run source-file programs)"
+  apt_install openjdk-17-jdk-headless
 fi
 echo "ensure-test-deps: java $(java_major) ok"
 

@@ -2,7 +2,7 @@
 //   PORT (default 4010), HOST (default 127.0.0.1), FC_LOCAL_DATA_DIR (default .data/),
 //   FC_LOCAL_IN_MEMORY=1 (keep nothing), FC_LOCAL_SEED (applications and keys, JSON).
 import { startLocalStack } from '../functions/platform/local/local-stack';
-import { parseSeed } from '../functions/platform/local/seed';
+import { bannerKey, parseSeed } from '../functions/platform/local/seed';
 import { webhookTimeScaleFromEnv } from '../functions/platform/local/workflows';
 import { join } from 'node:path';
 
@@ -25,17 +25,23 @@ async function main(): Promise<void> {
     webhookTimeScale,
     // The key that seals webhook secrets lives beside the data it protects (never in memory mode).
     kekFile: inMemory ? undefined : join(dataDir, 'local-kek'),
+    onStorageGaveUp: (error) => {
+      process.stderr.write(`\n${error.message}\nFincore is stopping: it cannot serve without DynamoDB Local.\n`);
+      process.exit(1);
+    },
   });
+  // Only a key shown in full can go into the example; a masked one would not authenticate.
+  const exampleKey = stack.keys.find((k) => bannerKey(k) === k.key)?.key ?? '<your key>';
   const lines = [
     '',
     `Fincore is listening on ${stack.baseUrl}`,
-    `  data: ${inMemory ? 'in memory (FC_LOCAL_IN_MEMORY=1)' : `${dataDir}/ (DynamoDB Local files)`}`,
+    `  data: ${inMemory ? 'in memory (FC_LOCAL_IN_MEMORY=1)' : `${dataDir}/ (DynamoDB Local files, owner-only)`}; DynamoDB Local on ${stack.dynamodbEndpoint} (loopback only)`,
     `  docs: ${stack.baseUrl}/openapi.json  ${stack.baseUrl}/llms.txt`,
     `  webhooks: loopback endpoints allowed for test keys (local mode); retry schedule x${webhookTimeScale} (FC_LOCAL_WEBHOOK_TIME_SCALE)`,
-    '  keys (shown once; only their SHA-256 is stored):',
-    ...stack.keys.map((k) => `    ${k.application} [${k.plan}] ${k.environment}: ${k.key}`),
+    '  keys (a generated key is shown once, seeded and live keys masked; only their SHA-256 is stored):',
+    ...stack.keys.map((k) => `    ${k.application} [${k.plan}] ${k.environment}: ${bannerKey(k)}`),
     '',
-    `  try: curl -X POST ${stack.baseUrl}/v1/categories/get -H "Authorization: Bearer ${stack.keys[0]?.key ?? '<key>'}"`,
+    `  try: curl -X POST ${stack.baseUrl}/v1/categories/get -H "Authorization: Bearer ${exampleKey}"`,
     '  Ctrl-C stops the server and DynamoDB Local.',
     '',
   ];
