@@ -1,7 +1,9 @@
 // The outbox: an event row is written before or atomically with the change it announces, flagged
-// unpublished; publishing hands it to the event bus and clears the flag. A crash in between leaves
-// the event in the outbox for the sweep (app/webhooks.ts `sweepOutbox`). Here, in the data layer,
-// so that app code and the HTTP middleware (usage notices) emit events the same way.
+// unpublished; publishing hands it to the event bus and clears the flag only once the bus holds it
+// durably (on AWS: SQS accepted the message; locally: dispatch has written the delivery rows and
+// their executions' rows). A crash in between leaves the event in the outbox for the sweep
+// (app/webhooks.ts `sweepOutbox`), and dispatch is idempotent. Here, in the data layer, so that app
+// code and the HTTP middleware (usage notices) emit events the same way.
 import { assertEventData, type EventData, type EventType } from '../contracts/events';
 import { randomToken } from '../core/api-keys';
 import { logger } from '../platform/observability';
@@ -31,7 +33,10 @@ export function newEvent<T extends EventType>(deps: Deps, t: EventTenant, type: 
   };
 }
 
-/** Hands an already-recorded event to the bus; a failure leaves it in the outbox for the sweep. */
+/**
+ * Hands an already-recorded event to the bus and, once the bus has it durably, takes it out of the
+ * outbox; a failure (or a crash before) leaves it in the outbox for the sweep.
+ */
 export async function publishEvent(deps: Deps, eventId: string): Promise<boolean> {
   try {
     await deps.ports.eventBus.publish(eventId);

@@ -21,7 +21,12 @@ export type StoredTransaction = TransactionRecord;
 
 /** Superseded versions are kept this long so that a paging session can finish on its snapshot. */
 export const FEED_RETENTION_MS = 30 * 24 * 3600 * 1000;
-const LEASE_MS = 60_000;
+/**
+ * How long an ingestion holds the item's lease. A writer that dies keeps it until then, so whoever
+ * meets IngestionBusyError retries for longer than this (the local refresh queue; SQS's
+ * visibility timeout on AWS).
+ */
+export const INGESTION_LEASE_MS = 60_000;
 
 function toRow(itemId: string, entry: FeedEntry<StoredTransaction>, now: number) {
   return {
@@ -132,7 +137,7 @@ export async function commitTransactions(deps: Deps, itemId: string, source: Cha
         Key: keys.item(itemId),
         UpdateExpression: 'SET ingest_lease_until = :until, reserved_seq = if_not_exists(reserved_seq, :zero) + :one',
         ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(ingest_lease_until) OR ingest_lease_until < :now)',
-        ExpressionAttributeValues: { ':until': now + LEASE_MS, ':now': now, ':zero': 0, ':one': 1 },
+        ExpressionAttributeValues: { ':until': now + INGESTION_LEASE_MS, ':now': now, ':zero': 0, ':one': 1 },
         ReturnValues: 'ALL_NEW',
       }),
     );
@@ -150,7 +155,7 @@ export async function commitTransactions(deps: Deps, itemId: string, source: Cha
         Key: keys.item(itemId),
         UpdateExpression: `REMOVE ingest_lease_until ${extra}`.trim(),
         ConditionExpression: 'ingest_lease_until = :until',
-        ExpressionAttributeValues: { ':until': now + LEASE_MS, ...values },
+        ExpressionAttributeValues: { ':until': now + INGESTION_LEASE_MS, ...values },
       }),
     );
   try {
@@ -170,7 +175,7 @@ export async function commitTransactions(deps: Deps, itemId: string, source: Cha
       Key: keys.item(itemId),
       UpdateExpression: 'SET committed_seq = :seq, reserved_seq = :seq, last_successful_sync = :at REMOVE ingest_lease_until',
       ConditionExpression: 'ingest_lease_until = :until',
-      ExpressionAttributeValues: { ':seq': seq, ':at': new Date(now).toISOString(), ':until': now + LEASE_MS },
+      ExpressionAttributeValues: { ':seq': seq, ':at': new Date(now).toISOString(), ':until': now + INGESTION_LEASE_MS },
     };
     const announcement = plan.entries.length > 0 ? options.announce?.(seq) : undefined;
     if (announcement) {

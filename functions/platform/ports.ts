@@ -5,6 +5,7 @@ import type { DeliveryExecutionInput, RefreshExecutionInput } from '../contracts
 
 /** Hands a committed event (already in the outbox) to delivery. */
 export interface EventBus {
+  /** Resolves once the event's dispatch is durable (the outbox lets go of the event after that). */
   publish(eventId: string): Promise<void>;
 }
 

@@ -12,8 +12,11 @@ import {
 import { WEBHOOK_RETRY_DELAYS_SECONDS } from '../../functions/workers/webhook-schedule';
 import {
   LOCAL_DEFINITIONS,
+  type ExecutionRecord,
+  type ExecutionStore,
   type LocalWorkflowHandlers,
   createLocalWorkflows,
+  resumePoint,
   scaledWaits,
   webhookTimeScaleFromEnv,
 } from '../../functions/platform/local/workflows';
@@ -323,5 +326,152 @@ describe('dead-letter record state', () => {
       'environment.$': '$.environment',
       attempts: MAX_ATTEMPTS,
     });
+  });
+});
+
+/** The table's execution rows, in memory: what a restarted runner finds. */
+function memoryStore(): ExecutionStore & { rows: Map<string, ExecutionRecord>; saves: ExecutionRecord[]; failNextSave: boolean } {
+  const store = {
+    rows: new Map<string, ExecutionRecord>(),
+    saves: [] as ExecutionRecord[],
+    failNextSave: false,
+    save: async (record: ExecutionRecord) => {
+      if (store.failNextSave) {
+        store.failNextSave = false;
+        throw new Error('table unavailable');
+      }
+      store.saves.push(structuredClone(record));
+      store.rows.set(record.input.delivery_id, structuredClone(record));
+    },
+    remove: async (deliveryId: string) => {
+      store.rows.delete(deliveryId);
+    },
+    unfinished: async () => [...store.rows.values()].map((r) => structuredClone(r)),
+  };
+  return store;
+}
+
+describe('durable local WebhookDelivery executions', () => {
+  const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
+
+  it('keep a row from before the first attempt, move it on after each failed attempt and remove it at the end', async () => {
+    const store = memoryStore();
+    const rec = recorder(async (attempt) => (attempt < 3 ? refused : ok));
+    const workflows = createLocalWorkflows(rec.handlers, { timeScale: TIME_SCALE, store, now: () => T0 });
+    const input = deliveryInput();
+    const run = workflows.startDelivery(input);
+    await run.recorded;
+    expect(store.saves[0]).toEqual({ input, nextAttempt: 1, nextAttemptAt: T0, timeScale: TIME_SCALE });
+    expect(await run.done).toBe('SUCCEEDED');
+    expect(store.saves.map((r) => [r.nextAttempt, r.nextAttemptAt])).toEqual([
+      [1, T0],
+      [2, T0 + Math.round(60_000 * TIME_SCALE)],
+      [3, T0 + Math.round(300_000 * TIME_SCALE)],
+    ]);
+    expect(store.rows.size).toBe(0);
+  });
+
+  it('continue after a stop where they left off: the retry wait re-armed with what remained of it, rescaled', async () => {
+    const store = memoryStore();
+    const first = recorder(async () => refused);
+    const inRetryWait = timerArmed(60_000);
+    // Real time: after attempt 1 fails, the execution waits 60 s for attempt 2.
+    const before = createLocalWorkflows(first.handlers, { timeScale: 1, store, now: () => T0 });
+    const abandoned = before.startDelivery(deliveryInput());
+    await inRetryWait.catch((error: unknown) => {
+      before.stop();
+      throw error;
+    });
+    before.stop();
+    expect(await abandoned.done).toBe('FAILED');
+    const [row] = [...store.rows.values()];
+    expect(row).toMatchObject({ nextAttempt: 2, nextAttemptAt: T0 + 60_000, timeScale: 1 });
+
+    // 20 s later, a new runner at 1/1000 of real time: 40 s remain, i.e. 40 ms.
+    const second = recorder(async () => ok);
+    const after = createLocalWorkflows(second.handlers, { timeScale: 0.001, store, now: () => T0 + 20_000 });
+    const rearmed = timerArmed(40);
+    const resumed = await after.resume();
+    await rearmed;
+    expect(resumed.map((r) => r.deliveryId)).toEqual([row.input.delivery_id]);
+    expect(await resumed[0].done).toBe('SUCCEEDED');
+    expect(first.attempts.map((a) => a.attempt)).toEqual([1]);
+    expect(second.attempts).toEqual([{ ...row.input, attempt: 2 }]);
+    expect(store.rows.size).toBe(0);
+    // A resumed execution keeps its name: it cannot be started a second time.
+    expect(after.startDelivery(row.input).accepted).toBe(false);
+  });
+
+  it('run a due attempt at once on resume, and dead-letter after the last', async () => {
+    const store = memoryStore();
+    const input = deliveryInput();
+    store.rows.set(input.delivery_id, { input, nextAttempt: 4, nextAttemptAt: T0 - 1, timeScale: TIME_SCALE });
+    const rec = recorder(async () => refused);
+    const workflows = createLocalWorkflows(rec.handlers, { timeScale: TIME_SCALE, store, now: () => T0 });
+    const [resumed] = await workflows.resume();
+    expect(await resumed.done).toBe('FAILED');
+    expect(rec.attempts.map((a) => a.attempt)).toEqual([4, 5]);
+    expect(rec.deadLetters).toEqual([{ ...input, attempts: MAX_ATTEMPTS }]);
+    expect(store.rows.size).toBe(0);
+  });
+
+  it('record the dead letter on resume when every attempt was already made', async () => {
+    const store = memoryStore();
+    const input = deliveryInput();
+    store.rows.set(input.delivery_id, { input, nextAttempt: MAX_ATTEMPTS + 1, nextAttemptAt: T0, timeScale: TIME_SCALE });
+    const rec = recorder(async () => ok);
+    const workflows = createLocalWorkflows(rec.handlers, { timeScale: TIME_SCALE, store, now: () => T0 });
+    const [resumed] = await workflows.resume();
+    expect(await resumed.done).toBe('FAILED');
+    expect(rec.attempts).toEqual([]);
+    expect(rec.deadLetters).toEqual([{ ...input, attempts: MAX_ATTEMPTS }]);
+    expect(store.rows.size).toBe(0);
+  });
+
+  it('do not resume an execution the runner already runs', async () => {
+    const store = memoryStore();
+    const rec = recorder(async () => ok);
+    const workflows = createLocalWorkflows(rec.handlers, { timeScale: TIME_SCALE, store, now: () => T0 });
+    const run = workflows.startDelivery(deliveryInput());
+    await run.recorded;
+    expect(await workflows.resume()).toEqual([]);
+    await run.done;
+    expect(rec.attempts).toHaveLength(1);
+  });
+
+  it('refuse a start whose row could not be written, so that the caller can start it again', async () => {
+    const store = memoryStore();
+    store.failNextSave = true;
+    const rec = recorder(async () => ok);
+    const workflows = createLocalWorkflows(rec.handlers, { timeScale: TIME_SCALE, store, now: () => T0 });
+    const input = deliveryInput();
+    const failed = workflows.startDelivery(input);
+    await expect(failed.recorded).rejects.toThrow('table unavailable');
+    expect(await failed.done).toBe('FAILED');
+    expect(rec.attempts).toEqual([]);
+    const retried = workflows.startDelivery(input);
+    expect(retried.accepted).toBe(true);
+    expect(await retried.done).toBe('SUCCEEDED');
+    expect(rec.attempts).toHaveLength(1);
+  });
+});
+
+describe('resumePoint', () => {
+  const input: DeliveryExecutionInput = { delivery_id: 'd', event_id: 'e', endpoint_id: 'p', application_id: 'a', environment: 'test' };
+  const at = (nextAttempt: number, nextAttemptAt: number, timeScale = 1): ExecutionRecord => ({ input, nextAttempt, nextAttemptAt, timeScale });
+
+  it('starts a first attempt at once, and waits what remains before a later one', () => {
+    expect(resumePoint(at(1, 0), 1_000, 1)).toEqual({ startAt: 'Attempt1', waitMs: null });
+    expect(resumePoint(at(3, 10_000), 4_000, 1)).toEqual({ startAt: 'WaitBeforeAttempt3', waitMs: 6_000 });
+    // Overdue: no wait.
+    expect(resumePoint(at(3, 10_000), 20_000, 1)).toEqual({ startAt: 'WaitBeforeAttempt3', waitMs: 0 });
+    expect(resumePoint(at(MAX_ATTEMPTS + 1, 0), 0, 1)).toEqual({ startAt: RECORD_DEAD_LETTER_STATE, waitMs: null });
+  });
+
+  it('rescales what remains to the current time scale, never beyond the whole wait', () => {
+    // Saved at 1/100: 600 ms remained of the 1 min wait, i.e. 60 s of schedule; now at real time.
+    expect(resumePoint(at(2, 1_600, 0.01), 1_000, 1)).toEqual({ startAt: 'WaitBeforeAttempt2', waitMs: 60_000 });
+    expect(resumePoint(at(2, 1_000 + 600_000, 1), 1_000, 1)).toEqual({ startAt: 'WaitBeforeAttempt2', waitMs: 60_000 });
+    expect(resumePoint(at(2, 5_000, 0), 1_000, 1)).toEqual({ startAt: 'WaitBeforeAttempt2', waitMs: 0 });
   });
 });

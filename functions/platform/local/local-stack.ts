@@ -5,6 +5,8 @@ import { createLocalKeyProvider } from '../crypto/local-key-provider';
 import { configureRuntime, createDeps, type Clock, type Deps } from '../runtime';
 import { createLocalPorts, type LocalPorts } from './local-ports';
 import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-local';
+import { logger } from '../observability';
+import { restrictFile } from './private-files';
 import { createLocalServer, loadHandlers } from './http-server';
 import { applySeed, type SeedApplication, type SeededKey } from './seed';
 
@@ -25,6 +27,8 @@ export interface LocalStackOptions {
   /** Where the local key-encryption key lives; in memory when omitted (nothing survives a restart). */
   kekFile?: string;
   clock?: Clock;
+  /** DynamoDB Local (when we start it) could not be restarted; the default exits the process. */
+  onStorageGaveUp?: (error: Error) => void;
 }
 
 export interface LocalStack {
@@ -38,14 +42,34 @@ export interface LocalStack {
   stop(): Promise<void>;
 }
 
+/** The keys this start ensured, as a seed that ensures the same again (a generated key stays valid). */
+function seedOfKeys(keys: SeededKey[]): SeedApplication[] {
+  const byApplication = new Map<string, SeedApplication>();
+  for (const key of keys) {
+    const app = byApplication.get(key.application) ?? { application: key.application, plan: key.plan, keys: [] };
+    app.keys.push(key.key);
+    byApplication.set(key.application, app);
+  }
+  return [...byApplication.values()];
+}
+
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   let dynamo: DynamoDbLocal | undefined;
+  const tableName = options.tableName ?? 'fincore';
+  const inMemory = options.inMemory || options.dataDir === undefined;
+  // Filled once the seed is applied; an in-memory engine that restarts comes back empty.
+  let afterRestart: () => Promise<void> = () => ensureTable(endpoint, tableName);
   const endpoint =
     options.dynamodbEndpoint ??
-    (dynamo = await startDynamoDbLocal({ dataDir: options.inMemory ? undefined : options.dataDir })).endpoint;
-  const tableName = options.tableName ?? 'fincore';
+    (dynamo = await startDynamoDbLocal({
+      dataDir: inMemory ? undefined : options.dataDir,
+      onRestarted: () => afterRestart(),
+      onGaveUp: options.onStorageGaveUp,
+    })).endpoint;
   try {
     await ensureTable(endpoint, tableName);
+    // The key-encryption key is as secret as the data: owner-only even if an older run left it open.
+    if (options.kekFile) restrictFile(options.kekFile);
     // The background ports need deps and deps carry the ports: the ports read deps only once work runs.
     const background = createLocalPorts(() => deps, { timeScale: options.webhookTimeScale ?? 1 });
     const deps: Deps = createDeps(
@@ -54,6 +78,16 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     );
     configureRuntime(deps);
     const keys = await applySeed(deps, options.seed ?? null);
+    // What an earlier process on this table left unfinished: deliveries, refreshes, the outbox.
+    await background.resume();
+    if (inMemory && dynamo) {
+      afterRestart = async () => {
+        await ensureTable(endpoint, tableName);
+        // The same applications and keys: a given seed again, or the key generated at start.
+        await applySeed(deps, options.seed ?? seedOfKeys(keys));
+        logger.warn('DynamoDB Local kept its data in memory: everything but the table and the keys shown at start was lost');
+      };
+    }
     const server = createLocalServer(loadHandlers());
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
