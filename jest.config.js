@@ -2,7 +2,7 @@
 // so it is the one package under node_modules that gets transformed.
 //
 // One project per test layer, so a run pays only for what its layer needs: `unit` and `cdk` start
-// nothing, while `handlers`, `e2e` and `browser` share one DynamoDB Local. Jest runs a project's
+// nothing, while `handlers`, `e2e`, `browser` and `security` share one DynamoDB Local. Jest runs a project's
 // globalSetup only when at least one of that project's tests is selected, and runs each distinct
 // setup module once per run, so `npx jest --selectProjects unit` never starts Java and a full run
 // starts DynamoDB Local once.
@@ -38,6 +38,7 @@ const layers = [
   layer('handlers', withDynamoDbLocal),
   layer('e2e', withDynamoDbLocal),
   layer('browser', withDynamoDbLocal),
+  layer('security', withDynamoDbLocal),
 ];
 
 // A test file outside every layer's folder would match no project and silently never run.

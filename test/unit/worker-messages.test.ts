@@ -21,6 +21,7 @@ const deadLetter = jest.fn(async (_deps: unknown, _input: unknown) => undefined)
 const sweepOutbox = jest.fn(async (_deps: unknown) => 0);
 const refreshItem = jest.fn(async (_deps: unknown, _input: unknown) => ({ refreshed: true }));
 const scanned = jest.fn(async () => ({ Items: [] }));
+const reapAbandonedConnections = jest.fn(async (_deps: unknown) => 0);
 
 jest.mock('../../functions/app/webhooks', () => ({
   dispatchEvent: (deps: unknown, eventId: string) => dispatchEvent(deps, eventId),
@@ -28,6 +29,7 @@ jest.mock('../../functions/app/webhooks', () => ({
   deadLetter: (deps: unknown, input: unknown) => deadLetter(deps, input),
   sweepOutbox: (deps: unknown) => sweepOutbox(deps),
 }));
+jest.mock('../../functions/app/link', () => ({ reapAbandonedConnections: (deps: unknown) => reapAbandonedConnections(deps) }));
 jest.mock('../../functions/app/lifecycle', () => ({ refreshItem: (deps: unknown, input: unknown) => refreshItem(deps, input) }));
 jest.mock('../../functions/platform/runtime', () => ({
   runtime: () => ({ config: { tableName: 't' }, ddb: { send: () => scanned() }, ports: { refreshQueue: { enqueue: async () => undefined } } }),
@@ -117,8 +119,9 @@ describe('the scheduled refresh worker', () => {
   const scheduleEvent = { version: '0', id: 'x', 'detail-type': 'Scheduled Event', source: 'aws.events', time: '2026-07-01T00:00:00Z', resources: [], detail: {} };
 
   it('runs on the EventBridge schedule event', async () => {
-    await expect(scheduled.handler(scheduleEvent)).resolves.toEqual({ enqueued: 0, republished: 0 });
+    await expect(scheduled.handler(scheduleEvent)).resolves.toEqual({ enqueued: 0, republished: 0, reaped: 0 });
     expect(sweepOutbox).toHaveBeenCalledTimes(1);
+    expect(reapAbandonedConnections).toHaveBeenCalledTimes(1);
   });
 
   it('refuses any other invocation before doing any work', async () => {
