@@ -75,6 +75,13 @@ module.exports = {
       to: { path: `(^|node_modules/)@aws-sdk/|${IO_MODULES}` },
     },
     {
+      name: 'aws-sdk-only-in-repositories-and-platform',
+      comment: 'Tables, queues, workflows and keys are reached through repositories (data) and ports (platform), never directly.',
+      severity: 'error',
+      from: { path: '^functions/', pathNot: any('data', 'platform', 'local') },
+      to: { path: '(^|node_modules/)@aws-sdk/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'infra-code-stays-out-of-use-cases',
       comment: 'CDK (lib/) reads the contract, the key schema and the workflow definitions; never runtime code paths.',
       severity: 'error',

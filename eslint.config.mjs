@@ -20,6 +20,11 @@ export default tseslint.config(
     },
   },
   {
+    // Handlers and use cases get non-null values from the route table's types, never by assertion.
+    files: ['functions/api/**/*.ts', 'functions/app/**/*.ts', 'functions/connectors/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'error' },
+  },
+  {
     files: ['**/*.js', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -5,7 +5,8 @@
 //   npx cdk deploy -c stage=production
 import { App } from 'aws-cdk-lib';
 import { addFincoreStack } from '../lib/fincore-app';
-import { parseStage, type Stage } from '../lib/stage-config';
+import { parseStage } from '../lib/stage-config';
+import type { DeployedStage as Stage } from '../functions/contracts/stages';
 
 const app = new App();
 let stage: Stage;

@@ -5,7 +5,8 @@ import { type App, type Environment, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { ApiRouteOptions } from './api-construct';
 import { FincoreStack } from './fincore-stack';
-import { stageConfig, type Stage } from './stage-config';
+import { stageConfig } from './stage-config';
+import type { DeployedStage as Stage } from '../functions/contracts/stages';
 
 export function stackId(stage: Stage): string {
   return `Fincore-${stage}`;

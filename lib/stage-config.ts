@@ -3,11 +3,10 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 
-export const STAGES = ['sandbox', 'production'] as const;
-export type Stage = (typeof STAGES)[number];
+import { DEPLOYED_STAGES, type DeployedStage } from '../functions/contracts/stages';
 
 export interface StageConfig {
-  stage: Stage;
+  stage: DeployedStage;
   /** Table, keys and log groups: sandbox is disposable, production data never is. */
   removalPolicy: RemovalPolicy;
   deletionProtection: boolean;
@@ -29,7 +28,7 @@ export interface StageConfig {
   };
 }
 
-const CONFIGS: Record<Stage, StageConfig> = {
+const CONFIGS: Record<DeployedStage, StageConfig> = {
   sandbox: {
     stage: 'sandbox',
     removalPolicy: RemovalPolicy.DESTROY,
@@ -64,20 +63,20 @@ const CONFIGS: Record<Stage, StageConfig> = {
   },
 };
 
-export function isStage(value: unknown): value is Stage {
-  return typeof value === 'string' && (STAGES as readonly string[]).includes(value);
+export function isStage(value: unknown): value is DeployedStage {
+  return typeof value === 'string' && (DEPLOYED_STAGES as readonly string[]).includes(value);
 }
 
 /** Validates the raw `-c stage=` value; the message says how to fix a missing or wrong one. */
-export function parseStage(value: unknown): Stage {
+export function parseStage(value: unknown): DeployedStage {
   if (isStage(value)) return value;
   const got = value === undefined ? 'nothing' : JSON.stringify(value);
   throw new Error(
-    `Pass the stage as CDK context: -c stage=${STAGES.join('|')} (got ${got}). ` +
+    `Pass the stage as CDK context: -c stage=${DEPLOYED_STAGES.join('|')} (got ${got}). ` +
       'Example: npx cdk synth -c stage=sandbox',
   );
 }
 
-export function stageConfig(stage: Stage): StageConfig {
+export function stageConfig(stage: DeployedStage): StageConfig {
   return CONFIGS[stage];
 }

@@ -5,7 +5,7 @@
 import { describePage } from '../app/link';
 import { ApiError, type ErrorCode } from '../contracts/errors';
 import { embedModeOf, isLinkTokenShaped, renderErrorPage, renderFlowPage, type LinkPageProblem } from '../platform/link-ui/page';
-import { renderedOperation } from '../platform/link-ui/serve';
+import { defineOperation } from '../platform/operation';
 import { logger } from '../platform/observability';
 
 /** The errors about the token itself: the user gets the error page that says to ask for a new link. */
@@ -15,7 +15,7 @@ function isTokenProblem(code: ErrorCode): code is (typeof TOKEN_PROBLEMS)[number
   return (TOKEN_PROBLEMS as readonly ErrorCode[]).includes(code);
 }
 
-export const handler = renderedOperation('link.page', async ({ deps, event, requestId }) => {
+export const handler = defineOperation('link.page', async ({ deps, event, requestId }) => {
   const query = event.queryStringParameters ?? {};
   const embed = embedModeOf(query);
   if (embed === 'invalid') return renderErrorPage({ problem: 'invalid_embed', requestId, embed: null });

@@ -1,6 +1,6 @@
 // GET /link/sdk.js: the Link SDK (FincoreLink.create({ token, onSuccess, onExit }).open()).
 import { LINK_SDK_SCRIPT } from '../platform/link-ui/generated/bundles';
-import { renderedOperation } from '../platform/link-ui/serve';
+import { defineOperation } from '../platform/operation';
 
 const HEADERS = {
   'Cache-Control': 'public, max-age=300',
@@ -8,4 +8,4 @@ const HEADERS = {
   'Cross-Origin-Resource-Policy': 'cross-origin',
 };
 
-export const handler = renderedOperation('link.sdk', () => ({ statusCode: 200, headers: HEADERS, body: LINK_SDK_SCRIPT }));
+export const handler = defineOperation('link.sdk', () => ({ statusCode: 200, headers: HEADERS, body: LINK_SDK_SCRIPT }));

@@ -33,16 +33,24 @@ export function enrich(raw: SourceTransaction): StoredTransaction {
   };
 }
 
+/** A connector's batch with its transactions enriched: what ingestion commits. */
 export interface SourceData {
   accounts: StoredAccount[];
-  transactions: StoredTransaction[];
+  transactions: { kind: 'window'; transactions: StoredTransaction[] } | { kind: 'changes'; upserted: StoredTransaction[]; removed: string[] };
 }
 
-type SourceRef = Pick<ItemRecord, 'connector' | 'institutionId' | 'sandboxUsername'>;
+type SourceRef = Pick<ItemRecord, 'connector' | 'institutionId' | 'connectionLogin'>;
 
 /** A connector's batch, ready to ingest: its transactions enriched. */
 export function ingestable(batch: SourceBatch): SourceData {
-  return { accounts: batch.accounts, transactions: batch.transactions.map(enrich) };
+  const t = batch.transactions;
+  return {
+    accounts: batch.accounts,
+    transactions:
+      t.kind === 'window'
+        ? { kind: 'window', transactions: t.transactions.map(enrich) }
+        : { kind: 'changes', upserted: t.upserted.map(enrich), removed: t.removed },
+  };
 }
 
 /** The item's whole history as its connector reports it today. */
@@ -75,6 +83,19 @@ export function diffAgainstSource(source: readonly StoredTransaction[]) {
 }
 
 /**
+ * The feed changes a batch means. A window batch is diffed against the feed (above); a change batch
+ * is taken as it is, except that removing a transaction the feed never had (or already removed) is
+ * dropped, so a source repeating itself never writes a tombstone for nothing.
+ */
+export function changesFrom(batch: SourceData['transactions']) {
+  if (batch.kind === 'window') return diffAgainstSource(batch.transactions);
+  return (latest: ReadonlyMap<string, { removed: boolean }>): TxnChange<StoredTransaction>[] => [
+    ...batch.upserted.map((txn) => ({ txnId: txn.transaction_id, txn })),
+    ...batch.removed.filter((txnId) => latest.has(txnId) && !latest.get(txnId)?.removed).map((txnId) => ({ txnId })),
+  ];
+}
+
+/**
  * Pulls accounts and transactions from the item's connector and commits what changed. A commit
  * that changed something carries its `transactions.sync_updates_available` event in the same
  * DynamoDB transaction (the outbox), and the event is then published.
@@ -88,7 +109,7 @@ export async function syncFromSource(deps: Deps, item: ItemRecord, fetched?: Sou
     initial_update_complete: true,
     historical_update_complete: true,
   });
-  const result = await commitTransactions(deps, item.itemId, diffAgainstSource(data.transactions), { announce: () => eventPut(deps, event) });
+  const result = await commitTransactions(deps, item.itemId, changesFrom(data.transactions), { announce: () => eventPut(deps, event) });
   if (result.committedSeq !== null) await publishEvent(deps, event.eventId);
   return result;
 }

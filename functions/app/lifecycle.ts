@@ -3,7 +3,7 @@
 // While an item is not healthy, the calls that need the institution (balance refresh, on-demand
 // refresh) answer an item error; everything that serves cached data keeps working: items.get,
 // items.remove, accounts.get, transactions.sync and transactions.get (and the other data products).
-import { fail } from '../contracts/errors';
+import { fail, itemErrorOf } from '../contracts/errors';
 import { EVENT_TYPES, sampleEventData, type EventType } from '../contracts/events';
 import type { RefreshExecutionInput } from '../contracts/worker-messages';
 import { connectorOfItem } from '../connectors';
@@ -37,7 +37,7 @@ export async function refreshItem(deps: Deps, input: RefreshExecutionInput) {
   return { refreshed: true, changed: result?.committedSeq != null, added: result?.added ?? 0, modified: result?.modified ?? 0, removed: result?.removed ?? 0 };
 }
 
-const loginRequiredError = { type: 'item_error', code: 'item_login_required', message: "The institution needs the user to log in again." };
+const loginRequiredError = itemErrorOf('item_login_required');
 
 /** POST /v1/sandbox/item/reset_login: the item needs the user again; `item.error` fires. */
 export async function resetLogin(deps: Deps, item: ItemRecord) {
@@ -47,7 +47,7 @@ export async function resetLogin(deps: Deps, item: ItemRecord) {
 }
 
 /** The item entered an error at its institution (e.g. user_locked in update mode). */
-export async function markItemError(deps: Deps, item: ItemRecord, error: { type: string; code: string; message: string }) {
+export async function markItemError(deps: Deps, item: ItemRecord, error: NonNullable<ItemRecord['error']>) {
   await updateItemState(deps, item.itemId, { status: 'error', error });
   await emitEvent(deps, item, 'item.error', { item_id: item.itemId, error });
 }

@@ -1,7 +1,7 @@
 // The Link journey: link tokens, the hosted page's session steps (credentials, MFA), item creation
 // or repair, public tokens and the exchange for an access token.
 import { connectorFor, sandboxCredentials } from '../connectors';
-import { ApiError, fail } from '../contracts/errors';
+import { ApiError, fail, itemErrorOf } from '../contracts/errors';
 import { LIMITS } from '../contracts/limits';
 import type { RequestOf } from '../contracts/routes';
 import type { Environment, Product } from '../contracts/schemas';
@@ -35,7 +35,7 @@ import {
 import { eventPut } from '../data/webhooks-repo';
 import { logger } from '../platform/observability';
 import type { Deps } from '../platform/runtime';
-import { diffAgainstSource, fetchFromSource, sourceAccounts, syncFromSource } from './item-source';
+import { changesFrom, fetchFromSource, sourceAccounts, syncFromSource } from './item-source';
 import { markItemError } from './lifecycle';
 import { registerEndpoint } from './webhooks';
 
@@ -184,7 +184,7 @@ export async function submitCredentials(deps: Deps, body: RequestOf<'link.connec
   if (result.status === 'invalid_credentials') return failAttempt(deps, session, 'invalid_credentials');
   if (result.status === 'locked') {
     const item = session.updateItemId ? await getItem(deps, session.updateItemId) : undefined;
-    if (item) await markItemError(deps, item, lockedError());
+    if (item) await markItemError(deps, item, itemErrorOf('item_locked'));
     fail('item_locked');
   }
   if (result.status === 'mfa_required') {
@@ -194,9 +194,6 @@ export async function submitCredentials(deps: Deps, body: RequestOf<'link.connec
   return finishConnection(deps, session, institution, result.connection.login);
 }
 
-function lockedError() {
-  return { type: 'item_error', code: 'item_locked', message: 'The institution has locked this login.' };
-}
 
 export async function submitMfaCode(deps: Deps, body: RequestOf<'link.mfa'>, caller: LinkCaller) {
   const session = await openSession(deps, body.link_token, caller);
@@ -363,7 +360,7 @@ async function ingestNewItem(deps: Deps, args: ConnectArgs) {
       institutionName: args.institution.name,
       connector: connector.id,
       consentedProducts: args.products,
-      sandboxUsername: args.username,
+      connectionLogin: args.username,
       clientUserId: args.clientUserId,
       webhook: args.webhook,
     },
@@ -372,7 +369,7 @@ async function ingestNewItem(deps: Deps, args: ConnectArgs) {
   const data = await fetchFromSource(deps, item);
   await putAccounts(deps, item.itemId, data.accounts, deps.clock.now());
   if (!item.consentedProducts.includes('transactions')) return { record: item, announcement: null };
-  const committed = await commitTransactions(deps, item.itemId, diffAgainstSource(data.transactions));
+  const committed = await commitTransactions(deps, item.itemId, changesFrom(data.transactions));
   const record = { ...item, committedSeq: committed.committedSeq ?? item.committedSeq };
   const announcement =
     committed.committedSeq === null

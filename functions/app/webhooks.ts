@@ -10,8 +10,8 @@ import type { DeliveryAttemptInput, DeliveryExecutionInput, DeliveryOutcome } fr
 import { randomToken } from '../core/api-keys';
 import { checkWebhookUrl, disallowedUrlCharacter, normalizeWebhookUrl, type WebhookUrlFailureReason } from '../core/webhook-url';
 import { webhookHeaders } from '../core/webhook-signature';
-import { publishEvent } from '../data/events';
-import type { Environment } from '../contracts/schemas';
+import { publishEvent, type EventTenant } from '../data/events';
+import { API_VERSION, type Environment } from '../contracts/schemas';
 import {
   createDelivery,
   createSecretRecord,
@@ -46,10 +46,8 @@ export const MAX_SIGNING_SECRETS = 5;
 const OUTBOX_SWEEP_AGE_MS = 30_000;
 const ATTEMPT_TIMEOUT_MS = 9_000;
 
-interface Tenant {
-  applicationId: string;
-  environment: Environment;
-}
+/** Whose webhooks: endpoints, secrets and events belong to one application and environment. */
+type Tenant = EventTenant;
 
 // ---------- secrets ----------
 
@@ -101,7 +99,9 @@ const ROTATION_TRIES = 5;
 export async function rotateSecret(deps: Deps, t: Tenant, graceHours: number) {
   const { created } = await ensureSecret(deps, t);
   for (let attempt = 1; ; attempt++) {
-    const record = (await getSecretRecord(deps, t.applicationId, t.environment))!;
+    // ensureSecret above wrote it if it was missing; secrets are never deleted.
+    const record = await getSecretRecord(deps, t.applicationId, t.environment);
+    if (!record) throw new Error(`the signing secret of ${t.applicationId}/${t.environment} vanished during rotation`);
     const now = deps.clock.now();
     // A secret created by this very call was never shown to anyone: it need not keep signing.
     const previousExpiresAt = now + (created ? 0 : graceHours * 3600_000);
@@ -279,7 +279,7 @@ export async function deliverAttempt(deps: Deps, input: DeliveryAttemptInput): P
         headers: {
           ...headers,
           'Content-Type': 'application/json',
-          'User-Agent': 'Fincore-Webhooks/2026-07-01',
+          'User-Agent': `Fincore-Webhooks/${API_VERSION}`,
           [EVENT_ID_HEADER]: event.eventId,
           [DELIVERY_ATTEMPT_HEADER]: String(input.attempt),
         },
@@ -295,7 +295,7 @@ export async function deliverAttempt(deps: Deps, input: DeliveryAttemptInput): P
       error = urlRejection(endpoint.url, sent.reason, tenant.environment);
     }
   } catch (err) {
-    error = (err as Error).name === 'TimeoutError' ? 'timed out after 9 s' : `could not connect: ${(err as Error).message}`;
+    error = (err as Error).name === 'TimeoutError' ? `timed out after ${ATTEMPT_TIMEOUT_MS / 1000} s` : `could not connect: ${(err as Error).message}`;
   }
   const delivered = status !== null && status >= 200 && status < 300;
   await recordAttempt(

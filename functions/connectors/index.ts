@@ -1,5 +1,5 @@
 // Which connector serves a call: the one decision point of the service (docs/connectors.md).
-// Test keys always reach the sandbox simulator (spec §5 rule 4). Live keys reach the institution's
+// Test keys always reach the sandbox simulator. Live keys reach the institution's
 // connector chain: the first connector whose credentials are configured in this deployment
 // (resolveConnector); no chain entry configured, or a configured one without an adapter in this
 // release, answers provider_error.
@@ -35,9 +35,8 @@ export interface ItemConnection {
 }
 
 /** The connector that serves a stored item, and how to reach the item there; provider_error when none can. */
-export function connectorOfItem(item: { connector: string; institutionId: string; sandboxUsername: string | null }): ItemConnection {
+export function connectorOfItem(item: { connector: string; institutionId: string; connectionLogin: string | null }): ItemConnection {
   const connector = ADAPTERS.get(item.connector);
-  // Items store the login they connected with in `sandboxUsername`, the only kind of login so far.
-  if (!connector || item.sandboxUsername === null) throw new ApiError('provider_error');
-  return { connector, connection: { institutionId: item.institutionId, login: item.sandboxUsername } };
+  if (!connector || item.connectionLogin === null) throw new ApiError('provider_error');
+  return { connector, connection: { institutionId: item.institutionId, login: item.connectionLogin } };
 }

@@ -1,7 +1,7 @@
 // The one error catalogue: every error the API can answer, by code. The HTTP status and `type`
 // live here and nowhere else; openapi.json lists every code from this table.
 //
-// Envelope (spec §7): {"error": {"type", "code", "message", "request_id"}}.
+// Envelope: {"error": {"type", "code", "message", "request_id"}}.
 
 export const ERROR_TYPES = {
   invalid_request: 400,
@@ -232,6 +232,14 @@ export const ERRORS = {
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorCode = keyof typeof ERRORS;
+
+/** The errors an item itself can be in (items/get `error`, the `item.error` webhook). */
+export type ItemErrorCode = 'item_locked' | 'item_login_required' | 'item_not_healthy';
+
+/** An item's `error` object, in the catalogue's own words, so the item and the API answer agree. */
+export function itemErrorOf(code: ItemErrorCode): { type: ErrorType; code: ItemErrorCode; message: string } {
+  return { type: ERRORS[code].type, code, message: ERRORS[code].message };
+}
 
 export function statusOf(code: ErrorCode): number {
   const def: ErrorDef = ERRORS[code];

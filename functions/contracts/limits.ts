@@ -1,4 +1,4 @@
-// Every request-shape bound and plan limit in one place (spec §8). Route schemas, the limiter,
+// Every request-shape bound and plan limit in one place. Route schemas, the limiter,
 // the docs generator and the tests read these; nothing else spells the numbers.
 
 export const LIMITS = {
@@ -34,7 +34,7 @@ export const LIMITS = {
   linkConnectDeadlineMinutes: 15,
   balanceCacheMinutes: 15,
   webhookTimestampWindowMinutes: 5,
-  /** Burst capacity is this many seconds' worth of the plan's rate (spec §8 rule 1). */
+  /** Burst capacity is this many seconds' worth of the plan's rate. */
   burstMultiplier: 3,
 } as const;
 

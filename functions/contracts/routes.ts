@@ -74,7 +74,7 @@ export interface Route {
   testKeysOnly?: boolean;
   /** JSON body schema; null for bodyless GETs. */
   request: z.ZodType | null;
-  /** The body may be omitted entirely (spec: categories/get). */
+  /** The body may be omitted entirely (categories/get). */
   bodyOptional?: boolean;
   response: z.ZodType;
   responseKind: ResponseKind;
@@ -749,7 +749,7 @@ export function routeById(id: string): Route {
   return found;
 }
 
-/** The alias prefix spec §9 promises: /api/v1/... answers exactly like /v1/... */
+/** The alias prefix: /api/v1/... answers exactly like /v1/... */
 export const ALIAS_PREFIX = '/api';
 
 export function aliasPaths(r: Route): string[] {

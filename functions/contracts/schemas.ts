@@ -1,5 +1,5 @@
-// Resource and request-part schemas shared by the route table. Field names and bounds follow
-// spec §2, §4 and §8; where the spec says "not shown", the choice is recorded in README.md.
+// Resource and request-part schemas shared by the route table: the field names and bounds of the
+// public contract. Where the contract leaves a shape open, the choice is recorded in docs/products.md.
 import { z } from 'zod';
 import { LIMITS } from './limits';
 
@@ -195,7 +195,7 @@ export const EngineMeta = {
   model: z.string().meta({ description: 'The model that took part, or the rules engine version when only rules ran.' }),
 };
 
-/** Bring-your-own transaction for the AI endpoints (spec exemplifies id, description, amount). */
+/** Bring-your-own transaction for the AI endpoints (id, description, amount). */
 export const InputTransaction = z.strictObject({
   id: Id,
   description: z.string().min(1).max(LIMITS.descriptorMaxLength),

@@ -43,14 +43,22 @@ export type LoginResult =
 export type SourceTransaction = Omit<TransactionRecord, 'merchant_name' | 'category' | 'category_detailed' | 'payment_channel'>;
 
 /**
- * What the connector reports for an item at one moment: its accounts with balances, and every
- * transaction inside the connector's window, newest first. Ingestion turns a batch into changes:
- * new and changed transactions are upserted, and one the batch no longer reports inside its window
- * (a pending authorization that never posted) is removed.
+ * The transactions of one pull, in whichever of the two shapes the source speaks:
+ * - `window`: every transaction inside the source's window (a statement, a date range), newest
+ *   first. Ingestion upserts each one and removes a transaction it holds inside that window that
+ *   the batch no longer reports (a pending authorization that never posted). The sandbox and file
+ *   imports report this way.
+ * - `changes`: what changed since the previous pull, as aggregators' incremental sync APIs report
+ *   it: transactions added or modified, and the ids of removed ones.
  */
+export type TransactionBatch =
+  | { kind: 'window'; transactions: SourceTransaction[] }
+  | { kind: 'changes'; upserted: SourceTransaction[]; removed: string[] };
+
+/** What the connector reports for an item at one pull: its accounts with balances, and its transactions. */
 export interface SourceBatch {
   accounts: AccountRecord[];
-  transactions: SourceTransaction[];
+  transactions: TransactionBatch;
 }
 
 /** What the institution-reported products are computed against. */

@@ -1,7 +1,7 @@
-// The connector registry (spec §1). The service holds no bank connections of its own: every
+// The connector registry. The service holds no bank connections of its own: every
 // institution carries an ordered chain of connector ids, and at connect time the first connector
 // whose credentials are configured in the deployment serves the session. Test keys never consult
-// this: they always resolve to the `sandbox` simulator (spec §5 rule 4).
+// this: they always resolve to the `sandbox` simulator.
 //
 // These are the definitions (who, where, which credentials). The code that talks to a source is an
 // adapter implementing the connector port (core/connector-port.ts) in functions/connectors/, and

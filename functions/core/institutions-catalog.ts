@@ -1,5 +1,5 @@
 // The institution catalog: the simulated sandbox network plus real-world institutions, each with
-// its ordered connector chain (spec §1). `connectors` and `aliases` are internal and never leave the
+// its ordered connector chain. `connectors` and `aliases` are internal and never leave the
 // service; `toPublicInstitution` in ./institutions strips them.
 //
 // Conventions, checked by test/unit/institutions.test.ts:

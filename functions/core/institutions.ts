@@ -1,4 +1,4 @@
-// Institution search and lookup over the static catalog (spec §4, Institutions). Pure functions:
+// Institution search and lookup over the static catalog. Pure functions:
 // every normalized form is computed once at module load, so a search is one linear scan of a
 // small array with no allocation beyond the result.
 import { CATALOG, type CatalogInstitution, type Institution } from './institutions-catalog';
@@ -68,7 +68,7 @@ function wordMatches(queryWord: string, words: readonly string[]): boolean {
 }
 
 /**
- * Name search (spec §4): case- and accent-insensitive; an empty query browses everything. A match is
+ * Name search: case- and accent-insensitive; an empty query browses everything. A match is
  * every query word prefixing some word of the name (or of one alias), or the whole query occurring
  * inside the name. Filters: `types` (any of) and `country_codes` (the institution supports any of
  * them). Order: institutions whose name or an alias starts with the whole query first, then the

@@ -16,7 +16,7 @@ import { Transaction, type TransactionRecord } from '../contracts/schemas';
 import type { Deps } from '../platform/runtime';
 import { keys } from './keys';
 
-/** A transaction as the feed stores it: exactly the contract's Transaction (spec §2). */
+/** A transaction as the feed stores it: exactly the contract's Transaction. */
 export type StoredTransaction = TransactionRecord;
 
 /** Superseded versions are kept this long so that a paging session can finish on its snapshot. */

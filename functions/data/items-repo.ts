@@ -7,13 +7,16 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  ScanCommand,
   TransactWriteCommand,
   UpdateCommand,
   type QueryCommandOutput,
+  type ScanCommandOutput,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
-import type { AccountRecord, Environment, ItemStatus, Product } from '../contracts/schemas';
+import type { z } from 'zod';
+import { ItemStatus, type AccountRecord, type Environment, type ItemError, type Product } from '../contracts/schemas';
 import { tokenHash } from '../core/tokens';
 import type { Deps } from '../platform/runtime';
 import { queryByPrefix, writeIf, type Row } from './dynamo';
@@ -29,7 +32,7 @@ export interface ItemRecord {
   institutionName: string;
   status: ItemStatus;
   connector: string;
-  error: { type: string; code: string; message: string } | null;
+  error: z.output<typeof ItemError> | null;
   consentedProducts: Product[];
   lastSuccessfulSync: string | null;
   createdAt: string;
@@ -37,8 +40,12 @@ export interface ItemRecord {
   /** HMAC secret of this item's sync cursors; never leaves the server. */
   cursorSecret: string;
   accessTokenHash: string | null;
-  /** The sandbox login whose deterministic data this item serves (sandbox connector only). */
-  sandboxUsername: string | null;
+  /**
+   * How the item's connector finds the user's login again (Connection.login): for the sandbox, the
+   * sandbox username whose deterministic data the item serves. Secrets never go here: provider
+   * tokens are sealed separately.
+   */
+  connectionLogin: string | null;
   clientUserId: string;
   webhook: string | null;
 }
@@ -59,13 +66,14 @@ function itemFromRow(row: Row): ItemRecord {
     committedSeq: row.committed_seq ?? 0,
     cursorSecret: row.cursor_secret,
     accessTokenHash: row.access_token_hash ?? null,
-    sandboxUsername: row.sandbox_username ?? null,
+    // Rows written before the field's rename carry it as sandbox_username.
+    connectionLogin: row.connection_login ?? row.sandbox_username ?? null,
     clientUserId: row.client_user_id,
     webhook: row.webhook ?? null,
   };
 }
 
-/** The contract's Item object (spec §2, ARCHITECTURE defaults). */
+/** The contract's Item object. */
 export function publicItem(item: ItemRecord) {
   return {
     item_id: item.itemId,
@@ -111,7 +119,7 @@ export interface NewItem {
   institutionName: string;
   connector: string;
   consentedProducts: Product[];
-  sandboxUsername: string | null;
+  connectionLogin: string | null;
   clientUserId: string;
   webhook: string | null;
   status?: ItemStatus;
@@ -161,7 +169,7 @@ function itemRow(item: NewItem, createdAt: string): Row {
     created_at: createdAt,
     committed_seq: 0,
     cursor_secret: randomBytes(32).toString('base64url'),
-    sandbox_username: item.sandboxUsername,
+    connection_login: item.connectionLogin,
     client_user_id: item.clientUserId,
     webhook: item.webhook,
   };
@@ -213,6 +221,31 @@ export async function bumpRefreshCount(deps: Deps, itemId: string): Promise<numb
     }),
   );
   return res.Attributes?.refresh_count as number;
+}
+
+/**
+ * The ids of every healthy item, page by page: what the scheduled refresh enqueues. Items in any
+ * other status (connecting, login_required, error) are left out.
+ */
+export async function* healthyItemIds(deps: Deps): AsyncGenerator<string> {
+  // Every item row carries the same sort key, whatever its id.
+  const itemSortKey = keys.item('').sk;
+  let start: Record<string, unknown> | undefined;
+  // A full scan is fine at today's item counts; a sharded "healthy items" index replaces it later.
+  do {
+    const page: ScanCommandOutput = await deps.ddb.send(
+      new ScanCommand({
+        TableName: deps.config.tableName,
+        FilterExpression: 'sk = :item AND #status = :healthy',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':item': itemSortKey, ':healthy': ItemStatus.enum.healthy },
+        ProjectionExpression: 'item_id',
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const row of page.Items ?? []) yield row.item_id as string;
+    start = page.LastEvaluatedKey;
+  } while (start);
 }
 
 // ---------- accounts ----------

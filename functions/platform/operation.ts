@@ -64,9 +64,20 @@ export type OperationContextOf<Id extends RouteId> = OperationContext<
 /**
  * What a route's handler returns: its response schema's input for JSON routes (read-only all the
  * way down: the result is only checked and serialised, so constant tables may be returned as they
- * are), the text itself otherwise.
+ * are); otherwise the text itself, or a rendered response when the page sets its own status and
+ * headers (the hosted Link page and its SDK).
  */
-export type OperationResultOf<Id extends RouteId> = RouteById<Id>['responseKind'] extends 'json' ? ReadonlyDeep<ResponseOf<Id>> : string;
+export type OperationResultOf<Id extends RouteId> = RouteById<Id>['responseKind'] extends 'json' ? ReadonlyDeep<ResponseOf<Id>> : string | RenderedResponse;
+
+/** A text, HTML or script answer with its own status code and headers (security and caching). */
+export interface RenderedResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const isRendered = (result: unknown): result is RenderedResponse =>
+  typeof result === 'object' && result !== null && typeof (result as RenderedResponse).body === 'string' && typeof (result as RenderedResponse).statusCode === 'number';
 
 type ReadonlyDeep<T> = T extends readonly (infer Element)[]
   ? readonly ReadonlyDeep<Element>[]
@@ -85,6 +96,9 @@ export interface OperationOptions {
 export const PUBLIC_DOCUMENT_CACHE_CONTROL = 'public, max-age=300';
 
 export type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
+
+/** A route's handler, carrying the route id it was defined for (checked against its module's name). */
+export type RouteHandler = LambdaHandler & { readonly routeId: string };
 
 /** A DNS name, an IPv4 address or a bracketed IPv6 address, with an optional port: nothing else. */
 const HOST_AND_PORT = /^(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*)(?::[0-9]{1,5})?$/i;
@@ -135,10 +149,13 @@ async function resolveItem(deps: Deps, route: Route, auth: AuthContext | null, b
   return item;
 }
 
-export function defineOperation<Id extends RouteId>(routeId: Id, impl: OperationImpl<Id>, options: OperationOptions = {}): LambdaHandler {
+export function defineOperation<Id extends RouteId>(routeId: Id, impl: OperationImpl<Id>, options: OperationOptions = {}): RouteHandler {
+  const route = routeById(routeId);
+  // A planned route's 501 comes from the table; a module defining one would shadow nothing and mislead.
+  if (route.status === 'planned') throw new Error(`${routeId} is planned: mark it live in functions/contracts/routes.ts before defining its handler`);
   // The middlewares establish what the route's types promise: the body parsed by its schema (an
   // empty object on bodyless routes), the key on key routes, the item on item routes.
-  return operation(routeById(routeId), impl as (ctx: OperationContext<unknown>) => unknown, options);
+  return Object.assign(operation(route, impl as (ctx: OperationContext<unknown>) => unknown, options), { routeId: route.id });
 }
 
 /** Serves each request in its own log scope (functions/platform/observability.ts), from its first middleware on. */
@@ -181,11 +198,11 @@ function operation(route: Route, impl: (ctx: OperationContext<unknown>) => unkno
         throw new ApiError('internal_error');
       }
     }
-    return {
-      statusCode: 200,
-      headers: { 'Content-Type': CONTENT_TYPES[route.responseKind], ...(options.cacheControl ? { 'Cache-Control': options.cacheControl } : {}) },
-      body: route.responseKind === 'json' ? JSON.stringify(result) : String(result),
-    };
+    const headers = { 'Content-Type': CONTENT_TYPES[route.responseKind], ...(options.cacheControl ? { 'Cache-Control': options.cacheControl } : {}) };
+    if (route.responseKind !== 'json' && isRendered(result)) {
+      return { statusCode: result.statusCode, headers: { ...headers, ...result.headers }, body: result.body };
+    }
+    return { statusCode: 200, headers, body: route.responseKind === 'json' ? JSON.stringify(result) : String(result) };
   };
   return scoped(
     middy<ApiEvent, ApiResult, Error, Context, RequestInternal>(base, { timeoutEarlyInMillis: 0 })

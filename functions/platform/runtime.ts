@@ -4,6 +4,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { z } from 'zod';
+import { RUNTIME_STAGES, type RuntimeStage } from '../contracts/stages';
 import type * as AwsPortsModule from './aws-ports';
 import type { KeyProvider } from './crypto/envelope';
 import type * as KmsKeyProviderModule from './crypto/kms-key-provider';
@@ -13,7 +14,7 @@ import type { BackgroundPorts } from './ports';
 
 const ConfigSchema = z.object({
   FC_TABLE_NAME: z.string().min(1),
-  FC_STAGE: z.enum(['local', 'sandbox', 'production']).default('local'),
+  FC_STAGE: z.enum(RUNTIME_STAGES).default('local'),
   FC_DYNAMODB_ENDPOINT: z.url().optional(),
   AWS_REGION: z.string().default('us-east-1'),
   FC_BASE_URL: z.url().optional(),
@@ -22,7 +23,7 @@ const ConfigSchema = z.object({
 
 export interface RuntimeConfig {
   tableName: string;
-  stage: 'local' | 'sandbox' | 'production';
+  stage: RuntimeStage;
   region: string;
   dynamodbEndpoint?: string;
   /** Public root address ({base_url}) when known; otherwise derived from the request host. */

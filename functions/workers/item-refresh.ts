@@ -11,15 +11,16 @@ import type { SQSEvent } from 'aws-lambda';
 import { refreshItem } from '../app/lifecycle';
 import { parseQueueBody, parseWorkerMessage, RefreshExecutionInput } from '../contracts/worker-messages';
 import { runtime } from '../platform/runtime';
+import { defineWorker } from './define-worker';
 
 const KIND = 'item refresh input';
 
 const isQueueEvent = (input: unknown): input is SQSEvent => typeof input === 'object' && input !== null && 'Records' in input;
 
-export const handler = async (input: unknown) => {
+export const handler = defineWorker('item-refresh', async (input: unknown) => {
   // Every job is parsed before any runs, so a batch never half-runs because of a bad message.
   const jobs = isQueueEvent(input) ? input.Records.map((r) => parseQueueBody(RefreshExecutionInput, KIND, r.body)) : [parseWorkerMessage(RefreshExecutionInput, KIND, input)];
   const results = [];
   for (const job of jobs) results.push(await refreshItem(runtime(), job));
   return results.length === 1 ? results[0] : results;
-};
+});

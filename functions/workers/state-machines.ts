@@ -9,6 +9,7 @@
 // Every worker call is a `arn:aws:states:::lambda:invoke` Task whose Parameters are
 // `{ FunctionName, Payload }`; the worker's return value arrives as `$.Payload` of the task result
 // (the shape of a Lambda Invoke response), which ResultSelector reduces to what the machine needs.
+import { DeliveryExecutionInput, RefreshExecutionInput } from '../contracts/worker-messages';
 import { WEBHOOK_RETRY_DELAYS_SECONDS } from './webhook-schedule';
 
 /** Amazon States Language, as JSON. Typed loosely: the validators and runtimes check the shape. */
@@ -59,8 +60,9 @@ export const waitState = (attempt: number) => `WaitBeforeAttempt${attempt}`;
 export const RECORD_DEAD_LETTER_STATE = 'RecordDeadLetter';
 export const REFRESH_STATE = 'Refresh';
 
-/** The execution input's fields, passed through to every worker call. */
-const DELIVERY_FIELDS = ['delivery_id', 'event_id', 'endpoint_id', 'application_id', 'environment'] as const;
+/** An execution input's fields (its contract schema's), passed through to every worker call. */
+const DELIVERY_FIELDS = Object.keys(DeliveryExecutionInput.shape);
+const REFRESH_FIELDS = Object.keys(RefreshExecutionInput.shape);
 const passThrough = (fields: readonly string[]) => Object.fromEntries(fields.map((f) => [`${f}.$`, `$.${f}`]));
 
 export interface WebhookDeliveryArns {
@@ -162,7 +164,7 @@ export function itemRefreshAsl({ refreshWorkerArn }: ItemRefreshArns): AslDefini
       [REFRESH_STATE]: {
         Type: 'Task',
         Resource: LAMBDA_INVOKE,
-        Parameters: { FunctionName: refreshWorkerArn, Payload: passThrough(['item_id', 'reason']) },
+        Parameters: { FunctionName: refreshWorkerArn, Payload: passThrough(REFRESH_FIELDS) },
         TimeoutSeconds: REFRESH_TIMEOUT_SECONDS,
         Retry: [{ ErrorEquals: LAMBDA_SERVICE_ERRORS, IntervalSeconds: 2, MaxAttempts: 2, BackoffRate: 2 }],
         ResultPath: null,

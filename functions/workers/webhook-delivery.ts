@@ -4,6 +4,8 @@
 import { deliverAttempt } from '../app/webhooks';
 import { DeliveryAttemptInput, parseWorkerMessage, type DeliveryOutcome } from '../contracts/worker-messages';
 import { runtime } from '../platform/runtime';
+import { defineWorker } from './define-worker';
 
-export const handler = async (input: unknown): Promise<DeliveryOutcome> =>
-  deliverAttempt(runtime(), parseWorkerMessage(DeliveryAttemptInput, 'delivery attempt input', input));
+export const handler = defineWorker('webhook-delivery', async (input: unknown): Promise<DeliveryOutcome> =>
+  deliverAttempt(runtime(), parseWorkerMessage(DeliveryAttemptInput, 'delivery attempt input', input)),
+);

@@ -7,8 +7,9 @@ import { dispatchEvent } from '../app/webhooks';
 import { EventMessage, MalformedWorkerMessage, parseQueueBody } from '../contracts/worker-messages';
 import { logger } from '../platform/observability';
 import { runtime } from '../platform/runtime';
+import { defineWorker } from './define-worker';
 
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+export const handler = defineWorker('webhook-dispatch', async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
   for (const record of event.Records) {
     try {
@@ -21,4 +22,4 @@ export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
     }
   }
   return { batchItemFailures };
-};
+});

@@ -36,7 +36,8 @@ import { MAX_RECEIVE_COUNT, WEBHOOK_RETRY_DELAYS_SECONDS, WORKER_ACCESS, type Wo
 import { addFincoreStack } from '../../lib/fincore-app';
 import type { FincoreFunction } from '../../lib/fincore-function';
 import type { FincoreStack } from '../../lib/fincore-stack';
-import { STAGES, parseStage, stageConfig, type Stage } from '../../lib/stage-config';
+import { parseStage, stageConfig } from '../../lib/stage-config';
+import { DEPLOYED_STAGES as STAGES, type DeployedStage as Stage } from '../../functions/contracts/stages';
 import { itemRefreshAsl, webhookDeliveryAsl } from '../../functions/workers/state-machines';
 import { createAwsPorts } from '../../functions/platform/aws-ports';
 import { configFromEnv } from '../../functions/platform/runtime';

@@ -1,3 +1,4 @@
+import { changesFrom } from '../../functions/app/item-source';
 import { commitTransactions, currentTransactions, sameTransaction, type StoredTransaction } from '../../functions/data/feed-repo';
 import { getItem } from '../../functions/data/items-repo';
 import { createTestItem, embeddedDeps } from '../support/embedded';
@@ -46,5 +47,36 @@ describe('the change feed writer', () => {
     const rejected = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(rejected.map((r) => (r.reason as Error).name)).toEqual(['IngestionBusyError']);
+  });
+});
+
+describe('ingesting the two shapes of connector batch', () => {
+  it('commits a change batch as it is, and ignores the removal of a transaction the feed never had', async () => {
+    const deps = await embeddedDeps();
+    await createTestItem(deps, 'item_changes');
+    const first = await commitTransactions(deps, 'item_changes', changesFrom({ kind: 'changes', upserted: [txn('txn_1', 4.5), txn('txn_2', 9)], removed: [] }));
+    expect(first).toMatchObject({ committedSeq: 1, added: 2, modified: 0, removed: 0 });
+    const second = await commitTransactions(
+      deps,
+      'item_changes',
+      changesFrom({ kind: 'changes', upserted: [txn('txn_1', 5)], removed: ['txn_2', 'txn_never_seen'] }),
+    );
+    expect(second).toMatchObject({ committedSeq: 2, added: 0, modified: 1, removed: 1 });
+    expect((await currentTransactions(deps, 'item_changes', 2)).map((t) => [t.transaction_id, t.amount])).toEqual([['txn_1', 5]]);
+    // Removing again what is already removed changes nothing.
+    expect(await commitTransactions(deps, 'item_changes', changesFrom({ kind: 'changes', upserted: [], removed: ['txn_2'] }))).toMatchObject({ committedSeq: null });
+  });
+
+  it('diffs a window batch: what the window no longer reports inside its dates is removed, older history stays', async () => {
+    const deps = await embeddedDeps();
+    await createTestItem(deps, 'item_window');
+    const old = { ...txn('txn_old', 20), date: '2026-01-05' };
+    const pending = { ...txn('txn_pending', 7), pending: true };
+    await commitTransactions(deps, 'item_window', changesFrom({ kind: 'window', transactions: [old, pending, txn('txn_kept', 3)] }));
+    // The next window starts after txn_old's date and no longer has the pending authorization.
+    const result = await commitTransactions(deps, 'item_window', changesFrom({ kind: 'window', transactions: [txn('txn_kept', 3), txn('txn_new', 8)] }));
+    expect(result).toMatchObject({ added: 1, modified: 0, removed: 1 });
+    const ids = (await currentTransactions(deps, 'item_window', result.committedSeq!)).map((t) => t.transaction_id).sort();
+    expect(ids).toEqual(['txn_kept', 'txn_new', 'txn_old']);
   });
 });

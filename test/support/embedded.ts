@@ -33,7 +33,7 @@ export async function createTestItem(deps: Deps, itemId: string, overrides: Part
     institutionName: 'Sandbox First Bank',
     connector: 'sandbox',
     consentedProducts: ['transactions'],
-    sandboxUsername: 'user_good',
+    connectionLogin: 'user_good',
     clientUserId: 'test-user',
     webhook: null,
     ...overrides,

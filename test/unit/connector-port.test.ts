@@ -46,14 +46,14 @@ describe('connectorFor (Link)', () => {
 
 describe('connectorOfItem (stored items)', () => {
   it('reaches a sandbox item through its login', () => {
-    const { connector, connection } = connectorOfItem({ connector: 'sandbox', institutionId: BANK.institution_id, sandboxUsername: 'user_good_x1' });
+    const { connector, connection } = connectorOfItem({ connector: 'sandbox', institutionId: BANK.institution_id, connectionLogin: 'user_good_x1' });
     expect(connector).toBe(sandboxConnector);
     expect(connection).toEqual({ institutionId: BANK.institution_id, login: 'user_good_x1' });
   });
 
   it('answers provider_error for a connector without an adapter, or an item without a login', () => {
-    expect(errorOf(() => connectorOfItem({ connector: 'aggregator_a', institutionId: 'ins_x', sandboxUsername: 'user_good' })).code).toBe('provider_error');
-    expect(errorOf(() => connectorOfItem({ connector: 'sandbox', institutionId: BANK.institution_id, sandboxUsername: null })).code).toBe('provider_error');
+    expect(errorOf(() => connectorOfItem({ connector: 'aggregator_a', institutionId: 'ins_x', connectionLogin: 'user_good' })).code).toBe('provider_error');
+    expect(errorOf(() => connectorOfItem({ connector: 'sandbox', institutionId: BANK.institution_id, connectionLogin: null })).code).toBe('provider_error');
   });
 });
 
@@ -82,11 +82,13 @@ describe('the sandbox adapter', () => {
     ]).toEqual([true, true, false]);
   });
 
-  it('reports the simulator data: history, refresh steps and accounts', async () => {
+  it('reports the simulator data as window batches: history, refresh steps and accounts', async () => {
     const generated = generateSandboxItem({ institutionId: BANK.institution_id, username: 'user_good' }, TODAY);
-    expect(await sandboxConnector.initialHistory(connection, TODAY)).toEqual(generated);
+    const window = (data: { accounts: unknown[]; transactions: unknown[] }) => ({ accounts: data.accounts, transactions: { kind: 'window', transactions: data.transactions } });
+    expect(await sandboxConnector.initialHistory(connection, TODAY)).toEqual(window(generated));
     expect(await sandboxConnector.accounts(connection, TODAY)).toEqual(generated.accounts);
-    expect(await sandboxConnector.refresh(connection, TODAY, 2)).toEqual(sandboxSourceAt({ institutionId: BANK.institution_id, username: 'user_good' }, TODAY, 2));
+    const step2 = sandboxSourceAt({ institutionId: BANK.institution_id, username: 'user_good' }, TODAY, 2);
+    expect(await sandboxConnector.refresh(connection, TODAY, 2)).toEqual(window(step2));
   });
 
   it('computes the institution-reported products against the balances the API serves', async () => {

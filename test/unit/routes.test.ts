@@ -1,11 +1,11 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROUTES, aliasPaths } from '../../functions/contracts/routes';
-import { plannedOperation } from '../../functions/platform/operation';
+import { ROUTES, aliasPaths, type RouteId } from '../../functions/contracts/routes';
+import { defineOperation, plannedOperation } from '../../functions/platform/operation';
 
 const API_DIR = join(__dirname, '..', '..', 'functions', 'api');
 
-// Every operation path spec §4 names (tables, AI paths, sandbox helpers, GraphQL).
+// Every operation path the contract names (tables, AI paths, sandbox helpers, GraphQL).
 const SPEC_PATHS = [
   '/v1/link/token/create', '/v1/link/token/exchange',
   '/v1/items/get', '/v1/items/remove', '/v1/items/refresh',
@@ -34,7 +34,8 @@ describe('the route table', () => {
     for (const route of ROUTES.filter((r) => r.status === 'live')) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- the modules are found by route id at run time
       const mod = require(join(API_DIR, route.id));
-      expect({ id: route.id, handler: typeof mod.handler }).toEqual({ id: route.id, handler: 'function' });
+      // The module is named after its route, and defines that route's handler (not another's).
+      expect({ id: route.id, handler: typeof mod.handler, boundTo: mod.handler.routeId }).toEqual({ id: route.id, handler: 'function', boundTo: route.id });
     }
   });
 
@@ -43,6 +44,7 @@ describe('the route table', () => {
     expect(planned.length).toBeGreaterThan(0);
     for (const route of planned) expect(typeof plannedOperation(route.id)).toBe('function');
     expect(() => plannedOperation('items.get')).toThrow(/live/);
+    expect(() => defineOperation(planned[0].id as RouteId, () => ({}) as never)).toThrow(/planned/);
     expect(() => plannedOperation('no.such.route')).toThrow(/No route/);
   });
 

@@ -1,12 +1,15 @@
 // Worker inputs are parsed with their contract schemas: a malformed SQS body, Step Functions input
 // or schedule event fails loudly (a batch item failure, or a throw) and never reaches the use case.
-import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type * as ItemRefreshWorker from '../../functions/workers/item-refresh';
 import type * as ScheduledRefreshWorker from '../../functions/workers/scheduled-refresh';
 import type * as DeadLetterWorker from '../../functions/workers/webhook-dead-letter';
 import type * as DeliveryWorker from '../../functions/workers/webhook-delivery';
 import type * as DispatchWorker from '../../functions/workers/webhook-dispatch';
 import {
+  DeadLetterInput,
   DeliveryAttemptInput,
   EventMessage,
   MalformedWorkerMessage,
@@ -14,13 +17,17 @@ import {
   parseWorkerMessage,
   RefreshExecutionInput,
 } from '../../functions/contracts/worker-messages';
+import type * as Observability from '../../functions/platform/observability';
+import { logger } from '../../functions/platform/observability';
+import { itemRefreshAsl, RECORD_DEAD_LETTER_STATE, REFRESH_STATE, attemptState, webhookDeliveryAsl } from '../../functions/workers/state-machines';
 
 const dispatchEvent = jest.fn(async (_deps: unknown, _eventId: string) => 1);
 const deliverAttempt = jest.fn(async (_deps: unknown, _input: unknown) => ({ delivered: true, status: 200 }));
 const deadLetter = jest.fn(async (_deps: unknown, _input: unknown) => undefined);
 const sweepOutbox = jest.fn(async (_deps: unknown) => 0);
 const refreshItem = jest.fn(async (_deps: unknown, _input: unknown) => ({ refreshed: true }));
-const scanned = jest.fn(async () => ({ Items: [] }));
+const scanned = jest.fn(async (_command: { input: Record<string, unknown> }): Promise<{ Items: Record<string, unknown>[]; LastEvaluatedKey?: Record<string, unknown> }> => ({ Items: [] }));
+const enqueueRefresh = jest.fn(async (_message: unknown) => undefined);
 const reapAbandonedConnections = jest.fn(async (_deps: unknown) => 0);
 
 jest.mock('../../functions/app/webhooks', () => ({
@@ -32,7 +39,11 @@ jest.mock('../../functions/app/webhooks', () => ({
 jest.mock('../../functions/app/link', () => ({ reapAbandonedConnections: (deps: unknown) => reapAbandonedConnections(deps) }));
 jest.mock('../../functions/app/lifecycle', () => ({ refreshItem: (deps: unknown, input: unknown) => refreshItem(deps, input) }));
 jest.mock('../../functions/platform/runtime', () => ({
-  runtime: () => ({ config: { tableName: 't' }, ddb: { send: () => scanned() }, ports: { refreshQueue: { enqueue: async () => undefined } } }),
+  runtime: () => ({
+    config: { tableName: 't' },
+    ddb: { send: (command: { input: Record<string, unknown> }) => scanned(command) },
+    ports: { refreshQueue: { enqueue: (message: unknown) => enqueueRefresh(message) } },
+  }),
 }));
 
 // After the mocks: the workers bind to the mocked modules.
@@ -57,6 +68,7 @@ const execution = {
 const attempt = { ...execution, attempt: 1 };
 
 beforeEach(() => jest.clearAllMocks());
+afterEach(() => jest.restoreAllMocks());
 
 describe('worker message schemas', () => {
   it('parse well-formed messages into their typed shape', () => {
@@ -129,5 +141,105 @@ describe('the scheduled refresh worker', () => {
     await expect(scheduled.handler({ ...scheduleEvent, source: 'custom' })).rejects.toThrow(/source/);
     expect(sweepOutbox).not.toHaveBeenCalled();
     expect(scanned).not.toHaveBeenCalled();
+  });
+
+  it('enqueues a scheduled refresh of every healthy item, page by page, through the items repository', async () => {
+    scanned
+      .mockResolvedValueOnce({ Items: [{ item_id: 'item_1' }, { item_id: 'item_2' }], LastEvaluatedKey: { pk: 'ITEM#item_2', sk: 'ITEM' } })
+      .mockResolvedValueOnce({ Items: [{ item_id: 'item_3' }] });
+    await expect(scheduled.handler(scheduleEvent)).resolves.toEqual({ enqueued: 3, republished: 0, reaped: 0 });
+    expect(enqueueRefresh.mock.calls.map(([message]) => message)).toEqual(['item_1', 'item_2', 'item_3'].map((item_id) => ({ item_id, reason: 'scheduled' })));
+    const scans = scanned.mock.calls.map(([command]) => command.input);
+    // Item rows only (sort key ITEM), and only healthy ones: connecting, login_required and error items are skipped.
+    expect(scans[0]).toMatchObject({ TableName: 't', FilterExpression: 'sk = :item AND #status = :healthy', ExpressionAttributeValues: { ':item': 'ITEM', ':healthy': 'healthy' } });
+    expect(scans.map((scan) => scan.ExclusiveStartKey)).toEqual([undefined, { pk: 'ITEM#item_2', sk: 'ITEM' }]);
+  });
+});
+
+describe('every worker handler', () => {
+  const scheduleEvent = { version: '0', id: 'x', 'detail-type': 'Scheduled Event', source: 'aws.events', time: '2026-07-01T00:00:00Z', resources: [], detail: {} };
+  const lambdaContext = {
+    functionName: 'fincore-worker',
+    functionVersion: '$LATEST',
+    invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:fincore-worker',
+    memoryLimitInMB: '256',
+    awsRequestId: 'req-worker-1',
+    getRemainingTimeInMillis: () => 60_000,
+  } as unknown as Context;
+
+  it('puts the Lambda context on the log lines and returns exactly what the worker returns', async () => {
+    const addContext = jest.spyOn(logger, 'addContext');
+    await expect(dispatch.handler(sqs(record('m1', '{"event_id":"evt_1"}'), record('m2', '{')), lambdaContext)).resolves.toEqual({
+      batchItemFailures: [{ itemIdentifier: 'm2' }],
+    });
+    await expect(refresh.handler({ item_id: 'item_1', reason: 'scheduled' }, lambdaContext)).resolves.toEqual({ refreshed: true });
+    await expect(delivery.handler(attempt, lambdaContext)).resolves.toEqual({ delivered: true, status: 200 });
+    await expect(deadLetterWorker.handler({ ...execution, attempts: 5 }, lambdaContext)).resolves.toEqual({ recorded: true });
+    await expect(scheduled.handler(scheduleEvent, lambdaContext)).resolves.toEqual({ enqueued: 0, republished: 0, reaped: 0 });
+    expect(addContext).toHaveBeenCalledTimes(5);
+    for (const [context] of addContext.mock.calls) expect(context).toBe(lambdaContext);
+  });
+
+  it("throws the worker's own error, with a Lambda context or without one", async () => {
+    const failure = new Error('institution down');
+    refreshItem.mockRejectedValueOnce(failure).mockRejectedValueOnce(failure);
+    await expect(refresh.handler({ item_id: 'item_1', reason: 'on_demand' }, lambdaContext)).rejects.toBe(failure);
+    await expect(refresh.handler({ item_id: 'item_1', reason: 'on_demand' })).rejects.toBe(failure);
+  });
+
+  it('on Lambda, flushes its metrics after every invocation, failed ones included, with a cold-start metric', async () => {
+    const saved = process.env.AWS_LAMBDA_FUNCTION_NAME;
+    process.env.AWS_LAMBDA_FUNCTION_NAME = 'fincore-worker';
+    try {
+      let worker!: typeof DeliveryWorker;
+      let observability!: typeof Observability;
+      jest.isolateModules(() => {
+        /* eslint-disable @typescript-eslint/no-require-imports */
+        observability = require('../../functions/platform/observability');
+        worker = require('../../functions/workers/webhook-delivery');
+        /* eslint-enable @typescript-eslint/no-require-imports */
+      });
+      expect(observability.metricsEnabled).toBe(true);
+      const published: unknown[] = [];
+      const { metrics } = observability;
+      jest.spyOn(metrics, 'publishStoredMetrics').mockImplementation(() => {
+        published.push(metrics.serializeMetrics());
+        metrics.clearMetrics();
+        metrics.clearDimensions();
+        return metrics;
+      });
+      const coldStart = jest.spyOn(observability.metrics, 'captureColdStartMetric').mockImplementation(() => undefined);
+      await expect(worker.handler(attempt, lambdaContext)).resolves.toEqual({ delivered: true, status: 200 });
+      await expect(worker.handler({ ...attempt, attempt: 0 }, lambdaContext)).rejects.toThrow(/malformed delivery attempt input/);
+      expect(coldStart).toHaveBeenCalledWith('fincore-worker');
+      expect(published).toEqual([
+        expect.objectContaining({ worker: 'webhook-delivery', Success: 1 }),
+        expect.objectContaining({ worker: 'webhook-delivery', Error: 1 }),
+      ]);
+    } finally {
+      if (saved === undefined) delete process.env.AWS_LAMBDA_FUNCTION_NAME;
+      else process.env.AWS_LAMBDA_FUNCTION_NAME = saved;
+    }
+  });
+});
+
+describe('the worker modules', () => {
+  it('reach storage only through the data layer: none imports the AWS SDK itself', () => {
+    const dir = join(__dirname, '../../functions/workers');
+    const sdkImports = readdirSync(dir)
+      .filter((file) => file.endsWith('.ts'))
+      .filter((file) => /from '@aws-sdk\//.test(readFileSync(join(dir, file), 'utf8')));
+    expect(sdkImports).toEqual([]);
+  });
+});
+
+describe('the state machines', () => {
+  const asl = { ...webhookDeliveryAsl({ deliveryWorkerArn: 'delivery', deadLetterWorkerArn: 'dead-letter' }).States, ...itemRefreshAsl({ refreshWorkerArn: 'refresh' }).States };
+  const payloadFields = (state: string) => Object.keys((asl[state].Parameters as { Payload: object }).Payload).map((field) => field.replace(/\.\$$/, ''));
+
+  it('hand each worker every field of its contract schema, no more and no fewer', () => {
+    expect(payloadFields(attemptState(1)).sort()).toEqual(Object.keys(DeliveryAttemptInput.shape).sort());
+    expect(payloadFields(RECORD_DEAD_LETTER_STATE).sort()).toEqual(Object.keys(DeadLetterInput.shape).sort());
+    expect(payloadFields(REFRESH_STATE).sort()).toEqual(Object.keys(RefreshExecutionInput.shape).sort());
   });
 });

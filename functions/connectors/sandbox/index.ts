@@ -2,13 +2,16 @@
 // username), computed on every call from the pure simulators in core/sandbox (no I/O, no clock:
 // `today` comes from the caller). Serves every test-key item and never live traffic.
 import { SANDBOX_CONNECTOR_ID } from '../../core/connectors';
-import type { Connection, ConnectorPort, Credentials, LoginResult, ProductContext } from '../../core/connector-port';
+import type { Connection, ConnectorPort, Credentials, LoginResult, ProductContext, SourceBatch } from '../../core/connector-port';
 import { generateSandboxItem, type SandboxItemData, type SandboxLogin } from '../../core/sandbox/generator';
 import { isCorrectMfaCode, SANDBOX_MFA_PROMPT, SANDBOX_PASSWORD, sandboxOutcome } from '../../core/sandbox/login';
 import { sandboxIdentity, sandboxInvestments, sandboxLiabilities } from '../../core/sandbox/products';
 import { sandboxSourceAt } from '../../core/sandbox/refresh-sim';
 
 const loginOf = (connection: Connection): SandboxLogin => ({ institutionId: connection.institutionId, username: connection.login });
+
+/** The simulator reports its whole 24-month window on every pull, as a statement would. */
+const asWindow = (data: SandboxItemData): SourceBatch => ({ accounts: data.accounts, transactions: { kind: 'window', transactions: data.transactions } });
 
 /**
  * The simulator's view of the item with the balances the API serves in place of freshly generated
@@ -50,11 +53,11 @@ export const sandboxConnector: ConnectorPort = {
   },
 
   async initialHistory(connection, today) {
-    return generateSandboxItem(loginOf(connection), today);
+    return asWindow(generateSandboxItem(loginOf(connection), today));
   },
 
   async refresh(connection, today, refreshCount) {
-    return sandboxSourceAt(loginOf(connection), today, refreshCount);
+    return asWindow(sandboxSourceAt(loginOf(connection), today, refreshCount));
   },
 
   async identity(connection, context) {

@@ -1,4 +1,4 @@
-// What a sandbox login does in Link (spec §5 rule 7): the simulator's credential and MFA rules.
+// What a sandbox login does in Link: the simulator's credential and MFA rules.
 
 export type SandboxOutcome = 'connected' | 'mfa' | 'locked' | 'invalid';
 

@@ -26,14 +26,12 @@ import {
   type LinkPageSession,
 } from './protocol';
 import { LINK_CSS } from './styles';
+import type { RenderedResponse } from '../operation';
 
 export type { LinkPageProblem, LinkPageSession } from './protocol';
 
-export interface RenderedPage {
-  statusCode: number;
-  headers: Record<string, string>;
-  body: string;
-}
+/** What the page renderers answer: status, security and caching headers, and the HTML. */
+export type RenderedPage = RenderedResponse;
 
 /** `embed=1&origin=<parent origin>` as the SDK sends it. */
 export type EmbedMode = { embed: false } | { embed: true; parentOrigin: string };

@@ -7,7 +7,7 @@ import type { Duplex } from 'node:stream';
 import { ApiError, envelope } from '../../contracts/errors';
 import { ALIAS_PREFIX, ROUTES, type Route } from '../../contracts/routes';
 import { API_VERSION } from '../../contracts/schemas';
-import { plannedOperation, type LambdaHandler } from '../operation';
+import { plannedOperation, type LambdaHandler, type RouteHandler } from '../operation';
 
 /** API Gateway's own payload limit; our middleware enforces the smaller API limit itself. */
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -32,8 +32,9 @@ export function loadHandlers(): { handlers: HandlerTable; fallback: LambdaHandle
     }
     // require, not import(): the same CommonJS resolution tsx, jest and the Lambda bundles use.
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
-    const mod = require(`../../api/${route.id}`) as { handler?: LambdaHandler };
+    const mod = require(`../../api/${route.id}`) as { handler?: RouteHandler };
     if (typeof mod.handler !== 'function') throw new Error(`functions/api/${route.id}.ts does not export handler`);
+    if (mod.handler.routeId !== route.id) throw new Error(`functions/api/${route.id}.ts defines the handler of ${mod.handler.routeId}`);
     handlers.set(route.id, mod.handler);
   }
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded like the route modules above
