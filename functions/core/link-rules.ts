@@ -17,32 +17,32 @@ export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname.toLowerCase());
 }
 
+/** `value` parsed as an http or https URL; null for anything else (unparsable, other schemes). */
+export function httpUrlOf(value: string): URL | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+}
+
 /**
  * A redirect URI in the one spelling allowlists are compared in (WHATWG URL serialisation: scheme
  * and host lower-cased, default port dropped, an empty path as "/"). Null when it is not an http(s)
  * URL without credentials or fragment.
  */
 export function normaliseRedirectUri(value: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  if (url.username || url.password || url.hash) return null;
+  const url = httpUrlOf(value);
+  if (!url || url.username || url.password || url.hash) return null;
   return url.href;
 }
 
 /** An origin (scheme, host, optional port; nothing else) in its serialised form, or null. */
 export function normaliseOrigin(value: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  const url = httpUrlOf(value);
+  if (!url) return null;
   // "https://a.example/" is accepted as the origin it names; anything with a path, query or more is not.
   return value === url.origin || value === `${url.origin}/` ? url.origin : null;
 }

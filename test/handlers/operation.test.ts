@@ -1,13 +1,14 @@
 // The operation pipeline invoked as Lambda would: the generic handler every planned route's function
 // runs (functions/platform/planned-route.ts, route id from FC_ROUTE_ID), and the per-request state
 // the middlewares share, under concurrent requests in one process.
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
 import { generateApiKey } from '../../functions/core/api-keys';
 import { PLANNED_ROUTE_ID_VARIABLE } from '../../functions/contracts/routes';
 import { issueKey, monthlyUsage, putApplication } from '../../functions/data/api-keys-repo';
 import { plannedOperation, type LambdaHandler } from '../../functions/platform/operation';
 import { logger } from '../../functions/platform/observability';
 import { configureRuntime, type Deps } from '../../functions/platform/runtime';
+import { apiEvent } from '../support/api-event';
 import { embeddedDeps } from '../support/embedded';
 
 let deps: Deps;
@@ -40,25 +41,6 @@ function coldStart(routeId: string | undefined): LambdaHandler {
   return handler!;
 }
 
-function event(method: string, path: string, init: { key?: string; body?: unknown; requestId?: string } = {}): APIGatewayProxyEvent {
-  const headers: Record<string, string> = {};
-  if (init.key) headers.Authorization = `Bearer ${init.key}`;
-  if (init.body !== undefined) headers['Content-Type'] = 'application/json';
-  return {
-    resource: path,
-    path,
-    httpMethod: method,
-    headers,
-    multiValueHeaders: {},
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
-    pathParameters: null,
-    stageVariables: null,
-    body: init.body === undefined ? null : JSON.stringify(init.body),
-    isBase64Encoded: false,
-    requestContext: { requestId: init.requestId ?? `req_${Math.random().toString(36).slice(2)}`, stage: 'local', domainName: 'localhost' },
-  } as unknown as APIGatewayProxyEvent;
-}
 
 const context = { functionName: 'planned', awsRequestId: 'planned', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
 
@@ -69,17 +51,17 @@ describe('the planned-route handler', () => {
     const handler = coldStart('ai.merchant');
     const before = await aiUsage();
 
-    const anonymous = await handler(event('POST', '/v1/ai/merchant', { body: { description: 'SQ *BLUE BOTTLE' } }), context);
+    const anonymous = await handler(apiEvent('POST', '/v1/ai/merchant', { body: { description: 'SQ *BLUE BOTTLE' } }), context);
     expect(anonymous.statusCode).toBe(401);
     expect(JSON.parse(anonymous.body).error.code).toBe('missing_api_key');
     expect(await aiUsage()).toBe(before);
 
-    const invalid = await handler(event('POST', '/v1/ai/merchant', { key, body: {} }), context);
+    const invalid = await handler(apiEvent('POST', '/v1/ai/merchant', { key, body: {} }), context);
     expect(invalid.statusCode).toBe(400);
     expect(JSON.parse(invalid.body).error.code).toBe('missing_field');
     expect(await aiUsage()).toBe(before + 1);
 
-    const valid = await handler(event('POST', '/v1/ai/merchant', { key, body: { description: 'SQ *BLUE BOTTLE' } }), context);
+    const valid = await handler(apiEvent('POST', '/v1/ai/merchant', { key, body: { description: 'SQ *BLUE BOTTLE' } }), context);
     expect(valid.statusCode).toBe(501);
     const error = JSON.parse(valid.body).error;
     expect(error).toMatchObject({ type: 'api_error', code: 'not_implemented' });
@@ -89,7 +71,7 @@ describe('the planned-route handler', () => {
   });
 
   it('answers a public planned page with 501 without a key', async () => {
-    const res = await coldStart('graphql.ide')(event('GET', '/v1/graphql'), context);
+    const res = await coldStart('graphql.ide')(apiEvent('GET', '/v1/graphql'), context);
     expect(res.statusCode).toBe(501);
     expect(JSON.parse(res.body).error.code).toBe('not_implemented');
   });
@@ -117,7 +99,7 @@ describe('per-request state', () => {
       status: i % 3 === 0 ? 401 : i % 3 === 1 ? 400 : 501,
     }));
     const responses = await Promise.all(
-      requests.map((r) => handler(event('POST', '/v1/ai/merchant', { ...r.init, requestId: r.requestId }), shared)),
+      requests.map((r) => handler(apiEvent('POST', '/v1/ai/merchant', { ...r.init, requestId: r.requestId }), shared)),
     );
     expect(responses.map((res) => [res.headers?.['X-Request-Id'], res.statusCode])).toEqual(requests.map((r) => [r.requestId, r.status]));
     expect(responses.map((res) => JSON.parse(res.body).error.request_id)).toEqual(requests.map((r) => r.requestId));

@@ -1,7 +1,7 @@
 // When DynamoDB cannot serve (connection refused: the local engine died; a full disk), requests
 // answer 503 storage_unavailable with Retry-After and one log line naming the cause, not a 500 with
 // a stack; the health route says so; the public documents, which touch no table, still answer.
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
 import { createServer } from 'node:net';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { generateApiKey } from '../../functions/core/api-keys';
@@ -10,24 +10,9 @@ import { handler as openApiHandler } from '../../functions/api/discovery.openapi
 import { handler as categoriesHandler } from '../../functions/api/categories.get';
 import { logger } from '../../functions/platform/observability';
 import { configureRuntime, createDeps, type Deps } from '../../functions/platform/runtime';
+import { apiEvent } from '../support/api-event';
 import { embeddedDeps } from '../support/embedded';
 
-function event(method: string, path: string, headers: Record<string, string> = {}): APIGatewayProxyEvent {
-  return {
-    resource: path,
-    path,
-    httpMethod: method,
-    headers,
-    multiValueHeaders: {},
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
-    pathParameters: null,
-    stageVariables: null,
-    body: null,
-    isBase64Encoded: false,
-    requestContext: { requestId: `req_${Math.random().toString(36).slice(2)}`, stage: 'local', domainName: 'localhost' },
-  } as unknown as APIGatewayProxyEvent;
-}
 
 const context = { functionName: 'storage', awsRequestId: 'storage', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
 
@@ -65,7 +50,7 @@ describe('storage unavailable', () => {
   it('answers 503 storage_unavailable with Retry-After when the connection is refused, logging the cause once by name', async () => {
     configureRuntime(depsWithUnreachableStorage(await closedPort()));
     const errors = jest.spyOn(logger, 'error');
-    const res = await categoriesHandler(event('POST', '/v1/categories/get', { Authorization: `Bearer ${generateApiKey('test')}` }), context);
+    const res = await categoriesHandler(apiEvent('POST', '/v1/categories/get', { key: generateApiKey('test') }), context);
     expect(res.statusCode).toBe(503);
     expect(res.headers?.['Retry-After']).toBe('5');
     const body = JSON.parse(res.body);
@@ -78,7 +63,7 @@ describe('storage unavailable', () => {
   it('answers 503 when the engine reports a full disk', async () => {
     configureRuntime(depsWithFullDisk(healthy));
     const errors = jest.spyOn(logger, 'error');
-    const res = await categoriesHandler(event('POST', '/v1/categories/get', { Authorization: `Bearer ${generateApiKey('test')}` }), context);
+    const res = await categoriesHandler(apiEvent('POST', '/v1/categories/get', { key: generateApiKey('test') }), context);
     expect(res.statusCode).toBe(503);
     expect(JSON.parse(res.body).error.code).toBe('storage_unavailable');
     expect(errors.mock.calls.map(([message]) => message)).toEqual(['storage unavailable: disk full']);
@@ -86,7 +71,7 @@ describe('storage unavailable', () => {
 
   it('still serves openapi.json, which touches no table', async () => {
     configureRuntime(depsWithUnreachableStorage(await closedPort()));
-    const res = await openApiHandler(event('GET', '/openapi.json'), context);
+    const res = await openApiHandler(apiEvent('GET', '/openapi.json'), context);
     expect(res.statusCode).toBe(200);
     expect(JSON.parse(res.body).openapi).toBe('3.1.0');
   });
@@ -95,7 +80,7 @@ describe('storage unavailable', () => {
 describe('the health route', () => {
   it('answers 200 {status: ok} when storage answers', async () => {
     configureRuntime(healthy);
-    const res = await healthHandler(event('GET', '/v1/health'), context);
+    const res = await healthHandler(apiEvent('GET', '/v1/health'), context);
     expect(res.statusCode).toBe(200);
     expect(JSON.parse(res.body)).toEqual({ status: 'ok' });
   });
@@ -103,7 +88,7 @@ describe('the health route', () => {
   it('answers 503 storage_unavailable with the envelope when storage is unreachable or full', async () => {
     for (const deps of [depsWithUnreachableStorage(await closedPort()), depsWithFullDisk(healthy)]) {
       configureRuntime(deps);
-      const res = await healthHandler(event('GET', '/v1/health'), context);
+      const res = await healthHandler(apiEvent('GET', '/v1/health'), context);
       expect(res.statusCode).toBe(503);
       expect(res.headers?.['Retry-After']).toBe('5');
       expect(JSON.parse(res.body).error).toMatchObject({ type: 'api_error', code: 'storage_unavailable', request_id: res.headers?.['X-Request-Id'] });

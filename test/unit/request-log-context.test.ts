@@ -1,28 +1,13 @@
 // Every log line written while a request is served carries that request's id, wherever in the call
 // it is written and after any await, with many requests in flight in one process (the local server).
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
+import { apiEvent } from '../support/api-event';
 import type * as ObservabilityModule from '../../functions/platform/observability';
 import type * as OperationModule from '../../functions/platform/operation';
 import type * as RuntimeModule from '../../functions/platform/runtime';
 
 const CONCURRENT_REQUESTS = 24;
 
-function event(requestId: string): APIGatewayProxyEvent {
-  return {
-    resource: '/llms.txt',
-    path: '/llms.txt',
-    httpMethod: 'GET',
-    headers: { Host: 'localhost' },
-    multiValueHeaders: { Host: ['localhost'] },
-    queryStringParameters: null,
-    multiValueQueryStringParameters: null,
-    pathParameters: null,
-    stageVariables: null,
-    body: null,
-    isBase64Encoded: false,
-    requestContext: { requestId, stage: 'local', domainName: 'localhost' },
-  } as unknown as APIGatewayProxyEvent;
-}
 
 /** As the local server builds it: the Lambda request id is the request's id. */
 function contextFor(requestId: string): Context {
@@ -88,7 +73,7 @@ describe('per-request log context', () => {
       return 'ok';
     });
     const ids = Array.from({ length: CONCURRENT_REQUESTS }, (_, i) => `req_log_${i}`);
-    const responses = await Promise.all(ids.map((id) => handler(event(id), contextFor(id))));
+    const responses = await Promise.all(ids.map((id) => handler(apiEvent('GET', '/llms.txt', { headers: { Host: 'localhost' }, requestId: id }), contextFor(id))));
     expect(responses.map((r) => r.headers?.['X-Request-Id'])).toEqual(ids);
 
     const lines = written

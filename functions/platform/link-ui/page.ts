@@ -15,6 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { INSTITUTION_TYPES } from '../../contracts/schemas';
 import { CATALOG } from '../../core/institutions-catalog';
+import { httpUrlOf } from '../../core/link-rules';
 import { LINK_APP_SCRIPT, LINK_ERROR_PAGE_SCRIPT } from './generated/bundles';
 import { ICONS } from './icons';
 import {
@@ -48,14 +49,8 @@ export function isLinkTokenShaped(value: unknown): value is string {
  */
 export function parseParentOrigin(value: unknown): string | null {
   if (typeof value !== 'string' || value.length === 0 || value.length > 300) return null;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-  return url.origin === value ? url.origin : null;
+  const url = httpUrlOf(value);
+  return url && url.origin === value ? url.origin : null;
 }
 
 /** Reads embed/origin from the query; `invalid` when embed=1 comes without a usable origin. */
