@@ -52,6 +52,9 @@ export function envelopeProblems(res: CallResult): string[] {
  * and usage counters, by design), as one comparable string: a refused request must not change it.
  */
 export async function tableFingerprint(stack: TestStack): Promise<string> {
+  // Taken only once background work (deliveries, refreshes) has settled: their own rows (durable
+  // executions, attempts) change on their own, and would look like a write by the request under test.
+  await stack.background.idle();
   const rows: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
