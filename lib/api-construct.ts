@@ -3,15 +3,18 @@
 // with our error envelope, and the few path segments shared by several route groups. The route
 // functions and their methods (one per alias path, plus an ANY fallback per route path for 405) live
 // in nested stacks, one per route tag (lib/api-route-stack.ts, planned by lib/api-layout.ts).
-import { RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { RemovalPolicy, Size, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { ROUTES, type Route } from '../functions/contracts/routes';
+import { ApiFirewall } from './api-firewall';
 import { planApi, type ApiPlan } from './api-layout';
 import { acknowledgeNoGatewayAuth, lambdaProxy, RouteStack } from './api-route-stack';
 import { FincoreFunction } from './fincore-function';
@@ -28,6 +31,7 @@ export interface ApiProps extends ApiRouteOptions {
   eventsQueue: sqs.IQueue;
   refreshQueue: sqs.IQueue;
   secretsKey: kms.IKey;
+  deliveryWorkflow: sfn.IStateMachine;
 }
 
 /** Defaults are the real route table and its handlers; the CDK tests pass larger tables to check the layout scales. */
@@ -38,15 +42,20 @@ export interface ApiRouteOptions {
   handlerEntry?: (route: Route) => string;
 }
 
-/** Access log line: one JSON object per request, keyed by the same request id the handler echoes. */
-const ACCESS_LOG_FIELDS: Record<string, string> = {
+/**
+ * Access log line: one JSON object per request, keyed by the same request id the handler echoes.
+ * API Gateway substitutes variables verbatim, so only variables that can never hold a quote or a
+ * backslash are placed inside quotes here. The client-controlled ones (User-Agent, the raw request
+ * path) are left out: one quote in them would break the line's JSON. `errorMessage` uses
+ * `$context.error.messageString`, which API Gateway emits as an already quoted and escaped JSON
+ * string, so it goes in without quotes of ours. The route is still identified by `resourcePath`.
+ */
+export const ACCESS_LOG_FIELDS: Record<string, string> = {
   requestId: '$context.requestId',
   extendedRequestId: '$context.extendedRequestId',
   requestTime: '$context.requestTime',
   ip: '$context.identity.sourceIp',
-  userAgent: '$context.identity.userAgent',
   httpMethod: '$context.httpMethod',
-  path: '$context.path',
   resourcePath: '$context.resourcePath',
   status: '$context.status',
   responseLength: '$context.responseLength',
@@ -54,9 +63,22 @@ const ACCESS_LOG_FIELDS: Record<string, string> = {
   integrationLatency: '$context.integrationLatency',
   integrationStatus: '$context.integration.status',
   errorType: '$context.error.responseType',
-  errorMessage: '$context.error.message',
   xrayTraceId: '$context.xrayTraceId',
+  wafStatus: '$context.waf.status',
 };
+/** Fields whose variable API Gateway already renders as a JSON string (quoted and escaped). */
+export const ACCESS_LOG_JSON_STRING_FIELDS: Record<string, string> = {
+  errorMessage: '$context.error.messageString',
+};
+
+export function accessLogFormat(): string {
+  const quoted = Object.entries(ACCESS_LOG_FIELDS).map(([name, variable]) => `${JSON.stringify(name)}:"${variable}"`);
+  const raw = Object.entries(ACCESS_LOG_JSON_STRING_FIELDS).map(([name, variable]) => `${JSON.stringify(name)}:${variable}`);
+  return `{${[...quoted, ...raw].join(',')}}`;
+}
+
+/** Responses at least this large are gzip/deflate-compressed when the client accepts it. */
+export const MIN_COMPRESSION_SIZE = Size.kibibytes(1);
 
 export class Api extends Construct {
   readonly restApi: apigw.RestApi;
@@ -66,6 +88,8 @@ export class Api extends Construct {
   /** Every route's function, in route-table order, whichever nested stack holds it. */
   readonly routeFunctions = new Map<string, FincoreFunction>();
   readonly fallback: FincoreFunction;
+  readonly firewall: ApiFirewall;
+  readonly domain?: apigw.DomainName;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -80,11 +104,11 @@ export class Api extends Construct {
       restApiName: `fincore-${config.stage}`,
       description: `fincore financial-data API (${config.stage})`,
       endpointTypes: [apigw.EndpointType.REGIONAL],
-      // Execution logs need the account-level CloudWatch role. It is always retained: API Gateway
-      // uses that one role for every REST API in the account and region, so deleting a sandbox stack
-      // must not take it away from production.
-      cloudWatchRole: true,
-      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      // Execution logs need the account-level CloudWatch role, one per account and region for every
+      // REST API there: it is not a per-stage resource, so only the stack deployed with
+      // manageApiGatewayAccount creates it (ApiGatewayAccount below), and no stack deletes it.
+      cloudWatchRole: false,
+      minCompressionSize: MIN_COMPRESSION_SIZE,
       deployOptions: {
         stageName: config.stage,
         tracingEnabled: true,
@@ -94,10 +118,20 @@ export class Api extends Construct {
         throttlingRateLimit: config.apiThrottle.rateLimit,
         throttlingBurstLimit: config.apiThrottle.burstLimit,
         accessLogDestination: new apigw.LogGroupLogDestination(this.accessLogs),
-        accessLogFormat: apigw.AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FIELDS)),
+        accessLogFormat: apigw.AccessLogFormat.custom(accessLogFormat()),
       },
     });
     addGatewayResponses(this.restApi);
+    if (config.manageApiGatewayAccount) new ApiGatewayAccount(this, 'Account');
+    this.firewall = new ApiFirewall(this, 'Firewall', { config, stage: this.restApi.deploymentStage });
+    if (config.customDomain) {
+      this.domain = this.restApi.addDomainName('CustomDomain', {
+        domainName: config.customDomain.domainName,
+        certificate: acm.Certificate.fromCertificateArn(this, 'Certificate', config.customDomain.certificateArn),
+        endpointType: apigw.EndpointType.REGIONAL,
+        securityPolicy: apigw.SecurityPolicy.TLS_1_2,
+      });
+    }
 
     this.fallback = new FincoreFunction(this, 'Fallback', {
       entry: 'platform/fallback.ts',
@@ -127,6 +161,7 @@ export class Api extends Construct {
         eventsQueue: props.eventsQueue,
         refreshQueue: props.refreshQueue,
         secretsKey: props.secretsKey,
+        deliveryWorkflow: props.deliveryWorkflow,
         fallback: this.fallback,
         handlerEntry: props.handlerEntry ?? ((route) => `api/${route.id}.ts`),
       });
@@ -150,18 +185,6 @@ export class Api extends Construct {
           'catalogue codes (missing_field, unknown_field, invalid_field, ...); a gateway model validator would answer ' +
           'with a different, uncatalogued error shape.',
       },
-      {
-        id: 'AwsSolutions-APIG3',
-        reason:
-          'No WAF web ACL yet: stage throttling caps the request rate, and every authenticated request passes a ' +
-          'per-key token bucket and monthly quota in one conditional DynamoDB write before any work is done.',
-      },
-      {
-        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-        reason:
-          'The account-level role API Gateway uses to write execution logs; AWS publishes and maintains this ' +
-          'managed policy exactly for that purpose and it only allows CloudWatch Logs writes.',
-      },
     );
   }
 
@@ -176,6 +199,32 @@ export class Api extends Construct {
     this.fallback.fn.addPermission('InvokeFromApi', {
       principal: new iam.ServicePrincipal('apigateway.amazonaws.com'),
       sourceArn: this.restApi.arnForExecuteApi('*', '/*', '*'),
+    });
+  }
+}
+
+/**
+ * The account-level API Gateway settings: the role API Gateway writes execution logs with. One per
+ * account and region, shared by every REST API there, so it is retained when its stack goes.
+ */
+export class ApiGatewayAccount extends Construct {
+  readonly role: iam.Role;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.role = new iam.Role(this, 'CloudWatchRole', {
+      assumedBy: new iam.ServicePrincipal('apigateway.amazonaws.com'),
+      description: 'API Gateway execution logging for every REST API in this account and region',
+      managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AmazonAPIGatewayPushToCloudWatchLogs')],
+    });
+    this.role.applyRemovalPolicy(RemovalPolicy.RETAIN);
+    const account = new apigw.CfnAccount(this, 'Settings', { cloudWatchRoleArn: this.role.roleArn });
+    account.applyRemovalPolicy(RemovalPolicy.RETAIN);
+    Validations.of(this.role).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      reason:
+        'The account-level role API Gateway uses to write execution logs; AWS publishes and maintains this ' +
+        'managed policy exactly for that purpose and it only allows CloudWatch Logs writes.',
     });
   }
 }

@@ -48,17 +48,45 @@ export const ENV_VARS = {
   eventsQueueUrl: 'FC_WEBHOOK_EVENTS_QUEUE_URL',
   refreshQueueUrl: 'FC_ITEM_REFRESH_QUEUE_URL',
   deliveryStateMachineArn: 'FC_WEBHOOK_DELIVERY_STATE_MACHINE_ARN',
+  /** Set only with a custom domain (StageConfig.customDomain). */
+  baseUrl: 'FC_BASE_URL',
 } as const;
 
 /**
- * Routes that enqueue on the item-refresh FIFO queue: functions/app/lifecycle.ts requestRefresh, and
- * update-mode Link (functions/app/link.ts), which leaves the sync to the refresh worker while a
- * refresh holds the item.
+ * Background capabilities a route's code may use, each listing exactly the routes whose code reaches
+ * it. test/cdk/route-capabilities.test.ts scans every handler's code (test/cdk/capability-scan.ts:
+ * the port and key-provider calls reachable from the handler) and fails when a route that reaches a
+ * capability is missing here, or a route listed here never reaches it. The environment variable and
+ * the IAM grant of a capability both come from this one table (routeAccessFor), so they cannot drift.
  */
-export const REFRESH_ROUTE_IDS: readonly string[] = ['items.refresh', 'link.connect', 'link.mfa'];
-/** Routes that seal or open the environment's webhook signing secret besides the `Webhooks` tag. */
-export const SECRETS_ROUTE_IDS: readonly string[] = ['link.token.create'];
-export const SECRETS_ROUTE_TAGS: readonly string[] = ['Webhooks'];
+export const ROUTE_CAPABILITIES = {
+  /**
+   * `RefreshQueue.enqueue`: functions/app/lifecycle.ts requestRefresh, and update-mode Link
+   * (functions/app/link.ts), which leaves the sync to the refresh worker while a refresh holds the item.
+   */
+  refreshQueue: ['items.refresh', 'link.connect', 'link.mfa'],
+  /** `DeliveryStarter.start`: replayEvent starts a WebhookDelivery execution per new delivery. */
+  deliveryWorkflow: ['webhooks.events.replay'],
+  /**
+   * `KeyProvider.generateDataKey` and `decryptDataKey`: the routes that create, rotate or show the
+   * webhook signing secret (ensureSecret, rotateSecret), including link.token.create with a webhook.
+   */
+  secretsKey: ['link.token.create', 'webhooks.endpoints.create', 'webhooks.secret.rotate'],
+} as const satisfies Record<string, readonly string[]>;
+export type RouteCapability = keyof typeof ROUTE_CAPABILITIES;
+
+/**
+ * The KMS encryption context the code sends with every webhook-secret data key
+ * (functions/app/webhooks.ts secretContext): grants on the secrets key require exactly these keys and
+ * this purpose, so a role that may open webhook secrets cannot unwrap anything else sealed under the
+ * same key.
+ */
+export const SECRETS_CONTEXT_KEYS: readonly string[] = ['application_id', 'environment', 'purpose'];
+export const WEBHOOK_SECRET_PURPOSE = 'webhook_secret';
+export const SECRETS_KEY_CONDITIONS = {
+  StringEquals: { 'kms:EncryptionContext:purpose': WEBHOOK_SECRET_PURPOSE },
+  'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': [...SECRETS_CONTEXT_KEYS] },
+};
 
 export interface RouteAccess {
   table: TableAccess;
@@ -66,11 +94,13 @@ export interface RouteAccess {
   eventsQueue: boolean;
   /** `FC_ITEM_REFRESH_QUEUE_URL` + `sqs:SendMessage` on the item-refresh queue. */
   refreshQueue: boolean;
-  /** `FC_SECRETS_KMS_KEY_ID` + SECRETS_KEY_ACTIONS on the secrets key. */
+  /** `FC_SECRETS_KMS_KEY_ID` + SECRETS_KEY_ACTIONS on the secrets key, under SECRETS_KEY_CONDITIONS. */
   secretsKey: boolean;
+  /** `FC_WEBHOOK_DELIVERY_STATE_MACHINE_ARN` + `states:StartExecution` on the WebhookDelivery machine. */
+  deliveryWorkflow: boolean;
 }
 
-type RouteFacts = Pick<Route, 'id' | 'tag' | 'auth' | 'dataAccess'>;
+type RouteFacts = Pick<Route, 'id' | 'auth' | 'dataAccess'>;
 
 export function tableAccessFor(route: Pick<Route, 'id' | 'auth' | 'dataAccess'>): TableAccess {
   if (route.dataAccess) return 'read-write';
@@ -92,17 +122,16 @@ export function tableAccessFor(route: Pick<Route, 'id' | 'auth' | 'dataAccess'>)
  *   (usage.limit_approaching, functions/platform/middleware.ts); data routes emit item and link
  *   events (sandbox.item.reset_login, sandbox.fire_webhook, link.connect, link.mfa, ingestion).
  *   Public routes without data access never emit.
- * - the refresh queue: REFRESH_ROUTE_IDS only.
- * - the secrets key: SECRETS_ROUTE_IDS and every SECRETS_ROUTE_TAGS route only.
- * The refresh queue and the secrets key come with rows to read (the item, the secret record), so a
- * route listed there without `dataAccess` is a route-table error and fails synth.
+ * - the refresh queue, the delivery workflow and the secrets key: the routes ROUTE_CAPABILITIES lists.
+ * Each of those comes with rows to read (the item, the event and its deliveries, the secret record),
+ * so a route listed there without `dataAccess` is a route-table error and fails synth.
  */
 export function routeAccessFor(route: RouteFacts): RouteAccess {
   const table = tableAccessFor(route);
-  const refreshQueue = REFRESH_ROUTE_IDS.includes(route.id);
-  const secretsKey = SECRETS_ROUTE_IDS.includes(route.id) || SECRETS_ROUTE_TAGS.includes(route.tag);
-  if ((refreshQueue || secretsKey) && table !== 'read-write') {
-    throw new Error(`${route.id}: enqueues refreshes or opens webhook secrets, so it needs dataAccess: true`);
+  const uses = (capability: RouteCapability) => (ROUTE_CAPABILITIES[capability] as readonly string[]).includes(route.id);
+  const [refreshQueue, deliveryWorkflow, secretsKey] = [uses('refreshQueue'), uses('deliveryWorkflow'), uses('secretsKey')];
+  if ((refreshQueue || deliveryWorkflow || secretsKey) && table !== 'read-write') {
+    throw new Error(`${route.id}: enqueues refreshes, starts deliveries or opens webhook secrets, so it needs dataAccess: true`);
   }
-  return { table, eventsQueue: table !== 'none', refreshQueue, secretsKey };
+  return { table, eventsQueue: table !== 'none', refreshQueue, secretsKey, deliveryWorkflow };
 }

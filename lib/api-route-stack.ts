@@ -4,7 +4,8 @@
 //
 // Everything the stack needs from the parent arrives as a declared parameter (the REST API id, the
 // ids of the parent-owned resources it hangs under, the table, its key, the fallback function and,
-// when its routes need them, the webhook-events queue, the item-refresh queue and the secrets key),
+// when its routes need them, the webhook-events queue, the item-refresh queue, the secrets key and
+// the WebhookDelivery state machine),
 // so its template reads on its own and cdk-nag findings name stable parameters.
 import { Aws, CfnParameter, NestedStack, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
@@ -12,9 +13,10 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import { aliasPaths, PLANNED_ROUTE_ID_VARIABLE, type Route } from '../functions/contracts/routes';
-import { AUTH_AND_METER_GRANTS, ENV_VARS, SECRETS_KEY_ACTIONS, TABLE_KEY_ACTIONS, routeAccessFor } from './api-grants';
+import { AUTH_AND_METER_GRANTS, ENV_VARS, SECRETS_KEY_ACTIONS, SECRETS_KEY_CONDITIONS, TABLE_KEY_ACTIONS, routeAccessFor } from './api-grants';
 import { pascalId, pathParameterName, type RouteStackPlan } from './api-layout';
 import { FincoreFunction } from './fincore-function';
 import type { StageConfig } from './stage-config';
@@ -34,6 +36,8 @@ export interface RouteStackProps {
   refreshQueue: sqs.IQueue;
   /** Envelope key of the webhook signing secrets. */
   secretsKey: kms.IKey;
+  /** The WebhookDelivery state machine: webhooks.events.replay starts executions of it. */
+  deliveryWorkflow: sfn.IStateMachine;
   /** Entry below functions/ of a live route's handler (planned routes all use PLANNED_ROUTE_ENTRY). */
   handlerEntry: (route: Route) => string;
 }
@@ -63,6 +67,7 @@ export const ROUTE_STACK_PARAMETERS = [
 export const EVENTS_QUEUE_PARAMETERS = ['WebhookEventsQueueArn', 'WebhookEventsQueueUrl'] as const;
 export const REFRESH_QUEUE_PARAMETERS = ['ItemRefreshQueueArn', 'ItemRefreshQueueUrl'] as const;
 export const SECRETS_KEY_PARAMETERS = ['SecretsKeyArn'] as const;
+export const DELIVERY_WORKFLOW_PARAMETERS = ['WebhookDeliveryStateMachineArn'] as const;
 
 /** Every parameter a stack of these routes declares, besides one per imported path. */
 export function routeStackParameters(routes: readonly Route[]): string[] {
@@ -72,6 +77,7 @@ export function routeStackParameters(routes: readonly Route[]): string[] {
     ...(access.some((a) => a.eventsQueue) ? EVENTS_QUEUE_PARAMETERS : []),
     ...(access.some((a) => a.refreshQueue) ? REFRESH_QUEUE_PARAMETERS : []),
     ...(access.some((a) => a.secretsKey) ? SECRETS_KEY_PARAMETERS : []),
+    ...(access.some((a) => a.deliveryWorkflow) ? DELIVERY_WORKFLOW_PARAMETERS : []),
   ];
 }
 
@@ -104,6 +110,7 @@ export class RouteStack extends NestedStack {
       ItemRefreshQueueArn: props.refreshQueue.queueArn,
       ItemRefreshQueueUrl: props.refreshQueue.queueUrl,
       SecretsKeyArn: props.secretsKey.keyArn,
+      WebhookDeliveryStateMachineArn: props.deliveryWorkflow.stateMachineArn,
     };
     const declared = routeStackParameters(plan.routes);
     for (const name of declared.filter((n) => !(n in parameterValues))) parameterValues[name] = optional[name];
@@ -155,6 +162,9 @@ export class RouteStack extends NestedStack {
         ? { arn: param('ItemRefreshQueueArn', 'ARN of the item-refresh FIFO queue'), url: param('ItemRefreshQueueUrl', 'URL of the item-refresh FIFO queue') }
         : undefined,
       secretsKeyArn: has('SecretsKeyArn') ? param('SecretsKeyArn', 'ARN of the webhook secrets key') : undefined,
+      deliveryStateMachineArn: has('WebhookDeliveryStateMachineArn')
+        ? param('WebhookDeliveryStateMachineArn', 'ARN of the WebhookDelivery state machine')
+        : undefined,
     };
     const fallback = lambdaProxy(param('FallbackFunctionArn', 'ARN of the fallback function (404/405)'));
 
@@ -204,6 +214,7 @@ interface BackgroundRefs {
   eventsQueue?: { arn: string; url: string };
   refreshQueue?: { arn: string; url: string };
   secretsKeyArn?: string;
+  deliveryStateMachineArn?: string;
 }
 
 const need = <T>(value: T | undefined, what: string, route: Route): T => {
@@ -219,6 +230,9 @@ function routeEnvironment(route: Route, tableName: string, refs: BackgroundRefs)
     ...(access.eventsQueue ? { [ENV_VARS.eventsQueueUrl]: need(refs.eventsQueue, 'events queue', route).url } : {}),
     ...(access.refreshQueue ? { [ENV_VARS.refreshQueueUrl]: need(refs.refreshQueue, 'refresh queue', route).url } : {}),
     ...(access.secretsKey ? { [ENV_VARS.secretsKeyId]: need(refs.secretsKeyArn, 'secrets key', route) } : {}),
+    ...(access.deliveryWorkflow
+      ? { [ENV_VARS.deliveryStateMachineArn]: need(refs.deliveryStateMachineArn, 'delivery workflow', route) }
+      : {}),
   };
 }
 
@@ -249,7 +263,10 @@ function grantRoute(
   }
   if (access.eventsQueue) allow(['sqs:SendMessage'], need(refs.eventsQueue, 'events queue', route).arn);
   if (access.refreshQueue) allow(['sqs:SendMessage'], need(refs.refreshQueue, 'refresh queue', route).arn);
-  if (access.secretsKey) allow(SECRETS_KEY_ACTIONS, need(refs.secretsKeyArn, 'secrets key', route));
+  if (access.secretsKey) allow(SECRETS_KEY_ACTIONS, need(refs.secretsKeyArn, 'secrets key', route), SECRETS_KEY_CONDITIONS);
+  if (access.deliveryWorkflow) {
+    allow(['states:StartExecution'], need(refs.deliveryStateMachineArn, 'delivery workflow', route));
+  }
 }
 
 /** Lambda proxy integration without CDK's per-method permissions (permissions are added explicitly). */

@@ -1,5 +1,12 @@
-// Background work: queues (each with a dead-letter queue), the WebhookDelivery and ItemRefresh state
-// machines, their worker Lambdas, and the schedule that enqueues periodic item refreshes.
+// Background work: queues (each with a dead-letter queue), the WebhookDelivery state machine, the
+// worker Lambdas, and the schedule that enqueues periodic item refreshes. Refreshes run from the
+// item-refresh FIFO queue (one message group per item), so there is no ItemRefresh state machine on
+// AWS; the local runner still runs itemRefreshAsl in process.
+//
+// A webhook burst must not starve the API of Lambda concurrency: the SQS consumers are capped by
+// their event source's maxConcurrency, and the delivery worker (started by Step Functions) by its
+// reserved concurrency where the stage sets one; a throttled attempt is retried by the state machine
+// without using up a delivery attempt (functions/workers/state-machines.ts THROTTLE_RETRY).
 //
 //   webhook-events queue -> webhook-dispatch -> StartExecution(WebhookDelivery)
 //   WebhookDelivery: attempt, wait, attempt, ... (WEBHOOK_RETRY_DELAYS_SECONDS), then record a dead letter
@@ -21,13 +28,12 @@ import { Construct } from 'constructs';
 import {
   type AslDefinition,
   DEAD_LETTER_TIMEOUT_SECONDS,
-  DELIVERY_ATTEMPT_TIMEOUT_SECONDS,
+  DELIVERY_WORKER_TIMEOUT_SECONDS,
   REFRESH_TIMEOUT_SECONDS,
-  itemRefreshAsl,
   webhookDeliveryAsl,
 } from '../functions/workers/state-machines';
 import { WEBHOOK_RETRY_DELAYS_SECONDS } from '../functions/workers/webhook-schedule';
-import { ENV_VARS, EVENT_PARTITIONS, TABLE_KEY_ACTIONS } from './api-grants';
+import { ENV_VARS, EVENT_PARTITIONS, SECRETS_KEY_CONDITIONS, TABLE_KEY_ACTIONS } from './api-grants';
 import { FincoreFunction, InlinePolicyRole } from './fincore-function';
 import type { StageConfig } from './stage-config';
 
@@ -35,8 +41,11 @@ export { WEBHOOK_RETRY_DELAYS_SECONDS };
 
 /** A message that fails this many receives moves to its dead-letter queue. */
 export const MAX_RECEIVE_COUNT = 5;
-/** The per-attempt limit on one webhook POST, including the worker's own overhead. */
-export const DELIVERY_ATTEMPT_TIMEOUT = Duration.seconds(DELIVERY_ATTEMPT_TIMEOUT_SECONDS);
+/** The delivery worker's own timeout (the attempt task's is longer: state-machines.ts). */
+export const DELIVERY_WORKER_TIMEOUT = Duration.seconds(DELIVERY_WORKER_TIMEOUT_SECONDS);
+
+/** Step Functions log groups must sit under this prefix for vended log delivery to need no extra resource policy. */
+export const VENDED_STATES_LOG_PREFIX = '/aws/vendedlogs/states/';
 
 export interface AsyncJobsProps {
   config: StageConfig;
@@ -118,7 +127,6 @@ export class AsyncJobs extends Construct {
   readonly webhookEvents: QueueWithDlq;
   readonly itemRefresh: QueueWithDlq;
   readonly webhookDelivery: sfn.StateMachine;
-  readonly itemRefreshMachine: sfn.StateMachine;
   readonly workers: Record<WorkerName, FincoreFunction>;
   readonly refreshSchedule: events.Rule;
 
@@ -126,10 +134,16 @@ export class AsyncJobs extends Construct {
     super(scope, id);
     const { config } = props;
     const environment = { [ENV_VARS.tableName]: props.table.tableName };
-    const worker = (constructId: string, entry: string, description: string, timeout: Duration) =>
-      new FincoreFunction(this, constructId, { entry: `workers/${entry}`, description, config, environment, timeout });
+    const worker = (constructId: string, entry: string, description: string, timeout: Duration, reservedConcurrentExecutions?: number) =>
+      new FincoreFunction(this, constructId, { entry: `workers/${entry}`, description, config, environment, timeout, reservedConcurrentExecutions });
 
-    const delivery = worker('WebhookDeliveryWorker', 'webhook-delivery.ts', 'One webhook delivery attempt', DELIVERY_ATTEMPT_TIMEOUT);
+    const delivery = worker(
+      'WebhookDeliveryWorker',
+      'webhook-delivery.ts',
+      'One webhook delivery attempt',
+      DELIVERY_WORKER_TIMEOUT,
+      config.workers.deliveryReservedConcurrency,
+    );
     const deadLetter = worker('WebhookDeadLetterWorker', 'webhook-dead-letter.ts', 'Records an undeliverable webhook', Duration.seconds(DEAD_LETTER_TIMEOUT_SECONDS));
     const dispatch = worker('WebhookDispatchWorker', 'webhook-dispatch.ts', 'Starts one WebhookDelivery per queued event', Duration.seconds(30));
     const refresh = worker('ItemRefreshWorker', 'item-refresh.ts', 'Refreshes one item from its institution', Duration.seconds(REFRESH_TIMEOUT_SECONDS));
@@ -148,22 +162,22 @@ export class AsyncJobs extends Construct {
       webhookDeliveryAsl({ deliveryWorkerArn: delivery.fn.functionArn, deadLetterWorkerArn: deadLetter.fn.functionArn }),
       [delivery, deadLetter],
     );
-    this.itemRefreshMachine = this.stateMachine(
-      'ItemRefresh',
-      config,
-      itemRefreshAsl({ refreshWorkerArn: refresh.fn.functionArn }),
-      [refresh],
-    );
 
     for (const [name, fn] of Object.entries(this.workers) as [WorkerName, FincoreFunction][]) {
       this.grantWorker(name, fn, props);
     }
 
     dispatch.fn.addEventSource(
-      new SqsEventSource(this.webhookEvents.queue, { batchSize: 10, reportBatchItemFailures: true }),
+      new SqsEventSource(this.webhookEvents.queue, {
+        batchSize: 10,
+        reportBatchItemFailures: true,
+        maxConcurrency: config.workers.dispatchMaxConcurrency,
+      }),
     );
 
-    refresh.fn.addEventSource(new SqsEventSource(this.itemRefresh.queue, { batchSize: 1 }));
+    refresh.fn.addEventSource(
+      new SqsEventSource(this.itemRefresh.queue, { batchSize: 1, maxConcurrency: config.workers.refreshMaxConcurrency }),
+    );
 
     this.refreshSchedule = new events.Rule(this, 'RefreshSchedule', {
       description: `Enqueue item refreshes every ${config.itemRefreshInterval.toHumanString()}`,
@@ -200,7 +214,7 @@ export class AsyncJobs extends Construct {
       fn.fn.addEnvironment(ENV_VARS.refreshQueueUrl, this.itemRefresh.queue.queueUrl);
     }
     if (access.secretsKey.length > 0) {
-      allow(access.secretsKey, [props.secretsKey.keyArn]);
+      allow(access.secretsKey, [props.secretsKey.keyArn], SECRETS_KEY_CONDITIONS);
       fn.fn.addEnvironment(ENV_VARS.secretsKeyId, props.secretsKey.keyArn);
     }
     if (access.startsDeliveries) {
@@ -231,6 +245,7 @@ export class AsyncJobs extends Construct {
 
   private stateMachine(id: string, config: StageConfig, asl: AslDefinition, invokes: FincoreFunction[]): sfn.StateMachine {
     const logGroup = new logs.LogGroup(this, `${id}Logs`, {
+      logGroupName: `${VENDED_STATES_LOG_PREFIX}fincore-${config.stage}-${id}`,
       retention: config.logRetention,
       removalPolicy: config.removalPolicy,
     });

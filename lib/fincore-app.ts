@@ -5,7 +5,7 @@ import { type App, type Environment, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { ApiRouteOptions } from './api-construct';
 import { FincoreStack } from './fincore-stack';
-import { stageConfig } from './stage-config';
+import { stageConfig, type StageOverrides } from './stage-config';
 import type { DeployedStage as Stage } from '../functions/contracts/stages';
 
 export function stackId(stage: Stage): string {
@@ -18,13 +18,17 @@ export function addFincoreStack(
   env: Required<Pick<Environment, 'account' | 'region'>>,
   /** Only the CDK tests pass these (a larger route table); the CLI deploys ROUTES. */
   routeOptions: ApiRouteOptions = {},
+  /** Per-deployment settings from CDK context (bin/app.ts). */
+  overrides: StageOverrides = {},
 ): FincoreStack {
+  const config = stageConfig(stage, overrides);
   const stack = new FincoreStack(app, stackId(stage), {
     ...routeOptions,
     env,
     stackName: `fincore-${stage}`,
     description: `fincore financial-data API, ${stage} stage`,
-    config: stageConfig(stage),
+    config,
+    terminationProtection: config.terminationProtection,
   });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return stack;

@@ -29,6 +29,8 @@ export interface FincoreFunctionProps {
   environment?: Record<string, string>;
   memorySize?: number;
   timeout?: Duration;
+  /** Caps (and reserves) the function's concurrency; unset: the account's unreserved pool. */
+  reservedConcurrentExecutions?: number;
 }
 
 export class FincoreFunction extends Construct {
@@ -58,6 +60,7 @@ export class FincoreFunction extends Construct {
       architecture: LAMBDA_ARCHITECTURE,
       memorySize: props.memorySize ?? 256,
       timeout: props.timeout ?? Duration.seconds(30),
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       tracing: lambda.Tracing.ACTIVE,
       role: this.role,
       logGroup: this.logGroup,

@@ -3,6 +3,7 @@
 import { CfnOutput, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { Api, type ApiRouteOptions } from './api-construct';
+import { ENV_VARS } from './api-grants';
 import { AsyncJobs } from './async-jobs-construct';
 import { Data } from './data-construct';
 import { FincoreFunction } from './fincore-function';
@@ -35,6 +36,7 @@ export class FincoreStack extends Stack {
       eventsQueue: this.jobs.webhookEvents.queue,
       refreshQueue: this.jobs.itemRefresh.queue,
       secretsKey: this.data.secretsKey,
+      deliveryWorkflow: this.jobs.webhookDelivery,
       routes: props.routes,
       handlerEntry: props.handlerEntry,
     });
@@ -47,10 +49,22 @@ export class FincoreStack extends Stack {
         WebhookEvents: this.jobs.webhookEvents.deadLetterQueue,
         ItemRefresh: this.jobs.itemRefresh.deadLetterQueue,
       },
-      stateMachines: { WebhookDelivery: this.jobs.webhookDelivery, ItemRefresh: this.jobs.itemRefreshMachine },
+      stateMachines: { WebhookDelivery: this.jobs.webhookDelivery },
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL ({base_url}) of this stage' });
+    // With a custom domain the functions learn their public base URL from the stack (a plain string,
+    // so no reference to the stage, which is deployed after the route stacks).
+    const baseUrl = config.customDomain ? `https://${config.customDomain.domainName}` : undefined;
+    if (baseUrl) {
+      for (const fn of this.node.findAll().filter((c): c is FincoreFunction => c instanceof FincoreFunction)) {
+        fn.fn.addEnvironment(ENV_VARS.baseUrl, baseUrl);
+      }
+      new CfnOutput(this, 'CustomDomainTarget', {
+        value: this.api.domain!.domainNameAliasDomainName,
+        description: `Point ${config.customDomain!.domainName} (CNAME or alias) at this regional domain name`,
+      });
+    }
+    new CfnOutput(this, 'ApiUrl', { value: baseUrl ?? this.api.restApi.url, description: 'Base URL ({base_url}) of this stage' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'SecretsKeyArn', { value: this.data.secretsKey.keyArn });
   }

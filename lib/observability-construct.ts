@@ -8,6 +8,7 @@ import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -59,7 +60,14 @@ export class Observability extends Construct {
       masterKey: topicKey,
       enforceSSL: true,
     });
-    const alarmAction = new actions.SnsAction(this.alarmTopic);
+    // Optional listeners from the stage config: an email address subscribed to the topic, and/or an
+    // existing topic (an on-call tool's) that every alarm also notifies directly.
+    const subscription = config.alarmSubscription;
+    if (subscription?.email) this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(subscription.email));
+    const alarmActions = [
+      new actions.SnsAction(this.alarmTopic),
+      ...(subscription?.topicArn ? [new actions.SnsAction(sns.Topic.fromTopicArn(this, 'ExternalAlarmTopic', subscription.topicArn))] : []),
+    ];
     type AlarmOptions = Omit<cloudwatch.CreateAlarmOptions, 'evaluationPeriods'> & {
       metric: cloudwatch.Metric | cloudwatch.MathExpression;
       evaluationPeriods?: number;
@@ -71,8 +79,8 @@ export class Observability extends Construct {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
         ...options,
       });
-      created.addAlarmAction(alarmAction);
-      created.addOkAction(alarmAction);
+      created.addAlarmAction(...alarmActions);
+      created.addOkAction(...alarmActions);
       this.alarms.push(created);
       return created;
     };

@@ -13,8 +13,30 @@ export interface StageConfig {
   logRetention: RetentionDays;
   /** How often the scheduler enqueues a refresh of every healthy item. */
   itemRefreshInterval: Duration;
-  /** Stage-wide method throttling (per-key limits are enforced in the handlers). */
+  /**
+   * Stage-wide method throttling: the ceiling of all tenants together, sized so the largest plan's
+   * documented rate and burst (functions/contracts/limits.ts) is reachable; per-key limits are
+   * enforced in the handlers. The burst stays within the account's default regional burst (5,000).
+   */
   apiThrottle: { rateLimit: number; burstLimit: number };
+  /**
+   * WAF rate-based rules per source IP, counted over WAF_WINDOW_SECONDS (lib/api-firewall.ts):
+   * requests to key routes without a well-formed API key, and all requests.
+   */
+  firewall: { malformedKeyPerIp: number; allPerIp: number };
+  /** Workers: SQS event-source maxConcurrency, and the delivery worker's reserved concurrency. */
+  workers: { dispatchMaxConcurrency: number; refreshMaxConcurrency: number; deliveryReservedConcurrency?: number };
+  /** CloudFormation termination protection of the stack. */
+  terminationProtection: boolean;
+  /** Who hears the alarms besides the stack's own topic (from `-c alarmEmail=` / `-c alarmTopicArn=`). */
+  alarmSubscription?: { email?: string; topicArn?: string };
+  /** Custom domain (`-c domainName= -c certificateArn=`): its URL becomes FC_BASE_URL of every function. */
+  customDomain?: { domainName: string; certificateArn: string };
+  /**
+   * Create the account-level API Gateway settings (the CloudWatch role execution logs need). They are
+   * one per account and region, so exactly one stack per account sets this (`-c apiGatewayAccount=true`).
+   */
+  manageApiGatewayAccount: boolean;
   /** API functions answer well inside API Gateway's 29 s integration timeout. */
   apiFunction: { memorySize: number; timeout: Duration };
   alarms: {
@@ -35,7 +57,11 @@ const CONFIGS: Record<DeployedStage, StageConfig> = {
     deletionProtection: false,
     logRetention: RetentionDays.TWO_WEEKS,
     itemRefreshInterval: Duration.hours(6),
-    apiThrottle: { rateLimit: 50, burstLimit: 100 },
+    apiThrottle: { rateLimit: 1_000, burstLimit: 3_000 },
+    firewall: { malformedKeyPerIp: 300, allPerIp: 600_000 },
+    workers: { dispatchMaxConcurrency: 2, refreshMaxConcurrency: 2 },
+    terminationProtection: false,
+    manageApiGatewayAccount: false,
     apiFunction: { memorySize: 512, timeout: Duration.seconds(10) },
     alarms: {
       api5xxRatePercent: 5,
@@ -51,7 +77,11 @@ const CONFIGS: Record<DeployedStage, StageConfig> = {
     deletionProtection: true,
     logRetention: RetentionDays.THREE_MONTHS,
     itemRefreshInterval: Duration.hours(1),
-    apiThrottle: { rateLimit: 500, burstLimit: 1000 },
+    apiThrottle: { rateLimit: 5_000, burstLimit: 5_000 },
+    firewall: { malformedKeyPerIp: 300, allPerIp: 600_000 },
+    workers: { dispatchMaxConcurrency: 10, refreshMaxConcurrency: 10, deliveryReservedConcurrency: 50 },
+    terminationProtection: true,
+    manageApiGatewayAccount: false,
     apiFunction: { memorySize: 512, timeout: Duration.seconds(10) },
     alarms: {
       api5xxRatePercent: 1,
@@ -77,6 +107,33 @@ export function parseStage(value: unknown): DeployedStage {
   );
 }
 
-export function stageConfig(stage: DeployedStage): StageConfig {
-  return CONFIGS[stage];
+/** What an operator may set per deployment through CDK context (bin/app.ts), on top of the stage's config. */
+export type StageOverrides = Partial<Pick<StageConfig, 'alarmSubscription' | 'customDomain' | 'manageApiGatewayAccount'>>;
+
+export function stageConfig(stage: DeployedStage, overrides: StageOverrides = {}): StageConfig {
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
+  return { ...CONFIGS[stage], ...defined };
+}
+
+/** Reads the optional overrides from CDK context values (strings, as `-c key=value` passes them). */
+export function overridesFromContext(get: (key: string) => unknown): StageOverrides {
+  const text = (key: string): string | undefined => {
+    const value = get(key);
+    if (value === undefined || value === '') return undefined;
+    if (typeof value !== 'string') throw new Error(`-c ${key}= must be a string`);
+    return value;
+  };
+  const email = text('alarmEmail');
+  const topicArn = text('alarmTopicArn');
+  const domainName = text('domainName');
+  const certificateArn = text('certificateArn');
+  if ((domainName === undefined) !== (certificateArn === undefined)) {
+    throw new Error('A custom domain needs both -c domainName= and -c certificateArn= (an ACM certificate in the stack region)');
+  }
+  const account = get('apiGatewayAccount');
+  return {
+    alarmSubscription: email || topicArn ? { email, topicArn } : undefined,
+    customDomain: domainName && certificateArn ? { domainName, certificateArn } : undefined,
+    manageApiGatewayAccount: account === undefined ? undefined : account === true || account === 'true',
+  };
 }

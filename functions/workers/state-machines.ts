@@ -23,10 +23,19 @@ export type AslState = { Type: 'Task' | 'Wait' | 'Choice' | 'Succeed' | 'Fail' |
 
 export const LAMBDA_INVOKE = 'arn:aws:states:::lambda:invoke';
 
-/** The per-attempt limit on one webhook POST, including the worker's own overhead. */
-export const DELIVERY_ATTEMPT_TIMEOUT_SECONDS = 10;
-/** The dead-letter worker only writes one record. */
+/** The delivery worker's own (Lambda) timeout: one webhook POST (9 s) plus the worker's overhead. */
+export const DELIVERY_WORKER_TIMEOUT_SECONDS = 10;
+/**
+ * The task's limit on one delivery attempt. Comfortably above the worker's own timeout (a cold start's
+ * init phase, up to 10 s, comes on top of it), so on AWS a slow attempt ends as the worker's own
+ * timeout (an error the Catch records) rather than as a task timeout that abandons a POST still in
+ * flight. Locally, where nothing else bounds a handler, it is the only limit.
+ */
+export const DELIVERY_ATTEMPT_TIMEOUT_SECONDS = 30;
+/** The dead-letter worker's own timeout: it only writes one record. */
 export const DEAD_LETTER_TIMEOUT_SECONDS = 10;
+/** The dead-letter task's limit, above the worker's own timeout for the same reason as an attempt's. */
+export const DEAD_LETTER_TASK_TIMEOUT_SECONDS = 30;
 /** One item refresh (institution calls included). */
 export const REFRESH_TIMEOUT_SECONDS = 120;
 
@@ -45,6 +54,15 @@ export const LAMBDA_SERVICE_ERRORS = [
   'Lambda.SdkClientException',
   'Lambda.TooManyRequestsException',
 ];
+
+/**
+ * Lambda throttled the invocation: the worker never ran, so no POST was made. An attempt task retries
+ * exactly this (with backoff) and keeps its attempt number, so throttling never uses up an attempt.
+ * Other service errors are not retried inside an attempt: the worker may have run, and each attempt
+ * is at most one POST.
+ */
+export const LAMBDA_THROTTLED = 'Lambda.TooManyRequestsException';
+export const THROTTLE_RETRY = { ErrorEquals: [LAMBDA_THROTTLED], IntervalSeconds: 2, MaxAttempts: 5, BackoffRate: 2 };
 
 /** Placeholder worker ARNs of the local runtime (any ARN-shaped string would do). */
 export const LOCAL_WORKER_ARNS = {
@@ -72,8 +90,9 @@ export interface WebhookDeliveryArns {
 
 /**
  * Attempt n (1-based) runs WEBHOOK_RETRY_DELAYS_SECONDS[n-1] seconds after attempt n-1 failed (the
- * first at once). Each attempt is one invocation of the delivery worker with `attempt: n` and no
- * retry inside the task, so each attempt is exactly one POST. A failure is anything but
+ * first at once). Each attempt is one invocation of the delivery worker with `attempt: n`, retried
+ * inside the task only when Lambda throttled it (the worker never ran), so each attempt is at most
+ * one POST. A failure is anything but
  * `{ delivered: true }`: a non-2xx status, a worker error or a task timeout (caught and recorded in
  * `$.outcome`). After the last failed attempt the dead-letter worker records the webhook (with
  * `attempts`) and the execution fails with WebhookUndeliverable. The execution input stays intact
@@ -98,6 +117,7 @@ export function webhookDeliveryAsl({ deliveryWorkerArn, deadLetterWorkerArn }: W
         Payload: { ...passThrough(DELIVERY_FIELDS), attempt },
       },
       TimeoutSeconds: DELIVERY_ATTEMPT_TIMEOUT_SECONDS,
+      Retry: [THROTTLE_RETRY],
       ResultSelector: { 'delivered.$': '$.Payload.delivered', 'status.$': '$.Payload.status' },
       ResultPath: '$.outcome',
       // A worker error or a timeout is a failed attempt like a non-2xx answer.
@@ -127,7 +147,7 @@ export function webhookDeliveryAsl({ deliveryWorkerArn, deadLetterWorkerArn }: W
       FunctionName: deadLetterWorkerArn,
       Payload: { ...passThrough(DELIVERY_FIELDS), attempts },
     },
-    TimeoutSeconds: DEAD_LETTER_TIMEOUT_SECONDS,
+    TimeoutSeconds: DEAD_LETTER_TASK_TIMEOUT_SECONDS,
     Retry: [{ ErrorEquals: LAMBDA_SERVICE_ERRORS, IntervalSeconds: 2, MaxAttempts: 2, BackoffRate: 2 }],
     ResultPath: null,
     Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: null, Next: 'DeliveryFailed' }],

@@ -24,7 +24,9 @@ import {
   AUTH_AND_METER_GRANTS,
   ENV_VARS,
   EVENT_PARTITIONS,
+  ROUTE_CAPABILITIES,
   SECRETS_KEY_ACTIONS,
+  SECRETS_KEY_CONDITIONS,
   TABLE_KEY_ACTIONS,
   routeAccessFor,
   tableAccessFor,
@@ -36,9 +38,21 @@ import { MAX_RECEIVE_COUNT, WEBHOOK_RETRY_DELAYS_SECONDS, WORKER_ACCESS, type Wo
 import { addFincoreStack } from '../../lib/fincore-app';
 import type { FincoreFunction } from '../../lib/fincore-function';
 import type { FincoreStack } from '../../lib/fincore-stack';
-import { parseStage, stageConfig } from '../../lib/stage-config';
+import { overridesFromContext, parseStage, stageConfig, type StageOverrides } from '../../lib/stage-config';
 import { DEPLOYED_STAGES as STAGES, type DeployedStage as Stage } from '../../functions/contracts/stages';
-import { itemRefreshAsl, webhookDeliveryAsl } from '../../functions/workers/state-machines';
+import {
+  DEAD_LETTER_TIMEOUT_SECONDS,
+  DEAD_LETTER_TASK_TIMEOUT_SECONDS,
+  DELIVERY_ATTEMPT_TIMEOUT_SECONDS,
+  DELIVERY_WORKER_TIMEOUT_SECONDS,
+  LAMBDA_THROTTLED,
+  webhookDeliveryAsl,
+} from '../../functions/workers/state-machines';
+import { LIMITS, PLANS } from '../../functions/contracts/limits';
+import { ACCESS_LOG_FIELDS, MIN_COMPRESSION_SIZE } from '../../lib/api-construct';
+import { KEY_ROUTE_PREFIXES, WAF_WINDOW_SECONDS, WELL_FORMED_AUTHORIZATION, largestPlanRequestsPerWindow } from '../../lib/api-firewall';
+import { VENDED_STATES_LOG_PREFIX } from '../../lib/async-jobs-construct';
+import { API_KEY_PATTERN } from '../../functions/core/api-keys';
 import { createAwsPorts } from '../../functions/platform/aws-ports';
 import { configFromEnv } from '../../functions/platform/runtime';
 import {
@@ -74,10 +88,10 @@ interface Synthesized {
   resources: Resources;
 }
 
-function synthesize(stage: Stage, routeOptions?: ApiRouteOptions): Synthesized {
+function synthesize(stage: Stage, routeOptions?: ApiRouteOptions, overrides?: StageOverrides): Synthesized {
   // Bundling is skipped: these tests read the templates, not the code assets.
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const stack = addFincoreStack(app, stage, ENV, routeOptions);
+  const stack = addFincoreStack(app, stage, ENV, routeOptions, overrides);
   // Synthesis runs the cdk-nag validation plugin and throws on any unacknowledged finding.
   const template = Template.fromStack(stack);
   const nested = stack.node
@@ -332,6 +346,8 @@ describe.each(STAGES)('the %s stack', (stage) => {
       expect(declaring('ItemRefreshQueueArn')).toEqual(['RoutesHostedLink', 'RoutesItems']);
       expect(declaring('ItemRefreshQueueUrl')).toEqual(['RoutesHostedLink', 'RoutesItems']);
       expect(declaring('SecretsKeyArn')).toEqual(['RoutesLink', 'RoutesWebhooks']);
+      // webhooks/events/replay starts a WebhookDelivery execution per new delivery.
+      expect(declaring('WebhookDeliveryStateMachineArn')).toEqual(['RoutesWebhooks']);
       // Discovery (public documents only) is the one stack that never emits events.
       const all = stack.api.routeStacks.map((s) => s.node.id).sort();
       expect(declaring('WebhookEventsQueueArn')).toEqual(all.filter((id) => id !== 'RoutesDiscovery'));
@@ -402,7 +418,9 @@ describe.each(STAGES)('the %s stack', (stage) => {
         ...(want.refreshQueue ? [{ actions: ['sqs:SendMessage'], resources: [r.refreshQueue] }] : []),
       ]);
       const onSecretsKey = statements.filter((s) => s.resources.some((x) => JSON.stringify(x) === JSON.stringify(r.secretsKey)));
-      expect(onSecretsKey).toEqual(want.secretsKey.length > 0 ? [{ actions: [...want.secretsKey], resources: [r.secretsKey] }] : []);
+      expect(onSecretsKey).toEqual(
+        want.secretsKey.length > 0 ? [{ actions: [...want.secretsKey], resources: [r.secretsKey], conditions: SECRETS_KEY_CONDITIONS }] : [],
+      );
       expect(withPrefix(statements, 'states:')).toEqual(
         want.startsDeliveries ? [{ actions: ['states:StartExecution'], resources: [r.deliveryMachine] }] : [],
       );
@@ -437,7 +455,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
         eventsQueue: access.eventsQueue,
         refreshQueue: access.refreshQueue,
         secretsKey: access.secretsKey ? SECRETS_KEY_ACTIONS : [],
-        startsDeliveries: false,
+        startsDeliveries: access.deliveryWorkflow,
       });
     });
 
@@ -456,15 +474,19 @@ describe.each(STAGES)('the %s stack', (stage) => {
 
     it('derives queue and secrets-key access from the route: events for every route with table access, refresh and secrets by id or tag', () => {
       const probe = (facts: Partial<Route>) => routeAccessFor({ id: 'probe', tag: 'Items', auth: 'key', dataAccess: true, ...facts });
-      expect(probe({ auth: 'none', dataAccess: false })).toEqual({ table: 'none', eventsQueue: false, refreshQueue: false, secretsKey: false });
-      expect(probe({ dataAccess: false })).toEqual({ table: 'auth-and-meter', eventsQueue: true, refreshQueue: false, secretsKey: false });
-      expect(probe({})).toEqual({ table: 'read-write', eventsQueue: true, refreshQueue: false, secretsKey: false });
-      expect(probe({ id: 'items.refresh' })).toMatchObject({ refreshQueue: true, secretsKey: false });
-      expect(probe({ id: 'link.token.create', tag: 'Link' })).toMatchObject({ refreshQueue: false, secretsKey: true });
-      expect(probe({ tag: 'Webhooks' })).toMatchObject({ refreshQueue: false, secretsKey: true });
-      // Enqueuing a refresh or opening a secret reads rows: without dataAccess the route table is wrong.
+      const none = { refreshQueue: false, secretsKey: false, deliveryWorkflow: false };
+      expect(probe({ auth: 'none', dataAccess: false })).toEqual({ table: 'none', eventsQueue: false, ...none });
+      expect(probe({ dataAccess: false })).toEqual({ table: 'auth-and-meter', eventsQueue: true, ...none });
+      expect(probe({})).toEqual({ table: 'read-write', eventsQueue: true, ...none });
+      expect(probe({ id: 'items.refresh' })).toMatchObject({ ...none, refreshQueue: true });
+      expect(probe({ id: 'link.token.create', tag: 'Link' })).toMatchObject({ ...none, secretsKey: true });
+      expect(probe({ id: 'webhooks.events.replay', tag: 'Webhooks' })).toMatchObject({ ...none, deliveryWorkflow: true });
+      // A tag grants nothing: only the routes whose code uses a capability are listed for it.
+      expect(probe({ id: 'webhooks.endpoints.list', tag: 'Webhooks' })).toMatchObject(none);
+      // Enqueuing a refresh, starting a delivery or opening a secret reads rows: without dataAccess the route table is wrong.
       expect(() => probe({ id: 'items.refresh', dataAccess: false })).toThrow(/dataAccess/);
-      expect(() => probe({ tag: 'Webhooks', dataAccess: false })).toThrow(/dataAccess/);
+      expect(() => probe({ id: 'webhooks.secret.rotate', dataAccess: false })).toThrow(/dataAccess/);
+      expect(() => probe({ id: 'webhooks.events.replay', dataAccess: false })).toThrow(/dataAccess/);
       // The event and API-key partitions come from the key schema.
       expect(AUTH_AND_METER_GRANTS).toEqual([
         { actions: ['dynamodb:UpdateItem'], partitions: ['KEY#*', 'EVT#*'] },
@@ -544,13 +566,11 @@ describe.each(STAGES)('the %s stack', (stage) => {
     const workerRoles = (...names: (keyof FincoreStack['jobs']['workers'])[]) =>
       names.map((n) => roleLogicalId(get(stage).stack.jobs.workers[n]));
 
-    it('lets only the delivery worker, link.token.create and the Webhooks routes use the secrets key (delivery: Decrypt only)', () => {
+    it('lets only the delivery worker and the routes that create, rotate or show the signing secret use the secrets key (delivery: Decrypt only)', () => {
       const { secretsKey } = refs();
-      const expected = [
-        ...routeRoles((r) => r.id === 'link.token.create' || r.tag === 'Webhooks'),
-        ...workerRoles('delivery'),
-      ].sort();
-      expect(routeRoles((r) => r.tag === 'Webhooks')).toHaveLength(6);
+      const sealing = ['link.token.create', 'webhooks.endpoints.create', 'webhooks.secret.rotate'];
+      expect([...ROUTE_CAPABILITIES.secretsKey].sort()).toEqual(sealing);
+      const expected = [...routeRoles((r) => sealing.includes(r.id)), ...workerRoles('delivery')].sort();
       expect(rolesReaching(secretsKey, 'kms:Decrypt')).toEqual(expected);
       expect(rolesReaching(secretsKey, 'kms:GenerateDataKey')).toEqual(expected.filter((id) => !workerRoles('delivery').includes(id)));
       // Nothing else on the secrets key, for anyone.
@@ -559,6 +579,8 @@ describe.each(STAGES)('the %s stack', (stage) => {
         for (const s of roleStatements(resources, id)) {
           if (s.resources.some((x) => JSON.stringify(x) === JSON.stringify(secretsKey))) {
             expect(s.actions.every((a) => SECRETS_KEY_ACTIONS.includes(a))).toBe(true);
+            // Only data keys bound to the webhook-secret encryption context the code sends.
+            expect(s.conditions).toEqual(SECRETS_KEY_CONDITIONS);
           }
         }
       }
@@ -568,6 +590,16 @@ describe.each(STAGES)('the %s stack', (stage) => {
       expect(rolesReaching(refs().refreshQueue, 'sqs:SendMessage')).toEqual(
         [...routeRoles((r) => ['items.refresh', 'link.connect', 'link.mfa'].includes(r.id)), ...workerRoles('scheduledRefresh')].sort(),
       );
+    });
+
+    it('lets only webhooks/events/replay (among API routes) and the dispatch worker start WebhookDelivery executions', () => {
+      const { resources } = get(stage);
+      const starters = ofType(resources, 'AWS::IAM::Role')
+        .map(([id]) => id)
+        .filter((id) => roleStatements(resources, id).some((s) => s.actions.includes('states:StartExecution')))
+        .sort();
+      expect(starters).toEqual([...routeRoles((r) => r.id === 'webhooks.events.replay'), ...workerRoles('dispatch')].sort());
+      expect(rolesReaching(refs().deliveryMachine, 'states:StartExecution')).toEqual(starters);
     });
 
     it('lets every key route, every route with data access, and the refresh workers send to the events queue', () => {
@@ -776,9 +808,11 @@ describe.each(STAGES)('the %s stack', (stage) => {
         if (state.Type === 'Wait') pending += state.Seconds;
         if (state.Type === 'Task' && state.Parameters.FunctionName === deliveryArn) {
           expect(state.Resource).toBe('arn:aws:states:::lambda:invoke');
-          expect(state.TimeoutSeconds).toBe(10);
-          // No retry inside an attempt: each attempt is exactly one POST.
-          expect(state.Retry).toBeUndefined();
+          // Well above the worker's own timeout: a slow attempt ends as the worker's error, not a task timeout.
+          expect(state.TimeoutSeconds).toBe(DELIVERY_ATTEMPT_TIMEOUT_SECONDS);
+          expect(state.TimeoutSeconds).toBeGreaterThanOrEqual(2 * DELIVERY_WORKER_TIMEOUT_SECONDS + 10);
+          // Only throttling is retried inside an attempt (the worker never ran): at most one POST per attempt.
+          expect(state.Retry).toEqual([expect.objectContaining({ ErrorEquals: [LAMBDA_THROTTLED] })]);
           // A worker error or timeout is caught and goes on to the next attempt.
           expect(state.Catch).toEqual([expect.objectContaining({ ErrorEquals: ['States.ALL'], Next: state.Next })]);
           // The execution input stays intact; only $.outcome changes.
@@ -800,23 +834,107 @@ describe.each(STAGES)('the %s stack', (stage) => {
       expect(last).toMatchObject({ Type: 'Fail', Error: 'WebhookUndeliverable' });
     });
 
-    it('deploys exactly the shared ItemRefresh definition, retrying only Lambda service errors', () => {
+    it('deploys no ItemRefresh state machine: refreshes run from the FIFO queue (one message group per item)', () => {
+      const { resources } = get(stage);
+      const machines = ofType(resources, 'AWS::StepFunctions::StateMachine');
+      expect(machines).toHaveLength(1);
+      expect(JSON.stringify(machines[0][1].StateMachineName)).toContain('WebhookDelivery');
+    });
+  });
+
+  describe('operational settings', () => {
+    const config = () => stageConfig(stage);
+    it('sizes stage throttling so the documented rate and burst of every plan is reachable', () => {
+      const { apiThrottle } = config();
+      const largest = Math.max(...Object.values(PLANS).map((p) => p.ratePerSecond));
+      expect(apiThrottle.rateLimit).toBeGreaterThanOrEqual(largest);
+      expect(apiThrottle.burstLimit).toBeGreaterThanOrEqual(largest * LIMITS.burstMultiplier);
+      // The account's default regional burst: a larger stage burst could never be used.
+      expect(apiThrottle.burstLimit).toBeLessThanOrEqual(5_000);
+    });
+
+    it('puts a WAF web ACL on the stage: malformed-key floods and single-address floods are blocked per IP with 429', () => {
       const { stack, resources } = get(stage);
-      const machineId = cfnId(stack.jobs.itemRefreshMachine);
-      const machine = resources[machineId].Properties!;
-      expect(machine.LoggingConfiguration.Level).toBe('ALL');
-      expect(machine.TracingConfiguration).toEqual({ Enabled: true });
-      const definition = definitionOf(resources, machineId);
-      const { refresh } = stack.jobs.workers;
-      expect(definition).toEqual(itemRefreshAsl({ refreshWorkerArn: placeholderArn(refresh) }));
-      expect(aslValidator(definition).isValid).toBe(true);
-      const task = definition.States[definition.StartAt];
-      expect(task.Parameters.FunctionName).toBe(placeholderArn(refresh));
-      expect(task.Retry.flatMap((r: { ErrorEquals: string[] }) => r.ErrorEquals).every((e: string) => e.startsWith('Lambda.'))).toBe(true);
-      expect(definition.States[task.Catch[0].Next].Type).toBe('Fail');
-      expect(lambdaGrants(resources, machineId)).toEqual([
-        { actions: ['lambda:InvokeFunction'], resources: [{ 'Fn::GetAtt': [logicalId(refresh), 'Arn'] }] },
+      const [[aclId, acl]] = ofType(resources, 'AWS::WAFv2::WebACL');
+      expect(acl.Scope).toBe('REGIONAL');
+      const [malformed, all] = acl.Rules;
+      expect(malformed.Name).toBe('MalformedKeyPerIp');
+      expect(malformed.Statement.RateBasedStatement).toMatchObject({ AggregateKeyType: 'IP', EvaluationWindowSec: WAF_WINDOW_SECONDS, Limit: config().firewall.malformedKeyPerIp });
+      const scope = JSON.stringify(malformed.Statement.RateBasedStatement.ScopeDownStatement);
+      for (const prefix of KEY_ROUTE_PREFIXES) expect(scope).toContain(JSON.stringify(prefix));
+      expect(scope).toContain('NotStatement');
+      // The regex accepts exactly the keys the handler accepts.
+      const regex = new RegExp(WELL_FORMED_AUTHORIZATION);
+      expect(regex.test(`Bearer fc_sk_test_${'a'.repeat(32)}`)).toBe(true);
+      expect(regex.test('Bearer junk')).toBe(false);
+      expect(WELL_FORMED_AUTHORIZATION).toBe(`^Bearer ${API_KEY_PATTERN.source.slice(1)}`);
+      expect(all.Statement.RateBasedStatement.Limit).toBeGreaterThanOrEqual(largestPlanRequestsPerWindow());
+      for (const rule of acl.Rules) expect(rule.Action.Block.CustomResponse.ResponseCode).toBe(429);
+      const [[, association]] = ofType(resources, 'AWS::WAFv2::WebACLAssociation');
+      expect(association.WebACLArn).toEqual({ 'Fn::GetAtt': [aclId, 'Arn'] });
+      expect(JSON.stringify(association.ResourceArn)).toContain(cfnId(stack.api.restApi));
+      expect(JSON.stringify(association.ResourceArn)).toContain(JSON.stringify({ Ref: cfnId(stack.api.restApi.deploymentStage) }));
+    });
+
+    it('caps worker concurrency so a webhook burst cannot starve the API', () => {
+      const { stack, resources } = get(stage);
+      const mappings = ofType(resources, 'AWS::Lambda::EventSourceMapping');
+      expect(mappings).toHaveLength(2);
+      for (const [, mapping] of mappings) expect(mapping.ScalingConfig.MaximumConcurrency).toBeGreaterThanOrEqual(2);
+      const reserved = resources[logicalId(stack.jobs.workers.delivery)].Properties!.ReservedConcurrentExecutions;
+      expect(reserved).toBe(config().workers.deliveryReservedConcurrency);
+      if (stage === 'production') expect(reserved).toBeGreaterThan(0);
+      expect(resources[logicalId(stack.jobs.workers.delivery)].Properties!.Timeout).toBe(DELIVERY_WORKER_TIMEOUT_SECONDS);
+      expect(resources[logicalId(stack.jobs.workers.deadLetter)].Properties!.Timeout).toBe(DEAD_LETTER_TIMEOUT_SECONDS);
+      expect(DEAD_LETTER_TASK_TIMEOUT_SECONDS).toBeGreaterThan(DEAD_LETTER_TIMEOUT_SECONDS);
+    });
+
+    it('protects production from deletion, and logs state machines under /aws/vendedlogs/states/', () => {
+      const { stack, resources } = get(stage);
+      expect(stack.terminationProtection).toBe(stage === 'production');
+      for (const [, machine] of ofType(resources, 'AWS::StepFunctions::StateMachine')) {
+        const groupId = referencedLogicalIds(machine.LoggingConfiguration.Destinations)[0];
+        expect(resources[groupId].Properties!.LogGroupName).toMatch(new RegExp(`^${VENDED_STATES_LOG_PREFIX}fincore-${stage}-`));
+      }
+    });
+
+    it('writes access log lines that stay valid JSON whatever the client sends, and compresses responses', () => {
+      const { template } = get(stage);
+      const [stageProps] = Object.values(template.findResources('AWS::ApiGateway::Stage')).map((r) => r.Properties);
+      const format: string = stageProps.AccessLogSetting.Format;
+      expect(format).not.toMatch(/userAgent|\$context\.path"|\$context\.error\.message"/);
+      // Substitute hostile values for every variable: the line must still parse.
+      const hostile = format.replace(/\$context\.error\.messageString/g, JSON.stringify('a "quoted" \\ message')).replace(/\$context\.[A-Za-z.]+/g, 'x1');
+      expect(Object.keys(JSON.parse(hostile))).toEqual([...Object.keys(ACCESS_LOG_FIELDS), 'errorMessage']);
+      template.hasResourceProperties('AWS::ApiGateway::RestApi', { MinimumCompressionSize: MIN_COMPRESSION_SIZE.toBytes() });
+    });
+
+    it('leaves the account-level API Gateway role to one opted-in stack', () => {
+      const { resources } = get(stage);
+      expect(ofType(resources, 'AWS::ApiGateway::Account')).toEqual([]);
+      const withAccount = synthesize(stage, {}, { manageApiGatewayAccount: true });
+      const accounts = Object.entries(withAccount.resources).filter(([, r]) => r.Type === 'AWS::ApiGateway::Account');
+      expect(accounts).toHaveLength(1);
+      expect(accounts[0][1].DeletionPolicy).toBe('Retain');
+    });
+
+    it('optionally subscribes an email and an existing topic to the alarms, and serves a custom domain as FC_BASE_URL', () => {
+      const topicArn = 'arn:aws:sns:us-east-1:111111111111:oncall';
+      const custom = synthesize(stage, {}, {
+        alarmSubscription: { email: 'ops@example.com', topicArn },
+        customDomain: { domainName: 'api.example.com', certificateArn: 'arn:aws:acm:us-east-1:111111111111:certificate/abc' },
+      });
+      const subscriptions = ofType(custom.resources, 'AWS::SNS::Subscription');
+      expect(subscriptions.map(([, sub]) => [sub.Protocol, sub.Endpoint])).toEqual([['email', 'ops@example.com']]);
+      for (const [, alarm] of ofType(custom.resources, 'AWS::CloudWatch::Alarm')) expect(alarm.AlarmActions).toContain(topicArn);
+      expect(ofType(custom.resources, 'AWS::ApiGateway::DomainName')).toEqual([
+        [expect.any(String), expect.objectContaining({ DomainName: 'api.example.com', SecurityPolicy: 'TLS_1_2' })],
       ]);
+      for (const [, fn] of ofType(custom.resources, 'AWS::Lambda::Function')) {
+        expect(fn.Environment.Variables.FC_BASE_URL).toBe('https://api.example.com');
+      }
+      // Without a custom domain no function is told a base URL.
+      for (const [, fn] of ofType(get(stage).resources, 'AWS::Lambda::Function')) expect(fn.Environment.Variables.FC_BASE_URL).toBeUndefined();
     });
   });
 
@@ -1005,6 +1123,19 @@ function largerRouteTable(size: number): Route[] {
 }
 
 describe('stage parsing', () => {
+  it('reads the optional per-deployment settings from CDK context and refuses half a custom domain', () => {
+    const context = (values: Record<string, unknown>) => (key: string) => values[key];
+    expect(overridesFromContext(context({}))).toEqual({ alarmSubscription: undefined, customDomain: undefined, manageApiGatewayAccount: undefined });
+    expect(overridesFromContext(context({ alarmEmail: 'ops@example.com', apiGatewayAccount: 'true', domainName: 'a.example', certificateArn: 'arn:c' }))).toEqual({
+      alarmSubscription: { email: 'ops@example.com', topicArn: undefined },
+      customDomain: { domainName: 'a.example', certificateArn: 'arn:c' },
+      manageApiGatewayAccount: true,
+    });
+    expect(() => overridesFromContext(context({ domainName: 'a.example' }))).toThrow(/certificateArn/);
+    // Unset overrides keep the stage's own values.
+    expect(stageConfig('production', overridesFromContext(context({}))).manageApiGatewayAccount).toBe(false);
+  });
+
   it('accepts sandbox and production and explains anything else', () => {
     expect(parseStage('sandbox')).toBe('sandbox');
     expect(parseStage('production')).toBe('production');
