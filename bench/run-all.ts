@@ -4,6 +4,7 @@ import { runMiddlewareOverhead } from './middleware-overhead';
 import { runSyncPages } from './sync-pages';
 import { runWebhooks } from './webhooks';
 import { runEnrichment } from './enrichment';
+import { runColdStart } from './cold-start';
 
 async function main(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
   await runSyncPages();
   await runWebhooks();
   await runEnrichment();
+  await runColdStart();
 }
 
 main().catch((err) => {

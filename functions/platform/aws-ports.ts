@@ -1,10 +1,24 @@
 // The AWS adapters of the background ports: SQS for events and refreshes, Step Functions for
 // deliveries. Queue URLs and the state machine ARN come from the stack as environment variables.
-import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+//
+// Each SDK is required, and its client built, on first use only: most routes never enqueue or
+// start a delivery, so their cold start should not pay for evaluating those SDKs.
+import type * as SfnSdk from '@aws-sdk/client-sfn';
+import type * as SqsSdk from '@aws-sdk/client-sqs';
 import type { EventMessage } from '../contracts/worker-messages';
 import { tracer } from './observability';
 import type { BackgroundPorts } from './ports';
+
+/** Runs `create` once, on the first call, and returns its result from then on. */
+function lazy<T>(create: () => T): () => T {
+  let value: { current: T } | undefined;
+  return () => (value ??= { current: create() }).current;
+}
+
+/* eslint-disable @typescript-eslint/no-require-imports -- literal requires: esbuild still bundles them, evaluated at first use */
+const sqsSdk = lazy(() => require('@aws-sdk/client-sqs') as typeof SqsSdk);
+const sfnSdk = lazy(() => require('@aws-sdk/client-sfn') as typeof SfnSdk);
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 function required(env: NodeJS.ProcessEnv, name: string): string {
   const value = env[name];
@@ -18,33 +32,35 @@ function executionName(deliveryId: string): string {
 }
 
 export function createAwsPorts(env: NodeJS.ProcessEnv, region: string): BackgroundPorts {
-  let sqs: SQSClient | undefined;
-  let sfn: SFNClient | undefined;
-  const queue = () => (sqs ??= tracer.captureAWSv3Client(new SQSClient({ region })));
+  const sqs = lazy(() => tracer.captureAWSv3Client(new (sqsSdk().SQSClient)({ region })));
+  const sfn = lazy(() => tracer.captureAWSv3Client(new (sfnSdk().SFNClient)({ region })));
+  const sendMessage = async (input: SqsSdk.SendMessageCommandInput): Promise<void> => {
+    const client = sqs();
+    await client.send(new (sqsSdk().SendMessageCommand)(input));
+  };
   return {
     eventBus: {
       publish: async (eventId) => {
-        await queue().send(new SendMessageCommand({ QueueUrl: required(env, 'FC_WEBHOOK_EVENTS_QUEUE_URL'), MessageBody: JSON.stringify({ event_id: eventId } satisfies EventMessage) }));
+        await sendMessage({ QueueUrl: required(env, 'FC_WEBHOOK_EVENTS_QUEUE_URL'), MessageBody: JSON.stringify({ event_id: eventId } satisfies EventMessage) });
       },
     },
     refreshQueue: {
       enqueue: async (input) => {
-        await queue().send(
-          new SendMessageCommand({
-            QueueUrl: required(env, 'FC_ITEM_REFRESH_QUEUE_URL'),
-            MessageBody: JSON.stringify(input),
-            // One message group per item: SQS FIFO serialises that item's refreshes.
-            MessageGroupId: input.item_id,
-            MessageDeduplicationId: `${input.item_id}-${Math.floor(Date.now() / 10_000)}`,
-          }),
-        );
+        await sendMessage({
+          QueueUrl: required(env, 'FC_ITEM_REFRESH_QUEUE_URL'),
+          MessageBody: JSON.stringify(input),
+          // One message group per item: SQS FIFO serialises that item's refreshes.
+          MessageGroupId: input.item_id,
+          MessageDeduplicationId: `${input.item_id}-${Math.floor(Date.now() / 10_000)}`,
+        });
       },
     },
     deliveries: {
       start: async (input) => {
-        sfn ??= tracer.captureAWSv3Client(new SFNClient({ region }));
+        const client = sfn();
+        const { StartExecutionCommand, ExecutionAlreadyExists } = sfnSdk();
         try {
-          await sfn.send(
+          await client.send(
             new StartExecutionCommand({
               stateMachineArn: required(env, 'FC_WEBHOOK_DELIVERY_STATE_MACHINE_ARN'),
               name: executionName(input.delivery_id),

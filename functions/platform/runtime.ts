@@ -145,7 +145,8 @@ let current: Deps | undefined;
 export function runtime(): Deps {
   if (!current) {
     const config = configFromEnv();
-    // On AWS the KMS and queue adapters are loaded only here, so local runs never load their SDKs.
+    // On AWS the KMS and queue adapters are loaded only here, so local runs never load their SDKs;
+    // the adapters in turn load each SDK and build its client on first use, not here.
     /* eslint-disable @typescript-eslint/no-require-imports */
     const { createKmsKeyProvider } = require('./crypto/kms-key-provider') as typeof KmsKeyProviderModule;
     const { createAwsPorts } = require('./aws-ports') as typeof AwsPortsModule;

@@ -1,13 +1,11 @@
 // AWS KeyProvider: data keys from KMS GenerateDataKey (AES_256) under a customer-managed key, with
 // the record's context as the KMS EncryptionContext (so it is also in CloudTrail and can be used in
 // key-policy conditions); unwrapped with Decrypt and the same context.
-import {
-  DecryptCommand,
-  GenerateDataKeyCommand,
-  KMSClient,
-  type DecryptCommandOutput,
-  type GenerateDataKeyCommandOutput,
-} from '@aws-sdk/client-kms';
+//
+// The SDK is required, and the client built, on the first wrap or unwrap: routes that never touch
+// a secret should not pay for evaluating the KMS SDK at cold start.
+import type * as KmsSdk from '@aws-sdk/client-kms';
+import type { DecryptCommand, DecryptCommandOutput, GenerateDataKeyCommand, GenerateDataKeyCommandOutput } from '@aws-sdk/client-kms';
 import { tracer } from '../observability';
 import { EnvelopeError, type KeyProvider } from './envelope';
 
@@ -27,13 +25,22 @@ export interface KmsKeyProviderOptions {
 /** KMS errors that mean "this ciphertext does not decrypt under this key and context". */
 const NOT_DECRYPTABLE = new Set(['InvalidCiphertextException', 'IncorrectKeyException']);
 
+let kmsSdkModule: typeof KmsSdk | undefined;
+function kmsSdk(): typeof KmsSdk {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a literal require: esbuild still bundles it, evaluated at first use
+  return (kmsSdkModule ??= require('@aws-sdk/client-kms') as typeof KmsSdk);
+}
+
 export function createKmsKeyProvider(options: KmsKeyProviderOptions): KeyProvider {
   const { keyId } = options;
-  const client: KmsSender = options.client ?? tracer.captureAWSv3Client(new KMSClient(options.region === undefined ? {} : { region: options.region }));
+  let defaultClient: KmsSender | undefined;
+  const client = (): KmsSender =>
+    options.client ??
+    (defaultClient ??= tracer.captureAWSv3Client(new (kmsSdk().KMSClient)(options.region === undefined ? {} : { region: options.region })));
   return {
     keyId,
     async generateDataKey(context) {
-      const out = await client.send(new GenerateDataKeyCommand({ KeyId: keyId, KeySpec: 'AES_256', EncryptionContext: context }));
+      const out = await client().send(new (kmsSdk().GenerateDataKeyCommand)({ KeyId: keyId, KeySpec: 'AES_256', EncryptionContext: context }));
       if (out.Plaintext?.length !== 32 || !out.CiphertextBlob?.length) throw new Error('KMS GenerateDataKey returned no usable data key');
       // Same memory as the SDK's array, so zeroing it after use clears the SDK's copy too.
       const plaintext = Buffer.from(out.Plaintext.buffer, out.Plaintext.byteOffset, out.Plaintext.byteLength);
@@ -43,8 +50,8 @@ export function createKmsKeyProvider(options: KmsKeyProviderOptions): KeyProvide
       if (!/^[A-Za-z0-9_-]+$/.test(wrapped)) throw new EnvelopeError('malformed', 'wrapped data key is not base64url');
       let out: Partial<DecryptCommandOutput>;
       try {
-        out = await client.send(
-          new DecryptCommand({ KeyId: keyId, CiphertextBlob: Buffer.from(wrapped, 'base64url'), EncryptionContext: context }),
+        out = await client().send(
+          new (kmsSdk().DecryptCommand)({ KeyId: keyId, CiphertextBlob: Buffer.from(wrapped, 'base64url'), EncryptionContext: context }),
         );
       } catch (err) {
         if (NOT_DECRYPTABLE.has((err as Error).name)) {
