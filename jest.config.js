@@ -2,7 +2,7 @@
 // so it is the one package under node_modules that gets transformed.
 //
 // One project per test layer, so a run pays only for what its layer needs: `unit` and `cdk` start
-// nothing, while `handlers`, `e2e`, `browser` and `security` share one DynamoDB Local. Jest runs a project's
+// nothing, while `handlers`, `e2e`, `browser`, `security` and `rehearsal` share one DynamoDB Local. Jest runs a project's
 // globalSetup only when at least one of that project's tests is selected, and runs each distinct
 // setup module once per run, so `npx jest --selectProjects unit` never starts Java and a full run
 // starts DynamoDB Local once.
@@ -39,6 +39,8 @@ const layers = [
   layer('e2e', withDynamoDbLocal),
   layer('browser', withDynamoDbLocal),
   layer('security', withDynamoDbLocal),
+  // The deploy rehearsal: the synthesized bundles run as Lambda runs them (test/rehearsal/).
+  layer('rehearsal', withDynamoDbLocal),
 ];
 
 // A test file outside every layer's folder would match no project and silently never run.

@@ -1,0 +1,440 @@
+// The deploy rehearsal: the artefact we deploy, run as Lambda would run it. One synthesis with
+// bundling (synth.ts), then every function's bundle in its own warm Node process with the
+// template's environment (functions.ts), against DynamoDB Local behind a recording proxy and
+// recording stubs of SQS, Step Functions and KMS (aws-stubs.ts). It drives the sandbox journey, every
+// product route, webhooks management with replay, the Link page's API and every worker with the
+// event shape its trigger delivers, asserts the answers, and checks every AWS call each function
+// made against that function's synthesized IAM policy (iam.ts).
+import { randomUUID } from 'node:crypto';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, SQSEvent } from 'aws-lambda';
+import { ROUTES, aliasPaths, routeById } from '../../functions/contracts/routes';
+import { ensureTable } from '../../functions/platform/local/dynamodb-local';
+import { applySeed } from '../../functions/platform/local/seed';
+import { createDeps } from '../../functions/platform/runtime';
+import { generateApiKey } from '../../functions/core/api-keys';
+import { apiEvent } from '../support/api-event';
+import { VALID } from '../support/valid-bodies';
+import { apiMethods } from '../cdk/template-helpers';
+import type { Json } from '../support/json';
+import { startAwsStubs, type AwsCall, type AwsStubs } from './aws-stubs';
+import { keyArnOf, rehearsedFunctions, startContainer, type Container, type RehearsedFunction } from './functions';
+import { allowedBy, allowedOnlyVacuously, limitedByLeadingKeys, statementAllows } from './iam';
+import { synthesizeWithBundles, type Synthesis } from './synth';
+
+const STAGE = 'sandbox';
+/** Processes started at once: the machine has two cores, and loading a bundle is CPU-bound. */
+const PARALLEL = 2;
+
+let synthesis: Synthesis;
+let stubs: AwsStubs;
+let functions: RehearsedFunction[];
+const containers = new Map<string, Container>();
+const unresolved = new Set<string>();
+/** `POST /v1/items/get` -> the logical id of the function API Gateway integrates there. */
+const routeFunction = new Map<string, string>();
+const invoked = new Set<string>();
+const key = generateApiKey('test');
+let layerStarted = 0;
+
+async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]);
+  }));
+}
+
+beforeAll(async () => {
+  layerStarted = Date.now();
+  const dynamodbLocal = process.env.FC_TEST_DYNAMODB_ENDPOINT;
+  if (!dynamodbLocal) throw new Error('FC_TEST_DYNAMODB_ENDPOINT is not set: run through `npm run test:rehearsal`');
+  synthesis = synthesizeWithBundles(STAGE);
+  const tableName = `rehearsal_${randomUUID().slice(0, 8)}`;
+  await ensureTable(dynamodbLocal, tableName);
+  stubs = await startAwsStubs(dynamodbLocal, keyArnOf);
+  functions = rehearsedFunctions(synthesis.directory, synthesis.resources, { tableName, stubEndpoint: stubs.stubEndpoint }, unresolved);
+  for (const method of apiMethods(synthesis.resources)) routeFunction.set(`${method.httpMethod} ${method.path}`, method.functionLogicalId);
+
+  // The application and its key exist before any function runs (as after onboarding), written
+  // directly rather than through the proxy: they are not a function's calls.
+  await applySeed(createDeps({ tableName, stage: STAGE, region: 'us-east-1', dynamodbEndpoint: dynamodbLocal }), [
+    { application: 'Rehearsal', plan: 'enterprise', keys: [key] },
+  ]);
+
+  await inParallel(functions, PARALLEL, async (fn) => {
+    containers.set(fn.logicalId, await startContainer(fn, { dynamodb: stubs.dynamodbEndpoint, stubs: stubs.stubEndpoint }));
+  });
+}, 300_000);
+
+afterAll(async () => {
+  for (const container of containers.values()) container.stop();
+  await stubs?.close();
+});
+
+function containerOf(logicalId: string): Container {
+  const container = containers.get(logicalId);
+  if (!container) throw new Error(`no running function ${logicalId}`);
+  invoked.add(logicalId);
+  return container;
+}
+
+/** The worker construct `<name>` of the AsyncJobs construct (logical id `AsyncJobs<name>Function<hash>`). */
+function worker(name: string): Container {
+  const fn = functions.find((f) => new RegExp(`^AsyncJobs${name}Function[0-9A-F]{8}$`).test(f.logicalId));
+  if (!fn) throw new Error(`no worker ${name} in the template (functions: ${functions.map((f) => f.label).join(', ')})`);
+  return containerOf(fn.logicalId);
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  json: Json;
+}
+
+/** Invokes the function API Gateway integrates at `method path`, with a REST proxy event. */
+async function call(method: string, path: string, init: { body?: unknown; key?: string | null; query?: Record<string, string>; resource?: string } = {}): Promise<Answer> {
+  const resource = init.resource ?? path;
+  const logicalId = routeFunction.get(`${method} ${resource}`) ?? routeFunction.get(`ANY ${resource}`);
+  if (!logicalId) throw new Error(`API Gateway has no method ${method} ${resource}`);
+  const event = apiEvent(method, path, { body: init.body, key: init.key === null ? undefined : (init.key ?? key) }) as APIGatewayProxyEvent & { requestContext: Record<string, unknown> };
+  event.resource = resource;
+  event.queryStringParameters = init.query ?? null;
+  event.multiValueQueryStringParameters = init.query ? Object.fromEntries(Object.entries(init.query).map(([k, v]) => [k, [v]])) : null;
+  event.headers = { Host: 'api.rehearsal.example', 'User-Agent': 'fincore-rehearsal', 'X-Forwarded-Proto': 'https', ...event.headers };
+  event.requestContext = {
+    ...event.requestContext,
+    stage: STAGE,
+    resourcePath: resource,
+    httpMethod: method,
+    path: `/${STAGE}${path}`,
+    protocol: 'HTTP/1.1',
+    accountId: '111111111111',
+    apiId: 'rehearsal',
+    domainName: 'api.rehearsal.example',
+    requestTimeEpoch: Date.now(),
+    identity: {
+      sourceIp: '198.51.100.20',
+      userAgent: 'fincore-rehearsal',
+      accessKey: null,
+      accountId: null,
+      apiKey: null,
+      apiKeyId: null,
+      caller: null,
+      clientCert: null,
+      cognitoAuthenticationProvider: null,
+      cognitoAuthenticationType: null,
+      cognitoIdentityId: null,
+      cognitoIdentityPoolId: null,
+      principalOrgId: null,
+      user: null,
+      userArn: null,
+    },
+  };
+  const result = await containerOf(logicalId).invoke<APIGatewayProxyResult>(event);
+  const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64').toString('utf8') : result.body;
+  let json: Json;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    json = undefined;
+  }
+  return { status: result.statusCode, headers: (result.headers ?? {}) as Record<string, string>, body, json };
+}
+
+const post = (path: string, body: unknown, init: { key?: string | null } = {}) => call('POST', path, { body, ...init });
+
+function expectStatus(answer: Answer, status: number): void {
+  if (answer.status !== status) throw new Error(`expected ${status}, got ${answer.status}: ${answer.body.slice(0, 600)}`);
+}
+
+const PRODUCTS = ['transactions', 'identity', 'income', 'assets', 'investments', 'liabilities', 'recurring'];
+let accessToken: string;
+let itemId: string;
+
+describe('the sandbox journey', () => {
+  it('creates a sandbox public token, exchanges it, lists accounts and syncs transactions', async () => {
+    const publicToken = await post('/v1/sandbox/public_token/create', { institution_id: 'ins_sandbox_first_bank', products: PRODUCTS });
+    expectStatus(publicToken, 200);
+    expect(publicToken.json.public_token).toMatch(/^fc_pub_/);
+
+    const exchanged = await post('/v1/link/token/exchange', { public_token: publicToken.json.public_token });
+    expectStatus(exchanged, 200);
+    accessToken = exchanged.json.access_token;
+    itemId = exchanged.json.item_id;
+    expect(accessToken).toBeTruthy();
+
+    const accounts = await post('/v1/accounts/get', { access_token: accessToken });
+    expectStatus(accounts, 200);
+    expect(accounts.json.accounts.length).toBeGreaterThan(0);
+
+    let cursor: string | undefined;
+    let added = 0;
+    for (let page = 0; page < 20; page++) {
+      const sync = await post('/v1/transactions/sync', { access_token: accessToken, count: 500, ...(cursor ? { cursor } : {}) });
+      expectStatus(sync, 200);
+      added += sync.json.added.length;
+      cursor = sync.json.next_cursor;
+      if (!sync.json.has_more) break;
+    }
+    expect(added).toBeGreaterThan(0);
+  });
+});
+
+describe('product routes', () => {
+  /** Per route: extra body fields, and the list in the answer that must not be empty. */
+  const cases: Record<string, { body?: Record<string, unknown>; list: (json: Json) => unknown[] }> = {
+    'items.get': { list: (json) => [json.item.item_id] },
+    'accounts.balance.get': { list: (json) => json.accounts },
+    'transactions.get': { body: { start_date: '2000-01-01', end_date: '2100-01-01' }, list: (json) => json.transactions },
+    'identity.get': { list: (json) => json.identity.owners },
+    'income.get': { list: (json) => json.income_streams },
+    'liabilities.get': { list: (json) => json.accounts },
+    'recurring.get': { list: (json) => json.recurring_streams },
+    'assets.get': { list: (json) => json.accounts },
+    'investments.holdings.get': { list: (json) => json.holdings },
+    'investments.transactions.get': { list: (json) => json.investment_transactions },
+  };
+  it.each(Object.keys(cases))('%s answers 200 with data for the journey item', async (routeId) => {
+    const answer = await post(routeById(routeId).path, { access_token: accessToken, ...cases[routeId].body });
+    expectStatus(answer, 200);
+    expect(cases[routeId].list(answer.json).length).toBeGreaterThan(0);
+  });
+
+  it('answers the catalogue routes without an item', async () => {
+    expectStatus(await post('/v1/categories/get', {}), 200);
+    const search = await post('/v1/institutions/search', { query: 'bank' });
+    expectStatus(search, 200);
+    expect(search.json.institutions.length).toBeGreaterThan(0);
+    expectStatus(await post('/v1/institutions/get_by_id', { institution_id: 'ins_sandbox_first_bank' }), 200);
+  });
+
+  it('answers the public documents and health without a key', async () => {
+    for (const path of ['/openapi.json', '/llms.txt', '/llms-full.txt', '/v1/health']) {
+      expectStatus(await call('GET', path, { key: null }), 200);
+    }
+  });
+
+  it('answers a planned route 501 and an unknown path 404 through the fallback', async () => {
+    const planned = ROUTES.find((r) => r.status === 'planned' && r.method === 'POST');
+    if (!planned) throw new Error('no planned POST route');
+    expectStatus(await post(planned.path, VALID[planned.id]), 501);
+    const unknown = await call('POST', '/v1/nothing/here', { body: {}, resource: '/{proxy+}' });
+    expectStatus(unknown, 404);
+  });
+});
+
+describe('item lifecycle and sandbox controls', () => {
+  it('accepts a refresh and enqueues it on the refresh queue, which the refresh worker runs from an SQS batch', async () => {
+    const before = stubs.messages.length;
+    const refresh = await post('/v1/items/refresh', { access_token: accessToken });
+    expectStatus(refresh, 200);
+    expect(refresh.json.refreshing).toBe(true);
+    const enqueued = stubs.messages.slice(before).filter((m) => m.queueUrl.endsWith('.fifo'));
+    expect(enqueued).toHaveLength(1);
+    expect(JSON.parse(enqueued[0].body)).toMatchObject({ item_id: itemId, reason: 'on_demand' });
+    const result = await worker('ItemRefreshWorker').invoke(sqsBatch(enqueued.map((m) => m.body)));
+    expect(result).toMatchObject({ refreshed: true });
+  });
+
+  it('fires a sandbox webhook and resets the login', async () => {
+    expectStatus(await post('/v1/sandbox/fire_webhook', { access_token: accessToken, webhook_type: 'item.error' }), 200);
+    expectStatus(await post('/v1/sandbox/item/reset_login', { access_token: accessToken }), 200);
+  });
+});
+
+describe('hosted Link', () => {
+  it('serves the page and SDK, and connects through the page API (with MFA)', async () => {
+    // The webhook field registers an endpoint, which seals the environment's signing secret (KMS).
+    const created = await post('/v1/link/token/create', { user: { client_user_id: 'rehearsal-user' }, products: ['transactions'], webhook: 'https://93.184.215.14/link-hook' });
+    expectStatus(created, 200);
+    const linkToken = created.json.link_token as string;
+    const page = await call('GET', '/link', { key: null, query: { token: linkToken } });
+    expectStatus(page, 200);
+    expect(page.body).toContain('<html');
+    expectStatus(await call('GET', '/link/sdk.js', { key: null }), 200);
+
+    const session = await post('/link/api/session', { link_token: linkToken }, { key: null });
+    expectStatus(session, 200);
+    expectStatus(await post('/link/api/institutions', { link_token: linkToken, query: 'bank' }, { key: null }), 200);
+    const connect = await post('/link/api/connect', { link_token: linkToken, institution_id: 'ins_sandbox_first_bank', username: 'user_mfa', password: 'pass_good' }, { key: null });
+    expectStatus(connect, 200);
+    expect(connect.json.status).toBe('mfa_required');
+    const mfa = await post('/link/api/mfa', { link_token: linkToken, code: '1234' }, { key: null });
+    expectStatus(mfa, 200);
+    expect(mfa.json.public_token).toMatch(/^fc_pub_/);
+  });
+});
+
+const sqsBatch = (bodies: string[]): SQSEvent => ({
+  Records: bodies.map((body, i) => ({
+    messageId: randomUUID(),
+    receiptHandle: `rehearsal-${i}`,
+    body,
+    attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()), SenderId: 'rehearsal', ApproximateFirstReceiveTimestamp: String(Date.now()) },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:us-east-1:111111111111:rehearsal',
+    awsRegion: 'us-east-1',
+  })),
+});
+
+describe('webhooks', () => {
+  let endpointId: string;
+  let eventId: string;
+
+  it('creates, lists an endpoint and rotates the secret', async () => {
+    // A public address literal: accepted without DNS, and unreachable in the rehearsal's network.
+    const created = await post('/v1/webhooks/endpoints/create', { url: 'https://93.184.215.14/fincore-rehearsal' });
+    expectStatus(created, 200);
+    endpointId = created.json.endpoint.endpoint_id;
+    expect(endpointId).toBeTruthy();
+    const listed = await post('/v1/webhooks/endpoints/list', {});
+    expectStatus(listed, 200);
+    expect(JSON.stringify(listed.json)).toContain(endpointId);
+    expectStatus(await post('/v1/webhooks/secret/rotate', { grace_period_hours: 1 }), 200);
+  });
+
+  it('dispatches queued events (SQS batch), delivers (Step Functions task input) and dead-letters', async () => {
+    const fired = await post('/v1/sandbox/fire_webhook', { access_token: accessToken, webhook_type: 'item.error' });
+    expectStatus(fired, 200);
+    const eventMessages = stubs.messages.filter((m) => !m.queueUrl.endsWith('.fifo'));
+    expect(eventMessages.length).toBeGreaterThan(0);
+    const before = stubs.executions.length;
+    const dispatched = await worker('WebhookDispatchWorker').invoke<{ batchItemFailures: unknown[] }>(sqsBatch(eventMessages.map((m) => m.body)));
+    expect(dispatched.batchItemFailures).toEqual([]);
+    const started = stubs.executions.slice(before);
+    expect(started.length).toBeGreaterThan(0);
+    const input = started.map((e) => JSON.parse(e.input) as Record<string, unknown>).find((i) => i.endpoint_id === endpointId);
+    if (!input) throw new Error(`no delivery started for ${endpointId}: ${JSON.stringify(started)}`);
+    eventId = String(input.event_id);
+
+    const outcome = await worker('WebhookDeliveryWorker').invoke<{ delivered: boolean; status: number }>({ ...input, attempt: 1 });
+    expect(outcome).toMatchObject({ delivered: false, status: 0 });
+    const dead = await worker('WebhookDeadLetterWorker').invoke<{ recorded: boolean }>({ ...input, attempts: 5 });
+    expect(dead.recorded).toBe(true);
+
+    // The attempt and the dead letter are on the delivery's row, which the list shows.
+    const deliveries = await post('/v1/webhooks/deliveries/list', { count: 100 });
+    expectStatus(deliveries, 200);
+    const delivery = (deliveries.json.deliveries as Json[]).find((d) => d.delivery_id === input.delivery_id);
+    expect(delivery).toMatchObject({ event_id: eventId, status: 'dead_lettered' });
+    expect(delivery.attempts).toHaveLength(1);
+  });
+
+  it('replays an event: a new delivery execution starts', async () => {
+    const before = stubs.executions.length;
+    const replay = await post('/v1/webhooks/events/replay', { event_id: eventId });
+    expectStatus(replay, 200);
+    expect(replay.json.delivery_ids.length).toBeGreaterThan(0);
+    expect(stubs.executions.length).toBeGreaterThan(before);
+  });
+
+  it('deletes the endpoint', async () => {
+    expectStatus(await post('/v1/webhooks/endpoints/delete', { endpoint_id: endpointId }), 200);
+  });
+});
+
+describe('scheduled work and removal', () => {
+  it('runs the scheduled refresh from an EventBridge schedule event', async () => {
+    const result = await worker('ScheduledRefreshWorker').invoke<{ enqueued: number }>({
+      version: '0',
+      id: randomUUID(),
+      'detail-type': 'Scheduled Event',
+      source: 'aws.events',
+      account: '111111111111',
+      time: new Date().toISOString(),
+      region: 'us-east-1',
+      resources: ['arn:aws:events:us-east-1:111111111111:rule/rehearsal'],
+      detail: {},
+    });
+    expect(typeof result.enqueued).toBe('number');
+  });
+
+  it('removes the item', async () => {
+    expectStatus(await post('/v1/items/remove', { access_token: accessToken }), 200);
+  });
+});
+
+describe('the deployed artefact', () => {
+  it('resolves every environment variable and policy reference to a stand-in', () => {
+    expect([...unresolved]).toEqual([]);
+  });
+
+  it('invoked every route function and every worker', () => {
+    const routeFunctions = new Set(ROUTES.filter((r) => r.status !== 'planned').flatMap((r) => aliasPaths(r).map((p) => routeFunction.get(`${r.method} ${p}`) ?? 'missing')));
+    const notInvoked = functions.filter((f) => (routeFunctions.has(f.logicalId) || f.logicalId.startsWith('AsyncJobs')) && !invoked.has(f.logicalId)).map((f) => f.label);
+    expect(notInvoked).toEqual([]);
+  });
+
+  it('made no AWS call the stubs do not serve', () => {
+    expect(stubs.unexpected).toEqual([]);
+  });
+
+  it("made only AWS calls its function's synthesized IAM policy allows", () => {
+    const byId = new Map(functions.map((f) => [f.accessKeyId, f]));
+    const denied = [
+      ...new Set(
+        stubs.calls
+          .filter((c) => !allowedBy(byId.get(c.caller)?.statements ?? [], c))
+          .map((c) => `${byId.get(c.caller)?.label ?? c.caller}: ${c.action} on ${c.resource}${describeContext(c)}`),
+      ),
+    ];
+    expect(denied).toEqual([]);
+  });
+
+  it('makes no call that a dynamodb:LeadingKeys grant allows only because the call names no partition', () => {
+    // ForAllValues holds for an empty set: a Scan under a LeadingKeys-limited grant reads every partition.
+    const byId = new Map(functions.map((f) => [f.accessKeyId, f]));
+    const vacuous = [
+      ...new Set(
+        stubs.calls
+          .filter((c) => allowedOnlyVacuously(byId.get(c.caller)?.statements ?? [], c))
+          .map((c) => `${byId.get(c.caller)?.label ?? c.caller}: ${c.action} on ${c.resource}`),
+      ),
+    ];
+    expect(vacuous).toEqual([]);
+  });
+});
+
+/** What the recorded calls say about each role's grants (printed, not asserted: one run's coverage). */
+function leastPrivilegeReport(): string[] {
+  const lines: string[] = [];
+  for (const fn of functions) {
+    const calls = stubs.calls.filter((c) => c.caller === fn.accessKeyId);
+    if (!invoked.has(fn.logicalId)) continue;
+    const name = fn.label.replace(/^\S+ \((.*)\)$/, '$1');
+    const grantsKms = fn.statements.some((s) => s.actions.some((a) => /^kms:(Decrypt|GenerateDataKey)$/i.test(a)) && s.resources.some((r) => r.includes(':key/key-DataSecretsKey')));
+    if (grantsKms && !calls.some((c) => c.action.startsWith('kms:'))) lines.push(`  ${name}: holds the secrets-key grant, made no KMS call`);
+    const unlimited = calls.filter((c) => c.action.startsWith('dynamodb:') && !limitedByLeadingKeys(fn.statements, c));
+    if (unlimited.length) {
+      const prefixes = [...new Set(unlimited.flatMap((c) => [c.context['dynamodb:LeadingKeys'] ?? []].flat().map((k) => k.split('#')[0])))].sort();
+      lines.push(`  ${name}: whole-table grant; touched partitions ${prefixes.join(', ') || '(none named)'}`);
+    }
+    const kmsContexts = [...new Set(calls.filter((c) => c.action.startsWith('kms:')).map((c) => String(c.context['kms:EncryptionContext:purpose'] ?? '?')))];
+    if (kmsContexts.length) lines.push(`  ${name}: KMS encryption context purpose ${kmsContexts.join(', ')}`);
+    const unconditioned = calls.filter((c) => c.action.startsWith('kms:') && fn.statements.some((st) => !st.conditions && statementAllows(st, c)));
+    if (unconditioned.length) lines.push(`  ${name}: a KMS grant without encryption-context condition allows its calls`);
+  }
+  return lines;
+}
+
+function describeContext(call: AwsCall): string {
+  const entries = Object.entries(call.context).filter(([, v]) => (Array.isArray(v) ? v.length > 0 : true));
+  return entries.length ? ` (${entries.map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('|') : v}`).join(', ')})` : '';
+}
+
+afterAll(() => {
+  if (!functions) return;
+  const callers = new Set(stubs.calls.map((c) => c.caller));
+  const inits = [...containers.values()].map((c) => c.initMs).sort((a, b) => a - b);
+  console.log(
+    [
+      `deploy rehearsal (${STAGE}): synth ${synthesis.reused ? 'reused from cache' : `${(synthesis.synthMs / 1000).toFixed(1)} s`}, layer ${((Date.now() - layerStarted) / 1000).toFixed(1)} s`,
+      `functions: ${functions.length} loaded, ${invoked.size} invoked, ${callers.size} made AWS calls; AWS calls recorded: ${stubs.calls.length}`,
+      `module load (init) ms: min ${inits[0]?.toFixed(0)}, median ${inits[Math.floor(inits.length / 2)]?.toFixed(0)}, max ${inits[inits.length - 1]?.toFixed(0)}`,
+      'least privilege (from the recorded calls):',
+      ...leastPrivilegeReport(),
+    ].join('\n'),
+  );
+});
