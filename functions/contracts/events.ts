@@ -6,7 +6,7 @@
 // Every delivery's body is the envelope `{"id","type","created","data"}` with exactly those keys
 // in that order (app/webhooks.ts `eventBody` writes it; receivers verify the signature over those
 // bytes, so the order never changes).
-import { z } from 'zod';
+import * as z from 'zod';
 import { monthlyQuotaResetAt, PLANS } from './limits';
 import { ItemError, Timestamp } from './schemas';
 

@@ -1,6 +1,6 @@
 // Schemas of the hosted Link page's own API (/link/api/...). The page and the SDK are the only
 // intended callers; integrators see the outcome through onSuccess/onExit and the exchange.
-import { z } from 'zod';
+import * as z from 'zod';
 import { LIMITS } from './limits';
 import { ACCOUNT_TYPES, ENVIRONMENTS, Institution, Product } from './schemas';
 

@@ -1,6 +1,6 @@
 // Shapes of the data products the spec leaves "not shown" (identity, income, liabilities, recurring)
 // plus the assets exclusions, designed after Plaid's equivalents and documented in openapi.json.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const Cadence = z.enum(['weekly', 'biweekly', 'semi_monthly', 'monthly', 'quarterly', 'annual']).meta({ id: 'Cadence' });
 

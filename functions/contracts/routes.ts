@@ -4,7 +4,7 @@
 //
 // Handler modules live at functions/api/<route id>.ts and export `handler`; a planned route has none
 // (functions/platform/planned-route.ts answers it with 501 from the table).
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   AccessToken,
   Account,

@@ -1,6 +1,6 @@
 // Resource and request-part schemas shared by the route table: the field names and bounds of the
 // public contract. Where the contract leaves a shape open, the choice is recorded in docs/products.md.
-import { z } from 'zod';
+import * as z from 'zod';
 import { LIMITS } from './limits';
 
 export const API_VERSION = '2026-07-01';

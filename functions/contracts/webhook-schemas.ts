@@ -1,5 +1,5 @@
 // Schemas of the webhook management operations (/v1/webhooks/...).
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const WebhookEndpoint = z
   .object({ endpoint_id: z.string(), url: z.string(), created_at: z.string() })

@@ -2,7 +2,7 @@
 // AWS and local adapters of platform/ports.ts), the state machine definitions and the worker
 // handlers, which parse every message with these schemas: a malformed one fails loudly instead of
 // being treated as valid.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ENVIRONMENTS } from './schemas';
 
 const KeyEnvironment = z.enum(ENVIRONMENTS);

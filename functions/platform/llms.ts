@@ -1,6 +1,6 @@
 // /llms.txt (index) and /llms-full.txt (every operation with its fields), generated from the route
 // table so they can never disagree with openapi.json.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ERRORS, statusOf, type ErrorCode } from '../contracts/errors';
 import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../contracts/events';
 import { LIMITS } from '../contracts/limits';

@@ -1,7 +1,7 @@
 // openapi.json, generated from the route table, the error catalogue and the webhook event
 // catalogue. `npm run openapi` writes the committed copy; GET /openapi.json serves the same
 // document; a test fails when they differ.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ERRORS, allErrorStatuses, codesForStatus, statusOf, type ErrorCode } from '../contracts/errors';
 import { DELIVERY_ATTEMPT_HEADER, EVENT_CATALOGUE, EVENT_ENVELOPES, EVENT_ID_HEADER, EVENT_TYPES } from '../contracts/events';
 import { LIMITS, PLANS, PLAN_NAMES } from '../contracts/limits';

@@ -3,7 +3,7 @@
 // with their own values; handlers only ever see `deps`.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { RUNTIME_STAGES, type RuntimeStage } from '../contracts/stages';
 import type * as AwsPortsModule from './aws-ports';
 import type { KeyProvider } from './crypto/envelope';

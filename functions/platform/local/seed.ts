@@ -1,7 +1,7 @@
 // FC_LOCAL_SEED: the applications and keys the local runtime ensures at start. Without it, one
 // application on the free plan with a freshly generated test key (the previous one is revoked:
 // only hashes are stored, so a key can be shown once and never again).
-import { z } from 'zod';
+import * as z from 'zod';
 import { PLAN_NAMES, type PlanName } from '../../contracts/limits';
 import type { Environment } from '../../contracts/schemas';
 import { API_KEY_PATTERN, displayOfKey, environmentOfKey, generateApiKey, sha256Hex } from '../../core/api-keys';
