@@ -18,6 +18,8 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { PLANNED_ROUTE_ID_VARIABLE, ROUTES } from '../functions/contracts/routes';
+import { routeAccessFor } from '../lib/api-grants';
+import { bundledSdksFor, sdkDefines } from '../lib/bundled-sdks';
 import { ROOT, fmt, table } from './lib';
 
 const RUNS = Number(process.env.BENCH_COLD_START_RUNS ?? 5);
@@ -25,8 +27,11 @@ const KB = 1024;
 const SIZE_BUDGET_BEYOND_REFERENCE = 250 * KB;
 const LOAD_RATIO_BUDGET = 1.5;
 const OUT_DIR = join(ROOT, '.bench', 'cold-start');
-/** What lib/fincore-function.ts sets for every function; the deployed load pays for source maps. */
-const DEPLOYED_NODE_OPTIONS = '--enable-source-maps';
+/**
+ * Deployed functions run without `--enable-source-maps` (lib/fincore-function.ts: the first error
+ * stack would parse the whole map, this bench's last column); the bundles still ship their `.map`.
+ */
+const SOURCE_MAPS_OPTION = '--enable-source-maps';
 
 /** The CDK's esbuild arguments for our `bundling` props: --bundle --target=node22 --platform=node --format=cjs --minify --sourcemap --sources-content=false, no externals. */
 const BUNDLE_OPTIONS: BuildOptions = {
@@ -69,10 +74,12 @@ async function buildBundle(
   name: string,
   entry: BuildOptions['entryPoints'] | { stdin: BuildOptions['stdin'] },
   env?: Record<string, string>,
+  define?: Record<string, string>,
 ): Promise<Bundle> {
   const outfile = join(OUT_DIR, name, 'index.js');
   const result = await build({
     ...BUNDLE_OPTIONS,
+    define,
     ...(Array.isArray(entry) ? { entryPoints: entry } : (entry as { stdin: BuildOptions['stdin'] })),
     outfile,
   });
@@ -154,10 +161,17 @@ function contributions(bundle: Bundle): Map<string, number> {
   return bytes;
 }
 
+const PLANNED_ROUTE = ROUTES.find((route) => route.status === 'planned');
+
 /** The planned-route bundle resolves its route from the environment at cold start, as deployed. */
 function plannedRouteEnv(): Record<string, string> | undefined {
-  const planned = ROUTES.find((route) => route.status === 'planned');
-  return planned ? { [PLANNED_ROUTE_ID_VARIABLE]: planned.id } : undefined;
+  return PLANNED_ROUTE ? { [PLANNED_ROUTE_ID_VARIABLE]: PLANNED_ROUTE.id } : undefined;
+}
+
+/** The build-time SDK switches the stack gives this route's function (lib/api-route-stack.ts). */
+function routeDefines(routeId: string | undefined): Record<string, string> | undefined {
+  const route = ROUTES.find((r) => r.id === routeId);
+  return route ? sdkDefines(bundledSdksFor(routeAccessFor(route))) : undefined;
 }
 
 export async function runColdStart(): Promise<void> {
@@ -166,28 +180,28 @@ export async function runColdStart(): Promise<void> {
   mkdirSync(OUT_DIR, { recursive: true });
 
   const apiDir = join(ROOT, 'functions', 'api');
-  const entries: Array<{ name: string; path: string; env?: Record<string, string> }> = [
+  const entries: Array<{ name: string; path: string; env?: Record<string, string>; routeId?: string }> = [
     ...readdirSync(apiDir)
       .filter((f) => f.endsWith('.ts'))
       .sort()
-      .map((f) => ({ name: f.replace(/\.ts$/, ''), path: join(apiDir, f) })),
-    { name: 'planned-route', path: join(ROOT, 'functions', 'platform', 'planned-route.ts'), env: plannedRouteEnv() },
+      .map((f) => ({ name: f.replace(/\.ts$/, ''), path: join(apiDir, f), routeId: f.replace(/\.ts$/, '') })),
+    { name: 'planned-route', path: join(ROOT, 'functions', 'platform', 'planned-route.ts'), env: plannedRouteEnv(), routeId: PLANNED_ROUTE?.id },
   ];
   const reference = await buildBundle('reference', {
     stdin: { contents: REFERENCE_SOURCE, resolveDir: ROOT, sourcefile: 'reference-handler.ts', loader: 'ts' },
   });
   const bundles: Bundle[] = [];
-  for (const entry of entries) bundles.push(await buildBundle(entry.name, [entry.path], entry.env));
+  for (const entry of entries) bundles.push(await buildBundle(entry.name, [entry.path], entry.env, routeDefines(entry.routeId)));
 
   // Interleaved rounds: each round measures the reference, then every bundle, so a busy moment on
   // the machine lands on both sides of a ratio rather than on one bundle.
   const all = [reference, ...bundles];
   const deployed = new Map<string, Sample[]>(all.map((b) => [b.name, []]));
-  const plain = new Map<string, Sample[]>(all.map((b) => [b.name, []]));
+  const mapped = new Map<string, Sample[]>(all.map((b) => [b.name, []]));
   for (let round = 0; round < RUNS; round++) {
     for (const bundle of all) {
-      deployed.get(bundle.name)!.push(sample(bundle, DEPLOYED_NODE_OPTIONS));
-      plain.get(bundle.name)!.push(sample(bundle, ''));
+      deployed.get(bundle.name)!.push(sample(bundle, ''));
+      mapped.get(bundle.name)!.push(sample(bundle, SOURCE_MAPS_OPTION));
     }
   }
 
@@ -195,14 +209,14 @@ export async function runColdStart(): Promise<void> {
   const referenceLoad = loadOf('reference');
   const rows = all.map((bundle) => {
     const load = loadOf(bundle.name);
-    const stackPlain = median(plain.get(bundle.name)!.map((s) => s.firstStackMs));
-    const stackMapped = median(deployed.get(bundle.name)!.map((s) => s.firstStackMs));
+    const stackPlain = median(deployed.get(bundle.name)!.map((s) => s.firstStackMs));
+    const stackMapped = median(mapped.get(bundle.name)!.map((s) => s.firstStackMs));
     return {
       bundle: bundle.name,
       KB: kb(bundle.bytes),
       'KB beyond ref': bundle === reference ? '-' : kb(bundle.bytes - reference.bytes),
       'load ms': fmt(load, 1),
-      'load ms (no maps)': fmt(median(plain.get(bundle.name)!.map((s) => s.loadMs)), 1),
+      'load ms (source maps)': fmt(median(mapped.get(bundle.name)!.map((s) => s.loadMs)), 1),
       'x ref': fmt(load / referenceLoad),
       'first stack ms': fmt(stackPlain),
       'first stack ms (maps)': fmt(stackMapped),
@@ -214,7 +228,7 @@ export async function runColdStart(): Promise<void> {
   const ratios = bundles.map((b) => loadOf(b.name) / referenceLoad).sort((a, b) => a - b);
   const overSize = bundles.filter((b) => b.bytes - reference.bytes > SIZE_BUDGET_BEYOND_REFERENCE);
   const overLoad = bundles.filter((b) => loadOf(b.name) / referenceLoad > LOAD_RATIO_BUDGET);
-  console.log(`Reference: ${kb(reference.bytes)} KB, load ${fmt(referenceLoad, 1)} ms (with ${DEPLOYED_NODE_OPTIONS}).`);
+  console.log(`Reference: ${kb(reference.bytes)} KB, load ${fmt(referenceLoad, 1)} ms (as deployed: no ${SOURCE_MAPS_OPTION}).`);
   console.log(`Route bundles (${bundles.length}): size min/median/max ${kb(sizes[0])} / ${kb(median(sizes))} / ${kb(sizes[sizes.length - 1])} KB; load ratio min/median/max ${fmt(ratios[0])} / ${fmt(median(ratios))} / ${fmt(ratios[ratios.length - 1])}x.`);
   console.log(`Target size <= reference + ${SIZE_BUDGET_BEYOND_REFERENCE / KB} KB: ${overSize.length === 0 ? 'met' : `NOT met (${overSize.length} of ${bundles.length} over)`}.`);
   console.log(`Target load <= ${LOAD_RATIO_BUDGET}x reference: ${overLoad.length === 0 ? 'met' : `NOT met (${overLoad.length} of ${bundles.length} over)`}.`);

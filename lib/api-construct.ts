@@ -134,6 +134,7 @@ export class Api extends Construct {
     }
 
     this.fallback = new FincoreFunction(this, 'Fallback', {
+      bundledSdks: [],
       entry: 'platform/fallback.ts',
       description: 'fallback: unknown paths (404) and wrong methods (405)',
       config,

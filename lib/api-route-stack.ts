@@ -18,6 +18,7 @@ import type { Construct } from 'constructs';
 import { aliasPaths, PLANNED_ROUTE_ID_VARIABLE, type Route } from '../functions/contracts/routes';
 import { AUTH_AND_METER_GRANTS, ENV_VARS, SECRETS_KEY_ACTIONS, SECRETS_KEY_CONDITIONS, TABLE_KEY_ACTIONS, routeAccessFor } from './api-grants';
 import { pascalId, pathParameterName, type RouteStackPlan } from './api-layout';
+import { bundledSdksFor } from './bundled-sdks';
 import { FincoreFunction } from './fincore-function';
 import type { StageConfig } from './stage-config';
 
@@ -184,6 +185,7 @@ export class RouteStack extends NestedStack {
         environment: routeEnvironment(route, tableName, background),
         memorySize: config.apiFunction.memorySize,
         timeout: config.apiFunction.timeout,
+        bundledSdks: bundledSdksFor(routeAccessFor(route)),
       });
       grantRoute(route, fn, table, tableArn, tableKeyArn, background);
       this.routeFunctions.set(route.id, fn);

@@ -1,11 +1,12 @@
 // The AWS adapters of the background ports: SQS for events and refreshes, Step Functions for
 // deliveries. Queue URLs and the state machine ARN come from the stack as environment variables.
 //
-// Each SDK is required, and its client built, on first use only: most routes never enqueue or
-// start a delivery, so their cold start should not pay for evaluating those SDKs.
+// Each SDK is required, and its client built, on first use only, and a function whose grants do not
+// allow the call is built without the SDK at all (bundled-sdks.ts).
 import type * as SfnSdk from '@aws-sdk/client-sfn';
 import type * as SqsSdk from '@aws-sdk/client-sqs';
 import type { EventMessage } from '../contracts/worker-messages';
+import { notBundled } from './bundled-sdks';
 import { tracer } from './observability';
 import type { BackgroundPorts } from './ports';
 
@@ -15,9 +16,15 @@ function lazy<T>(create: () => T): () => T {
   return () => (value ??= { current: create() }).current;
 }
 
-/* eslint-disable @typescript-eslint/no-require-imports -- literal requires: esbuild still bundles them, evaluated at first use */
-const sqsSdk = lazy(() => require('@aws-sdk/client-sqs') as typeof SqsSdk);
-const sfnSdk = lazy(() => require('@aws-sdk/client-sfn') as typeof SfnSdk);
+// Literal requires behind the build-time switches of bundled-sdks.ts: a function built without an
+// SDK does not carry it; one built with it evaluates it at first use.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const sqsSdk = lazy(() =>
+  process.env.FC_BUNDLE_SQS === 'omit' ? notBundled('sqs') : (require('@aws-sdk/client-sqs') as typeof SqsSdk),
+);
+const sfnSdk = lazy(() =>
+  process.env.FC_BUNDLE_SFN === 'omit' ? notBundled('sfn') : (require('@aws-sdk/client-sfn') as typeof SfnSdk),
+);
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 function required(env: NodeJS.ProcessEnv, name: string): string {

@@ -1,6 +1,6 @@
-// Structured logs (Powertools Logger), metrics (Powertools Metrics, EMF) and traces (Powertools
-// Tracer, X-Ray). Secrets never reach a log line: handlers log no bodies or headers, and the
-// formatter masks anything shaped like a key or token as a second line of defence.
+// Structured logs (Powertools Logger), metrics (Powertools Metrics, EMF) and traces (X-Ray
+// subsegments per AWS call, aws-call-tracing.ts). Secrets never reach a log line: handlers log no
+// bodies or headers, and the formatter masks anything shaped like a key or token as a second line of defence.
 //
 // Every line written while a request is served carries that request's id (and its Lambda context),
 // wherever in the call it is written: the operation pipeline runs each request inside its own
@@ -11,7 +11,6 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { ConstructorOptions, LogItemExtraInput, LogItemMessage } from '@aws-lambda-powertools/logger/types';
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { Tracer } from '@aws-lambda-powertools/tracer';
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** Matches every secret we mint: secret keys, access, public and link tokens, webhook secrets. */
@@ -80,7 +79,7 @@ export const metrics = new Metrics({
 
 /**
  * Every AWS SDK client is built through tracer.captureAWSv3Client, so DynamoDB, KMS, SQS and Step
- * Functions calls appear as subsegments of the function's trace. Outside Lambda (local server,
- * tests, benches) the tracer disables itself and hands clients back untouched.
+ * Functions calls appear as subsegments of the function's trace (aws-call-tracing.ts). Outside a
+ * sampled Lambda invocation (local server, tests, benches) it sends nothing.
  */
-export const tracer = new Tracer({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'fincore' });
+export { tracer } from './aws-call-tracing';

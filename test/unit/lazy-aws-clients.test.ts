@@ -10,6 +10,8 @@ function mockSdk(packageName: string, clientName: string, reply: unknown): Recor
   mockSdkEvents.push(`load ${packageName}`);
   const actual = jest.requireActual<Record<string, unknown>>(packageName);
   class RecordingClient {
+    /** Where the tracing middleware goes, as on a real SDK client. */
+    readonly middlewareStack = { add: () => undefined };
     constructor() {
       mockSdkEvents.push(`new ${clientName}`);
     }

@@ -2,10 +2,11 @@
 // the record's context as the KMS EncryptionContext (so it is also in CloudTrail and can be used in
 // key-policy conditions); unwrapped with Decrypt and the same context.
 //
-// The SDK is required, and the client built, on the first wrap or unwrap: routes that never touch
-// a secret should not pay for evaluating the KMS SDK at cold start.
+// The SDK is required, and the client built, on the first wrap or unwrap; functions that may not
+// use the secrets key are built without it (../bundled-sdks.ts).
 import type * as KmsSdk from '@aws-sdk/client-kms';
 import type { DecryptCommand, DecryptCommandOutput, GenerateDataKeyCommand, GenerateDataKeyCommandOutput } from '@aws-sdk/client-kms';
+import { notBundled } from '../bundled-sdks';
 import { tracer } from '../observability';
 import { EnvelopeError, type KeyProvider } from './envelope';
 
@@ -27,8 +28,11 @@ const NOT_DECRYPTABLE = new Set(['InvalidCiphertextException', 'IncorrectKeyExce
 
 let kmsSdkModule: typeof KmsSdk | undefined;
 function kmsSdk(): typeof KmsSdk {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a literal require: esbuild still bundles it, evaluated at first use
-  return (kmsSdkModule ??= require('@aws-sdk/client-kms') as typeof KmsSdk);
+  // A literal require behind the build-time switch of bundled-sdks.ts: evaluated at first use, and
+  // absent from functions built without KMS.
+  return (kmsSdkModule ??=
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+    process.env.FC_BUNDLE_KMS === 'omit' ? notBundled('kms') : (require('@aws-sdk/client-kms') as typeof KmsSdk));
 }
 
 export function createKmsKeyProvider(options: KmsKeyProviderOptions): KeyProvider {

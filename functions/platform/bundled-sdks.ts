@@ -1,0 +1,29 @@
+// Which optional AWS SDKs a Lambda bundle carries. Most routes never enqueue, start a delivery or
+// open a secret, yet a literal `require` of those SDKs would put about 150 KB into every bundle.
+// lib/fincore-function.ts therefore replaces each switch below with a build-time constant (esbuild
+// `define`), from the capabilities the stack grants that function (lib/api-grants.ts). Where a switch
+// is 'omit', esbuild folds `switch === 'omit' ? notBundled(...) : require(...)` and drops the SDK.
+//
+// The switches must be read exactly as `process.env.FC_BUNDLE_<SDK> === 'omit'` at the require site:
+// esbuild only substitutes that literal expression. Unbundled code (local mode, tests) sees the
+// variables unset, so every SDK is available there.
+
+/** The switch per optional SDK (the DynamoDB client is in every bundle and has none). */
+export const SDK_BUNDLE_SWITCHES = {
+  sqs: 'FC_BUNDLE_SQS',
+  sfn: 'FC_BUNDLE_SFN',
+  kms: 'FC_BUNDLE_KMS',
+} as const;
+export type OptionalSdk = keyof typeof SDK_BUNDLE_SWITCHES;
+
+/** Thrown by a call that needs an SDK its function was built without: the grant table and the code disagree. */
+export class SdkNotBundledError extends Error {
+  constructor(sdk: OptionalSdk) {
+    super(`the ${sdk.toUpperCase()} SDK is not bundled into this function (${SDK_BUNDLE_SWITCHES[sdk]}=omit): its grants do not allow the call`);
+    this.name = 'SdkNotBundledError';
+  }
+}
+
+export function notBundled(sdk: OptionalSdk): never {
+  throw new SdkNotBundledError(sdk);
+}

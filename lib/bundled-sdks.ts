@@ -1,0 +1,22 @@
+// The optional AWS SDKs a function's bundle carries, from what its grants allow (see
+// functions/platform/bundled-sdks.ts): the grant table decides both, so a bundle never lacks an SDK
+// its grants allow, and never carries one they forbid.
+import { SDK_BUNDLE_SWITCHES, type OptionalSdk } from '../functions/platform/bundled-sdks';
+import type { RouteAccess } from './api-grants';
+
+export const ALL_OPTIONAL_SDKS: readonly OptionalSdk[] = Object.keys(SDK_BUNDLE_SWITCHES) as OptionalSdk[];
+
+export function bundledSdksFor(access: Pick<RouteAccess, 'eventsQueue' | 'refreshQueue' | 'deliveryWorkflow' | 'secretsKey'>): OptionalSdk[] {
+  return [
+    ...(access.eventsQueue || access.refreshQueue ? (['sqs'] as const) : []),
+    ...(access.deliveryWorkflow ? (['sfn'] as const) : []),
+    ...(access.secretsKey ? (['kms'] as const) : []),
+  ];
+}
+
+/** esbuild `define` entries: each switch the bundle omits becomes the constant 'omit', the rest 'include'. */
+export function sdkDefines(bundled: readonly OptionalSdk[]): Record<string, string> {
+  return Object.fromEntries(
+    ALL_OPTIONAL_SDKS.map((sdk) => [`process.env.${SDK_BUNDLE_SWITCHES[sdk]}`, JSON.stringify(bundled.includes(sdk) ? 'include' : 'omit')]),
+  );
+}
