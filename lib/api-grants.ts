@@ -1,38 +1,178 @@
-// What each API function may do, decided by its route alone (id, tag, auth mode and `dataAccess`).
-// Pure, so the CDK test can compare every role and environment in the template with the access its
-// route should get.
-import type { Route } from '../functions/contracts/routes';
-import { keys } from '../functions/data/keys';
+// What each API function may do, decided by its route alone (id, auth mode, `item`, `dataAccess`,
+// status) and the per-route row table below. Pure, so the CDK test can compare every role and
+// environment in the template with the access its route should get.
+import { ENVIRONMENTS } from '../functions/contracts/schemas';
+import type { Route, RouteId } from '../functions/contracts/routes';
+import { TABLE, keys } from '../functions/data/keys';
 
 /**
  * - `none`: public routes that touch no rows (documents, the Link SDK, GraphiQL): no table access.
- * - `auth-and-meter`: key-authenticated routes that touch no rows beyond the key's own: the one
- *   conditional UpdateItem on the ApiKey row that authenticates, rate-limits and meters the request
+ * - `auth-and-meter`: key-authenticated routes that touch no rows beyond the key's own, and every
+ *   planned route (its one handler only validates and meters before answering 501): the one
+ *   conditional UpdateItem on one of the key's metering shards (`KEY#<hash>` or `KEY#<hash>#S<n>`)
+ *   that authenticates, rate-limits and meters the request, or the TransactWriteItems that also
+ *   borrows quota from the key row, which IAM authorises as UpdateItem on each row
  *   (functions/data/api-keys-repo.ts), and the usage.limit_approaching event such a request may
- *   fire (PutItem of the event row, UpdateItem marking it published); each restricted by
- *   `dynamodb:LeadingKeys` to those rows' partitions, plus the table key's KMS actions that needs.
- * - `read-write`: routes with `dataAccess` (items, tokens, link sessions, webhooks, ...):
+ *   fire (PutItem of the event row, UpdateItem marking it published).
+ * - `partitions`: live routes with `dataAccess`: the rows of ROUTE_ROWS (plus the key's and the
+ *   access token's, from the route's auth and `item`), action by action.
+ * - `whole-table`: a route whose ROUTE_ROWS entry says why it needs the whole table (none today):
  *   TableV2.grantReadWriteData (table and its indexes, and the table key).
+ * Every table grant short of `whole-table` is limited by `dynamodb:LeadingKeys` to its partitions,
+ * plus the table key's KMS actions (TABLE_KEY_ACTIONS).
  */
-export type TableAccess = 'none' | 'auth-and-meter' | 'read-write';
+export type TableAccess = 'none' | 'auth-and-meter' | 'partitions' | 'whole-table';
 
-/** Partition-key patterns (`dynamodb:LeadingKeys`) of the rows a metering-only route writes. */
-export const API_KEY_PARTITIONS: readonly string[] = [keys.apiKey('*').pk];
-export const EVENT_PARTITIONS: readonly string[] = [keys.event('*').pk];
+/**
+ * The actions a partition-limited grant may name. No Scan (nor any other call that names no
+ * partition): a `ForAllValues` condition holds for a request without values, so a LeadingKeys limit
+ * would not limit it. A route that scans needs the whole table (`wholeTable` in ROUTE_ROWS).
+ */
+export type PartitionAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem' | 'ConditionCheckItem';
 
-/** One table statement of an `auth-and-meter` route: actions on the table ARN, limited to these partitions. */
+/** Where a partition lives: the table (`pk`) or the general index (`gsi1pk`, Query only). */
+type RowFamily = { index?: undefined; partitions: readonly string[] } | { index: string; partitions: readonly string[] };
+
+/** Stands for every id in a key builder's output, so a family's pattern is the key schema's own. */
+const ANY = '*';
+const GSI1 = TABLE.globalIndexes[0].indexName;
+const onTable = (...partitions: string[]): RowFamily => ({ partitions });
+const onGsi1 = (...partitions: string[]): RowFamily => ({ index: GSI1, partitions });
+
+/**
+ * The row families routes touch, as `dynamodb:LeadingKeys` patterns built by the key builders of
+ * functions/data/keys.ts (never typed by hand). A pattern names a family, not a tenant: `ITEM#*`
+ * still matches every application's items; tenant isolation is the code's (checked by
+ * test/security), the grant bounds which kinds of rows a function can reach at all. A family that
+ * shares its partition with another (accounts and stored products live under `ITEM#`, sharded
+ * counters under `KEY#`) needs no line of its own.
+ */
+export const ROW_FAMILIES = {
+  apiKey: onTable(keys.apiKey(ANY).pk),
+  event: onTable(keys.event(ANY).pk),
+  application: onTable(keys.application(ANY).pk),
+  linkToken: onTable(keys.linkToken(ANY).pk),
+  linkCalls: onTable(...(['token', 'address'] as const).map((scope) => keys.linkCallWindow(scope, ANY, 0).pk)),
+  publicToken: onTable(keys.publicToken(ANY).pk),
+  accessToken: onTable(keys.accessToken(ANY).pk),
+  item: onTable(keys.item(ANY).pk),
+  feed: onTable(keys.feed(ANY).pk),
+  storageProbe: onTable(keys.storageProbe().pk),
+  /** webhooks/deliveries/list: one Query of gsi1 per application and environment. */
+  deliveriesOfApplication: onGsi1(...ENVIRONMENTS.map((environment) => keys.deliveriesOfApplication(ANY, environment).gsi1pk)),
+} satisfies Record<string, RowFamily>;
+export type RowFamilyName = keyof typeof ROW_FAMILIES;
+
+/** What a route may do, family by family. */
+export type RowAccess = Partial<Record<RowFamilyName, readonly PartitionAction[]>>;
+
+/** Authenticate and meter (every `auth: 'key'` route, functions/platform/middleware.ts). */
+const KEY_AUTH_ROWS: RowAccess = { apiKey: ['UpdateItem'], event: ['PutItem', 'UpdateItem'] };
+/** Resolve `access_token` to its item (every `item: true` route, functions/platform/operation.ts). */
+const ACCESS_TOKEN_ROWS: RowAccess = { accessToken: ['GetItem'], item: ['GetItem'] };
+
+/** Writing a Link connection: a new item (connecting, ingested, committed or discarded) or a repaired one. */
+const LINK_CONNECTION: RowAccess = {
+  item: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'BatchWriteItem'],
+  feed: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'BatchWriteItem'],
+  publicToken: ['PutItem'],
+  event: ['PutItem', 'UpdateItem'],
+};
+/** The Link page's API: every call is counted per token and client address, then reads its session. */
+const LINK_PAGE_CALL: RowAccess = { linkCalls: ['UpdateItem'], linkToken: ['GetItem'] };
+/** Registering a webhook endpoint: its rows, the URL and count rows, and the environment's secret (all under `APP#`). */
+const ENDPOINT_REGISTRATION: RowAccess = { application: ['GetItem', 'PutItem', 'UpdateItem', 'Query'] };
+/** Products derived from the feed and stored in the item's partition (functions/data/products-repo.ts). */
+const FEED_DERIVED_PRODUCT: RowAccess = { item: ['Query', 'GetItem', 'PutItem', 'BatchWriteItem'], feed: ['Query', 'GetItem'] };
+
+/**
+ * The rows each live route with `dataAccess` touches beyond KEY_AUTH_ROWS and ACCESS_TOKEN_ROWS
+ * (which its auth mode and `item` add): one entry per such route, its RowAccess blocks merged by
+ * union. Checked both ways by test/cdk/route-capabilities.test.ts against what the route's code
+ * references (key builders, DynamoDB commands), and by the deploy rehearsal (test/rehearsal) against
+ * every call the bundled function makes. Adding a row family to a route is one line here (a new family is one more line in
+ * ROW_FAMILIES). `wholeTable` would keep grantReadWriteData for a route whose partitions are chosen
+ * by data (a Scan), with the reason; no route needs it today.
+ */
+export const ROUTE_ROWS: Partial<Record<RouteId, readonly RowAccess[] | { wholeTable: string }>> = {
+  'health.get': [{ storageProbe: ['GetItem'] }],
+  'link.token.create': [ENDPOINT_REGISTRATION, { item: ['GetItem'], linkToken: ['PutItem'] }],
+  'link.token.exchange': [{ publicToken: ['GetItem', 'UpdateItem'], item: ['GetItem', 'UpdateItem'], accessToken: ['PutItem', 'DeleteItem'] }],
+  'items.get': [],
+  'items.remove': [{ accessToken: ['DeleteItem'], item: ['DeleteItem', 'Query', 'BatchWriteItem'], feed: ['Query', 'BatchWriteItem'] }],
+  'items.refresh': [],
+  'accounts.get': [{ item: ['Query'] }],
+  'accounts.balance.get': [{ item: ['Query', 'BatchWriteItem'] }],
+  'transactions.sync': [{ feed: ['Query'] }],
+  'transactions.get': [{ item: ['Query'], feed: ['GetItem', 'BatchGetItem', 'Query'] }],
+  'identity.get': [{ item: ['Query'] }],
+  'income.get': [FEED_DERIVED_PRODUCT],
+  'liabilities.get': [{ item: ['Query'] }],
+  'recurring.get': [FEED_DERIVED_PRODUCT],
+  'assets.get': [{ item: ['Query'] }],
+  'investments.holdings.get': [{ item: ['Query'] }],
+  'investments.transactions.get': [{ item: ['Query'] }],
+  'link.page': [{ linkToken: ['GetItem'], application: ['GetItem'] }],
+  'link.session': [LINK_PAGE_CALL],
+  'link.institutions': [LINK_PAGE_CALL],
+  'link.connect': [LINK_PAGE_CALL, LINK_CONNECTION, { linkToken: ['UpdateItem'] }],
+  'link.mfa': [LINK_PAGE_CALL, LINK_CONNECTION, { linkToken: ['UpdateItem'] }],
+  'sandbox.public_token.create': [LINK_CONNECTION],
+  'sandbox.fire_webhook': [],
+  // The item row, and its refresh-due row (deleted while the item needs its user) in one transaction.
+  'sandbox.item.reset_login': [{ item: ['UpdateItem', 'DeleteItem'] }],
+  'webhooks.endpoints.list': [{ application: ['Query'] }],
+  'webhooks.endpoints.create': [ENDPOINT_REGISTRATION],
+  'webhooks.endpoints.delete': [{ application: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query'] }],
+  'webhooks.secret.rotate': [{ application: ['GetItem', 'PutItem', 'UpdateItem'] }],
+  'webhooks.deliveries.list': [{ deliveriesOfApplication: ['Query'] }],
+  'webhooks.events.replay': [{ event: ['Query', 'PutItem'], application: ['Query'] }],
+};
+
+/** One table statement: actions on the table (or one of its indexes), limited to these partitions. */
 export interface LeadingKeyGrant {
   actions: readonly string[];
   partitions: readonly string[];
+  /** The index the statement is on (`<table ARN>/index/<name>`); absent: the table itself. */
+  index?: string;
 }
 
-export const AUTH_AND_METER_GRANTS: readonly LeadingKeyGrant[] = [
-  // The ApiKey row (authenticate + meter) and the event row (marked published after SendMessage).
-  { actions: ['dynamodb:UpdateItem'], partitions: [...API_KEY_PARTITIONS, ...EVENT_PARTITIONS] },
-  // A new event row (usage.limit_approaching), never any other row.
-  { actions: ['dynamodb:PutItem'], partitions: EVENT_PARTITIONS },
-];
-export const AUTH_AND_METER_ACTIONS: readonly string[] = AUTH_AND_METER_GRANTS.flatMap((g) => g.actions);
+const ACTION_ORDER: readonly PartitionAction[] = ['GetItem', 'BatchGetItem', 'Query', 'UpdateItem', 'PutItem', 'DeleteItem', 'BatchWriteItem', 'ConditionCheckItem'];
+const FAMILY_ORDER = Object.keys(ROW_FAMILIES) as RowFamilyName[];
+
+/**
+ * The statements that allow exactly `rows` (several RowAccess are merged by union). One statement
+ * per action and resource carries every partition that action may touch, so a BatchWriteItem or
+ * transaction spanning two granted families is allowed (`ForAllValues` needs every key to match
+ * within one statement); actions with the same partitions share a statement.
+ */
+export function leadingKeyGrants(...rows: RowAccess[]): LeadingKeyGrant[] {
+  const byAction = new Map<string, { action: PartitionAction; index?: string; partitions: string[] }>();
+  for (const action of ACTION_ORDER) {
+    for (const name of FAMILY_ORDER) {
+      if (!rows.some((r) => r[name]?.includes(action))) continue;
+      const family: RowFamily = ROW_FAMILIES[name];
+      const slot = `${family.index ?? ''}|${action}`;
+      const entry = byAction.get(slot) ?? { action, index: family.index, partitions: [] };
+      entry.partitions.push(...family.partitions.filter((p) => !entry.partitions.includes(p)));
+      byAction.set(slot, entry);
+    }
+  }
+  const grants: LeadingKeyGrant[] = [];
+  for (const { action, index, partitions } of byAction.values()) {
+    const same = grants.find((g) => g.index === index && g.partitions.join('\n') === partitions.join('\n'));
+    if (same) (same.actions as string[]).push(`dynamodb:${action}`);
+    else grants.push({ actions: [`dynamodb:${action}`], partitions, ...(index ? { index } : {}) });
+  }
+  return grants;
+}
+
+/** Partition-key patterns (`dynamodb:LeadingKeys`) of the ApiKey and event rows. */
+export const API_KEY_PARTITIONS: readonly string[] = ROW_FAMILIES.apiKey.partitions;
+export const EVENT_PARTITIONS: readonly string[] = ROW_FAMILIES.event.partitions;
+
+/** The table statements of an `auth-and-meter` route. */
+export const AUTH_AND_METER_GRANTS: readonly LeadingKeyGrant[] = leadingKeyGrants(KEY_AUTH_ROWS);
 
 /** KMS actions a principal needs for DynamoDB to use the table's customer-managed key on its behalf. */
 export const TABLE_KEY_ACTIONS: readonly string[] = ['kms:Decrypt', 'kms:DescribeKey', 'kms:Encrypt', 'kms:GenerateDataKey'];
@@ -100,20 +240,44 @@ export interface RouteAccess {
   deliveryWorkflow: boolean;
 }
 
-type RouteFacts = Pick<Route, 'id' | 'auth' | 'dataAccess'>;
+type RouteFacts = Pick<Route, 'id' | 'auth' | 'dataAccess'> & Partial<Pick<Route, 'item' | 'status'>>;
 
-export function tableAccessFor(route: Pick<Route, 'id' | 'auth' | 'dataAccess'>): TableAccess {
-  if (route.dataAccess) return 'read-write';
+export function tableAccessFor(route: RouteFacts): TableAccess {
+  const declared = ROUTE_ROWS[route.id as RouteId];
+  if (route.dataAccess && route.status !== 'planned') {
+    if (!declared) throw new Error(`${route.id}: a live route with dataAccess needs its rows in ROUTE_ROWS (lib/api-grants.ts)`);
+    return 'wholeTable' in declared ? 'whole-table' : 'partitions';
+  }
+  if (declared) throw new Error(`${route.id}: only live routes with dataAccess have rows in ROUTE_ROWS (lib/api-grants.ts)`);
   switch (route.auth) {
     case 'none':
+      if (route.dataAccess) throw new Error(`${route.id}: a planned public route has no rows to read`);
       return 'none';
     case 'key':
       return 'auth-and-meter';
     case 'link':
       // A link route authenticates by looking its link token up in the table; without data access
       // it could not answer at all, so the route table is wrong rather than the grant.
-      throw new Error(`${route.id}: auth 'link' routes read the link session, so they need dataAccess: true`);
+      throw new Error(`${route.id}: auth 'link' routes read the link session, so they need dataAccess: true (and to be live)`);
   }
+}
+
+/**
+ * The table statements of a route with `auth-and-meter` or `partitions` access: its own rows
+ * (ROUTE_ROWS), the key's rows when it authenticates a key, the access token's and item's when it
+ * names an item. Empty for the other kinds of access.
+ */
+export function tableGrantsFor(route: RouteFacts): LeadingKeyGrant[] {
+  const access = tableAccessFor(route);
+  if (access === 'none' || access === 'whole-table') return [];
+  const own = access === 'partitions' ? (ROUTE_ROWS[route.id as RouteId] as readonly RowAccess[]) : [];
+  return leadingKeyGrants(route.auth === 'key' ? KEY_AUTH_ROWS : {}, route.item ? ACCESS_TOKEN_ROWS : {}, ...own);
+}
+
+/** Why a route has the whole table, or undefined. */
+export function wholeTableReason(routeId: string): string | undefined {
+  const declared = ROUTE_ROWS[routeId as RouteId];
+  return declared && 'wholeTable' in declared ? declared.wholeTable : undefined;
 }
 
 /**
@@ -130,7 +294,7 @@ export function routeAccessFor(route: RouteFacts): RouteAccess {
   const table = tableAccessFor(route);
   const uses = (capability: RouteCapability) => (ROUTE_CAPABILITIES[capability] as readonly string[]).includes(route.id);
   const [refreshQueue, deliveryWorkflow, secretsKey] = [uses('refreshQueue'), uses('deliveryWorkflow'), uses('secretsKey')];
-  if ((refreshQueue || deliveryWorkflow || secretsKey) && table !== 'read-write') {
+  if ((refreshQueue || deliveryWorkflow || secretsKey) && (table === 'none' || table === 'auth-and-meter')) {
     throw new Error(`${route.id}: enqueues refreshes, starts deliveries or opens webhook secrets, so it needs dataAccess: true`);
   }
   return { table, eventsQueue: table !== 'none', refreshQueue, secretsKey, deliveryWorkflow };

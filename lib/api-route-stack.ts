@@ -16,7 +16,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import { aliasPaths, PLANNED_ROUTE_ID_VARIABLE, type Route } from '../functions/contracts/routes';
-import { AUTH_AND_METER_GRANTS, ENV_VARS, SECRETS_KEY_ACTIONS, SECRETS_KEY_CONDITIONS, TABLE_KEY_ACTIONS, routeAccessFor } from './api-grants';
+import { ENV_VARS, SECRETS_KEY_ACTIONS, SECRETS_KEY_CONDITIONS, TABLE_KEY_ACTIONS, routeAccessFor, tableGrantsFor, wholeTableReason } from './api-grants';
 import { pascalId, pathParameterName, type RouteStackPlan } from './api-layout';
 import { bundledSdksFor } from './bundled-sdks';
 import { FincoreFunction } from './fincore-function';
@@ -253,14 +253,17 @@ function grantRoute(
     case 'none':
       break;
     case 'auth-and-meter':
-      for (const grant of AUTH_AND_METER_GRANTS) {
-        allow(grant.actions, tableArn, { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...grant.partitions] } });
+    case 'partitions':
+      // Each action only on the partitions of the rows the route touches (lib/api-grants.ts ROUTE_ROWS).
+      for (const grant of tableGrantsFor(route)) {
+        const resource = grant.index ? `${tableArn}/index/${grant.index}` : tableArn;
+        allow(grant.actions, resource, { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...grant.partitions] } });
       }
       allow(TABLE_KEY_ACTIONS, tableKeyArn);
       break;
-    case 'read-write':
+    case 'whole-table':
       // cdk-nag names the table ARN by the stack parameter here.
-      fn.grantTableReadWrite(table, '<TableArn>', `${route.id} reads and writes rows beyond its own key (dataAccess)`);
+      fn.grantTableReadWrite(table, '<TableArn>', `${route.id} ${wholeTableReason(route.id) ?? 'needs the whole table'}`);
       break;
   }
   if (access.eventsQueue) allow(['sqs:SendMessage'], need(refs.eventsQueue, 'events queue', route).arn);

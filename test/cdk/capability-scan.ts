@@ -3,11 +3,16 @@
 //
 // From the handler's module it follows every value the code references (functions, constants,
 // imports, resolved to their declarations under functions/) and records each call of a port method:
-// EventBus.publish, RefreshQueue.enqueue, DeliveryStarter.start (functions/platform/ports.ts) and
+// EventBus.publish, RefreshQueue.enqueue(Many), DeliveryStarter.start (functions/platform/ports.ts) and
 // KeyProvider.generateDataKey / decryptDataKey (functions/platform/crypto/envelope.ts). Calls through
 // those interfaces are exactly how the code reaches SQS, Step Functions and KMS, whichever adapter
 // is plugged in, so the scan needs no knowledge of the adapters. It follows references, not just
 // calls (a function passed as a callback counts), which can only over-approximate what runs.
+//
+// The same walk records the code's table access: which builders of the key schema (`keys.<name>` of
+// functions/data/keys.ts) it uses and which DynamoDB document-client commands it constructs (for a
+// TransactWriteCommand, the kinds of item it writes: Put, Update, Delete, ConditionCheck), so the
+// test can hold the per-route partition grants of lib/api-grants.ts to the rows the code can reach.
 import * as path from 'node:path';
 import * as ts from 'typescript';
 import { FUNCTIONS_DIR, PROJECT_ROOT } from '../../lib/fincore-function';
@@ -18,15 +23,80 @@ export type PortCall = 'eventBus.publish' | 'refreshQueue.enqueue' | 'deliveries
 const PORT_METHODS: Record<string, PortCall> = {
   'EventBus.publish': 'eventBus.publish',
   'RefreshQueue.enqueue': 'refreshQueue.enqueue',
+  // A batch reaches the same queue with the same action (sqs:SendMessage authorises SendMessageBatch).
+  'RefreshQueue.enqueueMany': 'refreshQueue.enqueue',
   'DeliveryStarter.start': 'deliveries.start',
   'KeyProvider.generateDataKey': 'keyProvider.generateDataKey',
   'KeyProvider.decryptDataKey': 'keyProvider.decryptDataKey',
 };
 
+/** What the code reachable from an entry can do to the table. */
+export interface TableUse {
+  /** Names of the key builders it references (`keys.item` -> `item`). */
+  keyBuilders: Set<string>;
+  /** Document-client commands it constructs (`GetCommand`, `TransactWriteCommand`, ...). */
+  commands: Set<string>;
+  /** Item kinds in transaction items (`Put`, `Update`, `Delete`, `ConditionCheck`). */
+  transactionParts: Set<string>;
+}
+
+/**
+ * Steps of the operation wrapper that run only for some routes, each named by its declaration and
+ * module: the table walk of a route stops there (every route's handler references them), and
+ * `stepTableUse` gives what each step itself reaches, for the routes that run it.
+ */
+export const CONDITIONAL_STEPS = {
+  /** Key authentication and metering (functions/platform/middleware.ts): routes with `auth: 'key'`. */
+  authenticate: 'platform/middleware.ts',
+  /** `access_token` -> item (functions/platform/operation.ts): routes with `item: true`. */
+  resolveItem: 'platform/operation.ts',
+} as const;
+export type ConditionalStep = keyof typeof CONDITIONAL_STEPS;
+
 export interface CapabilityScanner {
   /** Port calls reachable from the module at `entry` (below functions/, e.g. `api/items.get.ts`). */
   scan(entry: string): Set<PortCall>;
+  /** Table access reachable from the module at `entry`, short of the CONDITIONAL_STEPS. */
+  tableUse(entry: string): TableUse;
+  /** Table access reachable from one of the CONDITIONAL_STEPS. */
+  stepTableUse(step: ConditionalStep): TableUse;
 }
+
+/** The IAM action each document-client command is authorized as (a transaction: per item, see TRANSACTION_PART_ACTIONS). */
+const COMMAND_ACTIONS: Record<string, string | null> = {
+  GetCommand: 'dynamodb:GetItem',
+  PutCommand: 'dynamodb:PutItem',
+  UpdateCommand: 'dynamodb:UpdateItem',
+  DeleteCommand: 'dynamodb:DeleteItem',
+  QueryCommand: 'dynamodb:Query',
+  ScanCommand: 'dynamodb:Scan',
+  BatchWriteCommand: 'dynamodb:BatchWriteItem',
+  BatchGetCommand: 'dynamodb:BatchGetItem',
+  TransactWriteCommand: null,
+};
+const TRANSACTION_PART_ACTIONS: Record<string, string> = {
+  Put: 'dynamodb:PutItem',
+  Update: 'dynamodb:UpdateItem',
+  Delete: 'dynamodb:DeleteItem',
+  ConditionCheck: 'dynamodb:ConditionCheckItem',
+};
+
+/**
+ * The DynamoDB actions a TableUse needs IAM to allow. A command this table does not know fails
+ * loudly rather than being guessed (a new kind of call needs a new grant decision).
+ */
+export function dynamoActionsOf(use: TableUse): Set<string> {
+  const actions = new Set<string>();
+  for (const command of use.commands) {
+    if (!(command in COMMAND_ACTIONS)) throw new Error(`the table-grant scan does not know the IAM action of ${command}`);
+    const action = COMMAND_ACTIONS[command];
+    if (action) actions.add(action);
+    else use.transactionParts.forEach((part) => actions.add(TRANSACTION_PART_ACTIONS[part]));
+  }
+  return actions;
+}
+
+const KEYS_MODULE = path.join(FUNCTIONS_DIR, 'data', 'keys.ts');
 
 export function createCapabilityScanner(entries: readonly string[]): CapabilityScanner {
   const configPath = path.join(PROJECT_ROOT, 'tsconfig.json');
@@ -37,8 +107,10 @@ export function createCapabilityScanner(entries: readonly string[]): CapabilityS
   });
   const checker = program.getTypeChecker();
   const inFunctions = (node: ts.Node) => path.resolve(node.getSourceFile().fileName).startsWith(FUNCTIONS_DIR + path.sep);
-  /** Port calls found directly inside one declaration (not following references), and the declarations it references. */
-  const memo = new Map<ts.Node, { calls: Set<PortCall>; refs: Set<ts.Node> }>();
+  /** Port calls and table use found directly inside one declaration (not following references), and the declarations it references. */
+  const memo = new Map<ts.Node, { calls: Set<PortCall>; table: TableUse; refs: Set<ts.Node> }>();
+  const reached = new Map<string, { calls: Set<PortCall>; table: TableUse }>();
+  const emptyUse = (): TableUse => ({ keyBuilders: new Set(), commands: new Set(), transactionParts: new Set() });
 
   const resolve = (symbol: ts.Symbol | undefined): ts.Symbol | undefined =>
     symbol && symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
@@ -56,10 +128,30 @@ export function createCapabilityScanner(entries: readonly string[]): CapabilityS
     return undefined;
   };
 
+  const declarationsOf = (node: ts.Node) => resolve(checker.getSymbolAtLocation(node))?.declarations ?? [];
+  /** `keys.<builder>`: a property of the `keys` object of functions/data/keys.ts. */
+  const keyBuilderOf = (node: ts.PropertyAccessExpression): string | undefined =>
+    declarationsOf(node.expression).some(
+      (d) => ts.isVariableDeclaration(d) && d.name.getText() === 'keys' && path.resolve(d.getSourceFile().fileName) === KEYS_MODULE,
+    )
+      ? node.name.text
+      : undefined;
+  /** `new XCommand(...)` of the AWS SDK. */
+  const sdkCommandOf = (node: ts.NewExpression): string | undefined =>
+    ts.isIdentifier(node.expression) &&
+    node.expression.text.endsWith('Command') &&
+    declarationsOf(node.expression).some((d) => d.getSourceFile().fileName.includes(`${path.sep}@aws-sdk${path.sep}`))
+      ? node.expression.text
+      : undefined;
+
   const direct = (declaration: ts.Node) => {
     const known = memo.get(declaration);
     if (known) return known;
-    const found = { calls: new Set<PortCall>(), refs: new Set<ts.Node>() };
+    const found = {
+      calls: new Set<PortCall>(),
+      table: { keyBuilders: new Set<string>(), commands: new Set<string>(), transactionParts: new Set<string>() },
+      refs: new Set<ts.Node>(),
+    };
     memo.set(declaration, found);
     const visit = (node: ts.Node): void => {
       // Types never run.
@@ -67,6 +159,18 @@ export function createCapabilityScanner(entries: readonly string[]): CapabilityS
       if (ts.isCallExpression(node)) {
         const call = portCallOf(node);
         if (call) found.calls.add(call);
+      }
+      // Builders composed of other builders inside keys.ts are not uses: only a use elsewhere counts.
+      if (ts.isPropertyAccessExpression(node) && path.resolve(node.getSourceFile().fileName) !== KEYS_MODULE) {
+        const builder = keyBuilderOf(node);
+        if (builder) found.table.keyBuilders.add(builder);
+      }
+      if (ts.isNewExpression(node)) {
+        const command = sdkCommandOf(node);
+        if (command) found.table.commands.add(command);
+      }
+      if ((ts.isPropertyAssignment(node) || ts.isShorthandPropertyAssignment(node)) && ts.isIdentifier(node.name) && node.name.text in TRANSACTION_PART_ACTIONS) {
+        found.table.transactionParts.add(node.name.text);
       }
       if (ts.isIdentifier(node)) {
         const symbol = resolve(checker.getSymbolAtLocation(node));
@@ -80,22 +184,50 @@ export function createCapabilityScanner(entries: readonly string[]): CapabilityS
     return found;
   };
 
+  const sourceOf = (entry: string) => {
+    const source = program.getSourceFile(path.join(FUNCTIONS_DIR, entry));
+    if (!source) throw new Error(`${entry}: not part of the scanned program`);
+    return source;
+  };
+  const stepDeclarations = new Map<ConditionalStep, ts.Node>();
+  for (const [step, module] of Object.entries(CONDITIONAL_STEPS) as [ConditionalStep, string][]) {
+    const found = sourceOf(module).statements.find((st) => ts.isFunctionDeclaration(st) && st.name?.text === step);
+    if (!found) throw new Error(`${module} declares no function ${step}: update CONDITIONAL_STEPS`);
+    stepDeclarations.set(step, found);
+  }
+
+  /** Everything reachable from `start`, not entering the declarations in `stopAt`. */
+  const walk = (start: ts.Node, stopAt: ReadonlySet<ts.Node>) => {
+    const calls = new Set<PortCall>();
+    const table = emptyUse();
+    const seen = new Set<ts.Node>();
+    const queue: ts.Node[] = [start];
+    while (queue.length > 0) {
+      const node = queue.pop()!;
+      if (seen.has(node) || (node !== start && stopAt.has(node))) continue;
+      seen.add(node);
+      const found = direct(node);
+      found.calls.forEach((c) => calls.add(c));
+      found.table.keyBuilders.forEach((b) => table.keyBuilders.add(b));
+      found.table.commands.forEach((c) => table.commands.add(c));
+      found.table.transactionParts.forEach((p) => table.transactionParts.add(p));
+      queue.push(...found.refs);
+    }
+    return { calls, table };
+  };
+  const memoized = (key: string, start: () => ts.Node, stopAt: ReadonlySet<ts.Node>) => {
+    const known = reached.get(key);
+    if (known) return known;
+    const result = walk(start(), stopAt);
+    reached.set(key, result);
+    return result;
+  };
+  const steps = new Set(stepDeclarations.values());
+
   return {
-    scan(entry) {
-      const source = program.getSourceFile(path.join(FUNCTIONS_DIR, entry));
-      if (!source) throw new Error(`${entry}: not part of the scanned program`);
-      const calls = new Set<PortCall>();
-      const seen = new Set<ts.Node>();
-      const queue: ts.Node[] = [source];
-      while (queue.length > 0) {
-        const node = queue.pop()!;
-        if (seen.has(node)) continue;
-        seen.add(node);
-        const found = direct(node);
-        found.calls.forEach((c) => calls.add(c));
-        queue.push(...found.refs);
-      }
-      return calls;
-    },
+    // Port calls follow every path, conditional steps included.
+    scan: (entry) => memoized(`all:${entry}`, () => sourceOf(entry), new Set()).calls,
+    tableUse: (entry) => memoized(`route:${entry}`, () => sourceOf(entry), steps).table,
+    stepTableUse: (step) => memoized(`step:${step}`, () => stepDeclarations.get(step)!, steps).table,
   };
 }

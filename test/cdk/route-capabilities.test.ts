@@ -3,14 +3,29 @@
 // provider (test/cdk/capability-scan.ts). A route whose code starts deliveries, enqueues refreshes or
 // seals/opens secrets without being listed would fail on AWS (no environment variable, no IAM
 // grant); a listed route that never does holds a grant it does not need. Both fail here.
+//
+// The same scan holds each route's partition grants (ROUTE_ROWS, tableGrantsFor) to the key builders
+// and DynamoDB commands its code reaches: a route that starts touching a row family or making a kind
+// of call its grant lacks, or keeps a family or action its code no longer uses, fails here. Which
+// action goes with which family, and the index partitions, are checked by the deploy rehearsal
+// (test/rehearsal), which records every call the bundled functions make.
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ROUTES, type Route } from '../../functions/contracts/routes';
-import { ROUTE_CAPABILITIES, SECRETS_CONTEXT_KEYS, WEBHOOK_SECRET_PURPOSE, routeAccessFor, type RouteCapability } from '../../lib/api-grants';
+import { keys } from '../../functions/data/keys';
+import {
+  ROUTE_CAPABILITIES,
+  SECRETS_CONTEXT_KEYS,
+  WEBHOOK_SECRET_PURPOSE,
+  routeAccessFor,
+  tableAccessFor,
+  tableGrantsFor,
+  type RouteCapability,
+} from '../../lib/api-grants';
 import { PLANNED_ROUTE_ENTRY, routeEntry } from '../../lib/api-route-stack';
 import { WORKER_ACCESS, type WorkerName } from '../../lib/async-jobs-construct';
 import { FUNCTIONS_DIR } from '../../lib/fincore-function';
-import { createCapabilityScanner, type CapabilityScanner, type PortCall } from './capability-scan';
+import { createCapabilityScanner, dynamoActionsOf, type CapabilityScanner, type PortCall, type TableUse } from './capability-scan';
 
 /** The handler of each worker (lib/async-jobs-construct.ts builds them from these entries). */
 const WORKER_ENTRIES: Record<WorkerName, string> = {
@@ -130,5 +145,101 @@ describe('the secrets-key grant conditions match the encryption context the code
     const calls = source.match(/(encrypt|decrypt)Secret\(deps\.keyProvider, [^;]*/g) ?? [];
     expect(calls.length).toBeGreaterThan(0);
     for (const call of calls) expect(call).toMatch(/, secretContext\(t\)\)/);
+  });
+});
+
+/**
+ * The partition patterns a key builder's rows can have: the builder called with a wildcard for every
+ * argument (`keys.item('*').pk` is `ITEM#*`), as prefixes: everything after the first wildcard is
+ * any value. Builders of index entries only (no `pk`) name no table partition.
+ */
+function tablePartitionsOf(builder: string): string[] {
+  const build = (keys as unknown as Record<string, (...args: unknown[]) => unknown>)[builder];
+  if (typeof build !== 'function') throw new Error(`keys.${builder} is not a key builder`);
+  const built = build(...Array.from({ length: build.length }, () => '*'));
+  const pks = Array.isArray(built) ? built : [(built as { pk?: unknown }).pk];
+  return pks.filter((pk): pk is string => typeof pk === 'string').map((pk) => (pk.includes('*') ? pk.slice(0, pk.indexOf('*') + 1) : pk));
+}
+
+/** Whether two LeadingKeys patterns (a trailing or inner `*` matching anything) can match the same key. */
+function overlap(a: string, b: string): boolean {
+  const literal = (p: string) => (p.includes('*') ? p.slice(0, p.indexOf('*')) : p);
+  const [la, lb] = [literal(a), literal(b)];
+  if (!a.includes('*') && !b.includes('*')) return a === b;
+  if (!a.includes('*')) return a.startsWith(lb);
+  if (!b.includes('*')) return b.startsWith(la);
+  return la.startsWith(lb) || lb.startsWith(la);
+}
+
+/**
+ * Row families a route's code references but never touches on the path it runs, with the reason. The
+ * scan follows references, so a shared function's other branch counts; each entry says why the grant
+ * may leave the family out (the rehearsal then proves the route works without it).
+ */
+const REFERENCED_NOT_TOUCHED: Record<string, Record<string, string>> = {
+  'sandbox.public_token.create': {
+    'LINK#*': 'commitLinkConnection spends a Link session only when there is one; the sandbox path passes none',
+  },
+};
+
+describe('the partition grants (ROUTE_ROWS) match the rows and calls each route\'s code reaches', () => {
+  const none: TableUse = { keyBuilders: new Set(), commands: new Set(), transactionParts: new Set() };
+  /** What a route's function can do to the table: its own code, plus the wrapper steps its route runs. */
+  const useOf = (route: Route): TableUse => {
+    const parts = [
+      scanner.tableUse(apiEntry(route)),
+      route.auth === 'key' ? scanner.stepTableUse('authenticate') : none,
+      route.item ? scanner.stepTableUse('resolveItem') : none,
+    ];
+    return {
+      keyBuilders: new Set(parts.flatMap((p) => [...p.keyBuilders])),
+      commands: new Set(parts.flatMap((p) => [...p.commands])),
+      transactionParts: new Set(parts.flatMap((p) => [...p.transactionParts])),
+    };
+  };
+  const partitioned = ROUTES.filter((r) => ['auth-and-meter', 'partitions'].includes(tableAccessFor(r)));
+
+  it('finds the table access where the code has it (so an empty result means something)', () => {
+    const metering = scanner.stepTableUse('authenticate');
+    expect([...metering.keyBuilders].flatMap(tablePartitionsOf)).toContain('KEY#*');
+    expect(dynamoActionsOf(metering)).toContain('dynamodb:UpdateItem');
+    expect([...scanner.stepTableUse('resolveItem').keyBuilders].sort()).toEqual(['accessToken', 'item']);
+    // The wrapper's conditional steps stay out of a route's own code: the public documents touch nothing.
+    expect(scanner.tableUse('api/discovery.openapi.ts').keyBuilders.size).toBe(0);
+    // Transactions count per item kind: exchanging a public token puts, updates and deletes in one.
+    expect([...dynamoActionsOf(useOf(ROUTES.find((r) => r.id === 'link.token.exchange')!))]).toEqual(
+      expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']),
+    );
+  });
+
+  it.each(partitioned.map((r) => [r.id, r] as const))('%s: every partition family its code reaches is granted, and nothing else', (id, route) => {
+    const grants = tableGrantsFor(route);
+    const granted = grants.filter((g) => !g.index).flatMap((g) => g.partitions);
+    const excused = Object.keys(REFERENCED_NOT_TOUCHED[id] ?? {});
+    const reached = [...new Set([...useOf(route).keyBuilders].flatMap(tablePartitionsOf))].filter((p) => !excused.includes(p)).sort();
+    expect({ id, notGranted: reached.filter((r) => !granted.some((g) => overlap(g, r))) }).toEqual({ id, notGranted: [] });
+    expect({ id, unused: granted.filter((g) => !reached.some((r) => overlap(g, r))) }).toEqual({ id, unused: [] });
+  });
+
+  it.each(partitioned.map((r) => [r.id, r] as const))('%s: every kind of DynamoDB call its code makes is granted, and nothing else', (id, route) => {
+    const granted = [...new Set(tableGrantsFor(route).flatMap((g) => g.actions))].sort();
+    expect({ id, actions: granted }).toEqual({ id, actions: [...dynamoActionsOf(useOf(route))].sort() });
+  });
+
+  it('gives the routes without table access no code that touches the table', () => {
+    for (const route of ROUTES.filter((r) => tableAccessFor(r) === 'none')) {
+      expect({ id: route.id, calls: [...dynamoActionsOf(useOf(route))] }).toEqual({ id: route.id, calls: [] });
+    }
+  });
+
+  it('excuses only families the grant really leaves out', () => {
+    for (const [id, families] of Object.entries(REFERENCED_NOT_TOUCHED)) {
+      const route = ROUTES.find((r) => r.id === id)!;
+      const granted = tableGrantsFor(route).flatMap((g) => g.partitions);
+      const reached = [...useOf(route).keyBuilders].flatMap(tablePartitionsOf);
+      for (const family of Object.keys(families)) {
+        expect({ id, family, reached: reached.includes(family), granted: granted.some((g) => overlap(g, family)) }).toEqual({ id, family, reached: true, granted: false });
+      }
+    }
   });
 });

@@ -74,7 +74,54 @@ export function allowedOnlyVacuously(statements: ResolvedStatement[], call: AwsC
   );
 }
 
-/** Whether any statement restricts this action by `dynamodb:LeadingKeys`. */
-export function limitedByLeadingKeys(statements: ResolvedStatement[], call: AwsCall): boolean {
-  return statements.some((s) => statementAllows(s, call) && Object.values(s.conditions ?? {}).some((block) => 'dynamodb:LeadingKeys' in block));
+
+const LEADING_KEYS = 'dynamodb:LeadingKeys';
+const leadingKeyPatterns = (s: ResolvedStatement): string[] | undefined => {
+  for (const block of Object.values(s.conditions ?? {})) if (LEADING_KEYS in block) return asList(block[LEADING_KEYS]);
+  return undefined;
+};
+/** `table` or `index/<name>`: the part of the table a resource ARN names. */
+const partOf = (resource: string) => (resource.includes('/index/') ? `index/${resource.split('/index/')[1]}` : 'table');
+const shortAction = (action: string) => action.replace(/^dynamodb:/, '');
+
+/**
+ * What one function did to the table against what its grants allow, by partition family (the
+ * LeadingKeys pattern that allowed each key; under a whole-table grant, the key's prefix up to its
+ * first `#`): `touched` lists family and actions per part of the table (table, index/<name>), and
+ * `granted, not exercised` what the partition grants allow that this run never used (coverage of the
+ * run, not necessarily an excess grant). Empty for a function that made no DynamoDB call and has no
+ * table grant.
+ */
+export function tableAccessReport(statements: ResolvedStatement[], calls: AwsCall[]): string[] {
+  const touched = new Map<string, Set<string>>();
+  const add = (map: Map<string, Set<string>>, family: string, action: string) => map.set(family, (map.get(family) ?? new Set()).add(shortAction(action)));
+  let wholeTable = false;
+  for (const call of calls.filter((c) => c.action.startsWith('dynamodb:'))) {
+    const allowing = statements.filter((s) => statementAllows(s, call));
+    const limited = allowing.map(leadingKeyPatterns).find((patterns) => patterns !== undefined);
+    if (!limited) wholeTable ||= allowing.length > 0;
+    const values = [call.context[LEADING_KEYS] ?? []].flat();
+    for (const value of values.length ? values : ['(no partition)']) {
+      const family = limited?.find((p) => likes(p, value)) ?? (value.includes('#') ? `${value.split('#')[0]}#*` : value);
+      add(touched, `${partOf(call.resource)} ${family}`, call.action);
+    }
+  }
+  const granted = new Map<string, Set<string>>();
+  for (const s of statements) {
+    const patterns = leadingKeyPatterns(s);
+    if (!patterns) continue;
+    for (const resource of s.resources) {
+      for (const pattern of patterns) for (const action of s.actions.filter((a) => a.startsWith('dynamodb:'))) add(granted, `${partOf(resource)} ${pattern}`, action);
+    }
+  }
+  const describe = (map: Map<string, Set<string>>) =>
+    [...map].map(([family, actions]) => `${family.replace(/^table /, '')} ${[...actions].sort().join(',')}`).join('; ');
+  const unexercised = new Map<string, Set<string>>();
+  for (const [family, actions] of granted) {
+    for (const action of actions) if (!touched.get(family)?.has(action)) add(unexercised, family, action);
+  }
+  const lines: string[] = [];
+  if (touched.size) lines.push(`${wholeTable ? 'whole-table grant; ' : ''}touched ${describe(touched)}`);
+  if (unexercised.size) lines.push(`granted, not exercised: ${describe(unexercised)}`);
+  return lines;
 }
