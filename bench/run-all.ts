@@ -1,20 +1,30 @@
 // `npm run bench`: every benchmark, one after another, printing figures (never asserting them).
 import { cpus } from 'node:os';
 import { runMiddlewareOverhead } from './middleware-overhead';
+import { runMeteringShards } from './metering-shards';
 import { runSyncPages } from './sync-pages';
+import { runFeedCost } from './feed-cost';
+import { runProductReads } from './product-reads';
 import { runWebhooks } from './webhooks';
+import { runRefreshSweep } from './refresh-sweep';
 import { runEnrichment } from './enrichment';
 import { runColdStart } from './cold-start';
+import { runCostModel } from './cost-model';
 
 async function main(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
   console.log(`machine: ${cpus().length} cores, node ${process.version}`);
   await runMiddlewareOverhead();
+  await runMeteringShards();
   await runSyncPages();
+  await runFeedCost();
+  await runProductReads();
   await runWebhooks();
+  await runRefreshSweep();
   await runEnrichment();
   await runColdStart();
+  await runCostModel();
 }
 
 main().catch((err) => {

@@ -6,6 +6,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { connectItem } from '../functions/app/link';
 import { enrich } from '../functions/app/item-source';
 import { syncTransactions } from '../functions/app/sync';
+import { afterSequence } from '../functions/core/change-feed';
 import { generateApiKey } from '../functions/core/api-keys';
 import { findInstitution } from '../functions/core/institutions';
 import { generateSandboxItem } from '../functions/core/sandbox/generator';
@@ -140,8 +141,9 @@ export async function runSyncPages(): Promise<void> {
         const res = await deps.ddb.send(
           new QueryCommand({
             TableName: deps.config.tableName,
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': keys.feed(created.itemId).pk },
+            // The version entries only: the partition also holds the date-ordered view.
+            KeyConditionExpression: 'pk = :pk AND sk <= :to',
+            ExpressionAttributeValues: { ':pk': keys.feed(created.itemId).pk, ':to': afterSequence(created.committedSeq) },
             Limit: count,
             ExclusiveStartKey: start,
             ConsistentRead: true,

@@ -1,5 +1,5 @@
 // Background work: queues (each with a dead-letter queue), the WebhookDelivery state machine, the
-// worker Lambdas, and the schedule that enqueues periodic item refreshes. Refreshes run from the
+// worker Lambdas, and the schedule of the scheduled work (outbox sweep, reaper, due item refreshes). Refreshes run from the
 // item-refresh FIFO queue (one message group per item), so there is no ItemRefresh state machine on
 // AWS; the local runner still runs itemRefreshAsl in process.
 //
@@ -8,9 +8,12 @@
 // reserved concurrency where the stage sets one; a throttled attempt is retried by the state machine
 // without using up a delivery attempt (functions/workers/state-machines.ts THROTTLE_RETRY).
 //
-//   webhook-events queue -> webhook-dispatch -> StartExecution(WebhookDelivery)
-//   WebhookDelivery: attempt, wait, attempt, ... (WEBHOOK_RETRY_DELAYS_SECONDS), then record a dead letter
-//   schedule (stage interval) -> scheduled-refresh -> item-refresh FIFO queue -> item-refresh worker
+//   webhook-events queue -> webhook-dispatch: attempt 1 of every delivery (POST), its row;
+//     only when that attempt failed -> StartExecution(WebhookDelivery)
+//   WebhookDelivery: wait, attempt, wait, ... (WEBHOOK_RETRY_DELAYS_SECONDS from attempt 2; a replay
+//     from attempt 1), then record a dead letter
+//   schedule (every 5 min) -> scheduled-refresh -> (refresh-due index: due items only, SendMessageBatch)
+//     -> item-refresh FIFO queue -> item-refresh worker
 //   scheduled-refresh also publishes what the outbox still holds -> webhook-events queue
 //
 // What each worker may reach is WORKER_ACCESS below (the test compares every worker role with it).
@@ -29,6 +32,7 @@ import {
   type AslDefinition,
   DEAD_LETTER_TIMEOUT_SECONDS,
   DELIVERY_WORKER_TIMEOUT_SECONDS,
+  DISPATCH_WORKER_TIMEOUT_SECONDS,
   REFRESH_TIMEOUT_SECONDS,
   webhookDeliveryAsl,
 } from '../functions/workers/state-machines';
@@ -43,6 +47,10 @@ export { WEBHOOK_RETRY_DELAYS_SECONDS };
 export const MAX_RECEIVE_COUNT = 5;
 /** The delivery worker's own timeout (the attempt task's is longer: state-machines.ts). */
 export const DELIVERY_WORKER_TIMEOUT = Duration.seconds(DELIVERY_WORKER_TIMEOUT_SECONDS);
+/** The dispatch worker's own timeout: one webhook POST's limit, since its first attempts run all at once. */
+export const DISPATCH_WORKER_TIMEOUT = Duration.seconds(DISPATCH_WORKER_TIMEOUT_SECONDS);
+/** Six times the consumer's timeout, as AWS recommends for Lambda consumers of SQS. */
+export const WEBHOOK_EVENTS_VISIBILITY_TIMEOUT = Duration.seconds(6 * DISPATCH_WORKER_TIMEOUT_SECONDS);
 
 /** Step Functions log groups must sit under this prefix for vended log delivery to need no extra resource policy. */
 export const VENDED_STATES_LOG_PREFIX = '/aws/vendedlogs/states/';
@@ -77,15 +85,17 @@ export interface WorkerAccess {
 
 export const WORKER_ACCESS: Record<WorkerName, WorkerAccess> = {
   dispatch: {
-    does: 'reads the event and its endpoints, creates one delivery row per endpoint and starts its WebhookDelivery execution',
+    does:
+      'reads the event with its deliveries and the endpoints with the secret record (one Query each), opens the signing secrets, ' +
+      'makes the first attempt of each delivery and writes its row, and starts a WebhookDelivery execution for a failed one',
     table: 'read-write',
     eventsQueue: false,
     refreshQueue: false,
-    secretsKey: [],
+    secretsKey: ['kms:Decrypt'],
     startsDeliveries: true,
   },
   delivery: {
-    does: 'reads the event, delivery, endpoint and secret record, opens the signing secrets and appends the attempt',
+    does: 'reads the delivery, endpoint and secret record (one BatchGetItem), opens the signing secrets and appends the attempt',
     table: 'read-write',
     eventsQueue: false,
     refreshQueue: false,
@@ -109,7 +119,9 @@ export const WORKER_ACCESS: Record<WorkerName, WorkerAccess> = {
     startsDeliveries: false,
   },
   scheduledRefresh: {
-    does: 'scans for healthy items to enqueue, queries the outbox (gsi1), publishes what it holds and marks it published, and deletes Link connections that never committed (gsi1)',
+    does:
+      'queries the refresh-due index (gsi1) for due items, queues them and moves their due rows on (UpdateItem), queries the outbox (gsi1), ' +
+      'publishes what it holds and marks it published, and deletes Link connections that never committed (gsi1)',
     table: 'read-write',
     eventsQueue: true,
     refreshQueue: true,
@@ -145,13 +157,18 @@ export class AsyncJobs extends Construct {
       config.workers.deliveryReservedConcurrency,
     );
     const deadLetter = worker('WebhookDeadLetterWorker', 'webhook-dead-letter.ts', 'Records an undeliverable webhook', Duration.seconds(DEAD_LETTER_TIMEOUT_SECONDS));
-    const dispatch = worker('WebhookDispatchWorker', 'webhook-dispatch.ts', 'Starts one WebhookDelivery per queued event', Duration.seconds(30));
+    const dispatch = worker(
+      'WebhookDispatchWorker',
+      'webhook-dispatch.ts',
+      'Makes the first attempt of each queued event\'s deliveries; starts a WebhookDelivery for each that failed',
+      DISPATCH_WORKER_TIMEOUT,
+    );
     const refresh = worker('ItemRefreshWorker', 'item-refresh.ts', 'Refreshes one item from its institution', Duration.seconds(REFRESH_TIMEOUT_SECONDS));
-    const scheduledRefresh = worker('ScheduledRefreshWorker', 'scheduled-refresh.ts', 'Enqueues periodic item refreshes', Duration.minutes(1));
+    const scheduledRefresh = worker('ScheduledRefreshWorker', 'scheduled-refresh.ts', 'Sweeps the outbox and queues due item refreshes', Duration.minutes(1));
     this.workers = { dispatch, delivery, deadLetter, refresh, scheduledRefresh };
 
     // Visibility timeout: six times the consumer's timeout, as AWS recommends for Lambda consumers.
-    this.webhookEvents = this.queueWithDlq('WebhookEvents', { fifo: false, visibilityTimeout: Duration.seconds(180) });
+    this.webhookEvents = this.queueWithDlq('WebhookEvents', { fifo: false, visibilityTimeout: WEBHOOK_EVENTS_VISIBILITY_TIMEOUT });
     this.itemRefresh = this.queueWithDlq('ItemRefresh', { fifo: true, visibilityTimeout: Duration.minutes(12) });
 
     // The definitions are functions/workers/state-machines.ts, the same JSON the local runner
@@ -179,9 +196,11 @@ export class AsyncJobs extends Construct {
       new SqsEventSource(this.itemRefresh.queue, { batchSize: 1, maxConcurrency: config.workers.refreshMaxConcurrency }),
     );
 
+    // Every run costs little when nothing is due: one Query per refresh-due shard and per outbox
+    // partition (docs/architecture.md, "Scheduled work").
     this.refreshSchedule = new events.Rule(this, 'RefreshSchedule', {
-      description: `Enqueue item refreshes every ${config.itemRefreshInterval.toHumanString()}`,
-      schedule: events.Schedule.rate(config.itemRefreshInterval),
+      description: `Sweep the outbox and queue due item refreshes every ${config.scheduledWork.every.toHumanString()}`,
+      schedule: events.Schedule.rate(config.scheduledWork.every),
       targets: [new targets.LambdaFunction(scheduledRefresh.fn, { retryAttempts: 2 })],
     });
   }

@@ -4,6 +4,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 
 import { DEPLOYED_STAGES, type DeployedStage } from '../functions/contracts/stages';
+import { STAGE_REFRESH_CADENCE, type StageRefreshCadence } from '../functions/core/refresh-schedule';
 
 export interface StageConfig {
   stage: DeployedStage;
@@ -11,8 +12,14 @@ export interface StageConfig {
   removalPolicy: RemovalPolicy;
   deletionProtection: boolean;
   logRetention: RetentionDays;
-  /** How often the scheduler enqueues a refresh of every healthy item. */
-  itemRefreshInterval: Duration;
+  /**
+   * Scheduled work: how often the scheduled worker runs (the outbox sweep needs at least every 5
+   * minutes; each run queues only the items whose refresh is due), and how often each item is
+   * refreshed on this stage. The cadence is functions/core/refresh-schedule.ts STAGE_REFRESH_CADENCE
+   * for the stage: the functions read the same entry at run time (by FC_STAGE), so what the stack
+   * says and what the code does cannot drift. Per plan: PLAN_REFRESH_HOURS (functions/contracts/limits.ts).
+   */
+  scheduledWork: { every: Duration; refreshCadence: StageRefreshCadence };
   /**
    * Stage-wide method throttling: the ceiling of all tenants together, sized so the largest plan's
    * documented rate and burst (functions/contracts/limits.ts) is reachable; per-key limits are
@@ -56,7 +63,7 @@ const CONFIGS: Record<DeployedStage, StageConfig> = {
     removalPolicy: RemovalPolicy.DESTROY,
     deletionProtection: false,
     logRetention: RetentionDays.TWO_WEEKS,
-    itemRefreshInterval: Duration.hours(6),
+    scheduledWork: { every: Duration.minutes(5), refreshCadence: STAGE_REFRESH_CADENCE.sandbox },
     apiThrottle: { rateLimit: 1_000, burstLimit: 3_000 },
     firewall: { malformedKeyPerIp: 300, allPerIp: 600_000 },
     workers: { dispatchMaxConcurrency: 2, refreshMaxConcurrency: 2 },
@@ -76,7 +83,7 @@ const CONFIGS: Record<DeployedStage, StageConfig> = {
     removalPolicy: RemovalPolicy.RETAIN,
     deletionProtection: true,
     logRetention: RetentionDays.THREE_MONTHS,
-    itemRefreshInterval: Duration.hours(1),
+    scheduledWork: { every: Duration.minutes(5), refreshCadence: STAGE_REFRESH_CADENCE.production },
     apiThrottle: { rateLimit: 5_000, burstLimit: 5_000 },
     firewall: { malformedKeyPerIp: 300, allPerIp: 600_000 },
     workers: { dispatchMaxConcurrency: 10, refreshMaxConcurrency: 10, deliveryReservedConcurrency: 50 },

@@ -2,11 +2,11 @@
 // port (core/connector-port.ts; connectorOfItem decides which adapter). Every connector's
 // transactions are enriched here, at ingestion, by the descriptor rules engine.
 import { connectorOfItem } from '../connectors';
-import type { TxnChange } from '../core/change-feed';
+import { windowChanges, type TxnChange } from '../core/change-feed';
 import type { SourceBatch, SourceTransaction } from '../core/connector-port';
 import { enrichDescriptor } from '../core/enrichment/rules';
 import { newEvent, publishEvent } from '../data/events';
-import { commitTransactions, type CommitResult, type StoredTransaction } from '../data/feed-repo';
+import { commitTransactions, type ChangeSource, type CommitResult, type StoredTransaction } from '../data/feed-repo';
 import { putAccounts, type ItemRecord, type StoredAccount } from '../data/items-repo';
 import { eventPut } from '../data/webhooks-repo';
 import type { Deps } from '../platform/runtime';
@@ -71,28 +71,17 @@ export async function sourceAccounts(deps: Deps, item: SourceRef): Promise<Store
  * posted) is removed. Rows older than the window are history and stay.
  */
 export function diffAgainstSource(source: readonly StoredTransaction[]) {
-  const windowStart = source.reduce((min, t) => (t.date < min ? t.date : min), '9999-12-31');
-  return (latest: ReadonlyMap<string, { removed: boolean; txn?: StoredTransaction }>): TxnChange<StoredTransaction>[] => {
-    const present = new Set(source.map((t) => t.transaction_id));
-    const changes: TxnChange<StoredTransaction>[] = source.map((txn) => ({ txnId: txn.transaction_id, txn }));
-    for (const [txnId, entry] of latest) {
-      if (!entry.removed && !present.has(txnId) && entry.txn && entry.txn.date >= windowStart) changes.push({ txnId });
-    }
-    return changes;
-  };
+  return (latest: ReadonlyMap<string, { removed: boolean; txn?: StoredTransaction }>): TxnChange<StoredTransaction>[] => windowChanges(source, latest);
 }
 
 /**
- * The feed changes a batch means. A window batch is diffed against the feed (above); a change batch
- * is taken as it is, except that removing a transaction the feed never had (or already removed) is
- * dropped, so a source repeating itself never writes a tombstone for nothing.
+ * The feed changes a batch means. A window batch is diffed against the feed (the rule above, applied
+ * by the feed to the days the batch changes); a change batch is taken as it is, except that removing
+ * a transaction the feed never had (or already removed) is dropped, so a source repeating itself
+ * never writes a tombstone for nothing.
  */
-export function changesFrom(batch: SourceData['transactions']) {
-  if (batch.kind === 'window') return diffAgainstSource(batch.transactions);
-  return (latest: ReadonlyMap<string, { removed: boolean }>): TxnChange<StoredTransaction>[] => [
-    ...batch.upserted.map((txn) => ({ txnId: txn.transaction_id, txn })),
-    ...batch.removed.filter((txnId) => latest.has(txnId) && !latest.get(txnId)?.removed).map((txnId) => ({ txnId })),
-  ];
+export function changesFrom(batch: SourceData['transactions']): ChangeSource {
+  return batch;
 }
 
 /**

@@ -7,8 +7,10 @@ import { fail, itemErrorOf } from '../contracts/errors';
 import { EVENT_TYPES, sampleEventData, type EventType } from '../contracts/events';
 import type { RefreshExecutionInput } from '../contracts/worker-messages';
 import { connectorOfItem } from '../connectors';
+import { refreshDueShards } from '../core/refresh-schedule';
 import { emitEvent } from '../data/events';
-import { bumpRefreshCount, getItem, updateItemState, type ItemRecord } from '../data/items-repo';
+import { bumpRefreshCount, claimDueRefresh, dueRefreshes, getItem, scheduleNextRefresh, updateItemState, type ItemRecord } from '../data/items-repo';
+import { logger } from '../platform/observability';
 import type { Deps } from '../platform/runtime';
 import { ingestable, syncFromSource, todayOf } from './item-source';
 
@@ -26,7 +28,8 @@ export async function requestRefresh(deps: Deps, item: ItemRecord) {
 /**
  * The refresh worker: pulls what is new from the item's connector and commits it; the sync webhook
  * fires only if something changed. The sandbox simulator advances one step per refresh: new
- * transactions, pendings that post, and (every other refresh) a pending that is dropped.
+ * transactions, pendings that post, and (every other refresh) a pending that is dropped. A refresh,
+ * scheduled or on demand, puts the item's next scheduled one a full interval of its plan away.
  */
 export async function refreshItem(deps: Deps, input: RefreshExecutionInput) {
   const item = await getItem(deps, input.item_id);
@@ -34,7 +37,58 @@ export async function refreshItem(deps: Deps, input: RefreshExecutionInput) {
   const { connector, connection } = connectorOfItem(item);
   const refreshCount = await bumpRefreshCount(deps, item.itemId);
   const result = await syncFromSource(deps, item, ingestable(await connector.refresh(connection, todayOf(deps), refreshCount)));
+  await scheduleNextRefresh(deps, item);
   return { refreshed: true, changed: result?.committedSeq != null, added: result?.added ?? 0, modified: result?.modified ?? 0, removed: result?.removed ?? 0 };
+}
+
+/** Due entries read per Query of one shard. */
+const SWEEP_PAGE_SIZE = 50;
+/** Claims (conditional UpdateItems) in flight at once. */
+const CLAIM_CONCURRENCY = 25;
+/**
+ * How long one sweep keeps reading pages (service clock). The scheduled worker's timeout is 1 min;
+ * what a sweep leaves is still due and the next one, 5 minutes later, takes it.
+ */
+const SWEEP_BUDGET_MS = 40_000;
+
+export interface RefreshSweepResult {
+  /** Due entries read. */
+  due: number;
+  /** Refreshes queued (and their entries moved to their next due time). */
+  enqueued: number;
+  /** Refreshes the queue refused: still due, so the next sweep queues them. */
+  refused: number;
+}
+
+/**
+ * The scheduled refresh: queues a refresh of every item whose time has come. Each round reads one
+ * page of every shard of the refresh-due index that still has some (Queries for entries due by now,
+ * never the table), queues them together in batches (RefreshQueue.enqueueMany), then moves each queued
+ * entry one interval on, so a refresh waiting in the queue is not queued again. A crash between
+ * queueing and moving queues the item again at the next sweep: harmless, a refresh is repeatable and
+ * the FIFO queue runs one per item at a time. Refused entries are not moved: the next sweep takes them.
+ */
+export async function sweepDueRefreshes(deps: Deps, options: { pageSize?: number; budgetMs?: number } = {}): Promise<RefreshSweepResult> {
+  const now = deps.clock.now();
+  const deadline = now + (options.budgetMs ?? SWEEP_BUDGET_MS);
+  const total: RefreshSweepResult = { due: 0, enqueued: 0, refused: 0 };
+  let shards: { shard: number; start?: Record<string, unknown> }[] = refreshDueShards().map((shard) => ({ shard }));
+  do {
+    const pages = await Promise.all(shards.map((s) => dueRefreshes(deps, s.shard, now, { limit: options.pageSize ?? SWEEP_PAGE_SIZE, start: s.start })));
+    shards = shards.flatMap((s, i) => (pages[i].next ? [{ shard: s.shard, start: pages[i].next }] : []));
+    const due = pages.flatMap((page) => page.due);
+    if (due.length === 0) continue;
+    const refused = new Set((await deps.ports.refreshQueue.enqueueMany(due.map((d) => ({ item_id: d.itemId, reason: 'scheduled' as const })))).map((r) => r.item_id));
+    const queued = due.filter((d) => !refused.has(d.itemId));
+    for (let i = 0; i < queued.length; i += CLAIM_CONCURRENCY) {
+      await Promise.all(queued.slice(i, i + CLAIM_CONCURRENCY).map((d) => claimDueRefresh(deps, d, now + d.intervalMs)));
+    }
+    total.due += due.length;
+    total.enqueued += queued.length;
+    total.refused += refused.size;
+  } while (shards.length > 0 && deps.clock.now() < deadline);
+  if (total.refused > 0) logger.warn('the refresh queue refused scheduled refreshes; they stay due for the next sweep', { refused: total.refused });
+  return total;
 }
 
 const loginRequiredError = itemErrorOf('item_login_required');

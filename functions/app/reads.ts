@@ -2,7 +2,7 @@
 import { fail } from '../contracts/errors';
 import { LIMITS } from '../contracts/limits';
 import type { RequestOf } from '../contracts/routes';
-import { currentTransactions } from '../data/feed-repo';
+import { readTransactionsPage } from '../data/feed-repo';
 import { listAccounts, putAccounts, type ItemRecord, type StoredAccount } from '../data/items-repo';
 import type { Deps } from '../platform/runtime';
 import { sourceAccounts } from './item-source';
@@ -40,16 +40,19 @@ export async function freshAccounts(deps: Deps, item: ItemRecord, accountIds?: s
 
 /**
  * Posted and pending transactions dated in [start_date, end_date], newest first (date descending,
- * then transaction_id ascending for a stable order across pages); removed rows never appear.
+ * then transaction_id ascending for a stable order across pages); removed rows never appear. A page
+ * reads the item's counts and the page's own rows from the feed's date-ordered view, whatever the
+ * length of the history (functions/data/feed-repo.ts).
  */
 export async function getTransactions(deps: Deps, item: ItemRecord, body: RequestOf<'transactions.get'>) {
   if (body.start_date > body.end_date) fail('invalid_date_range');
   const accounts = await cachedAccounts(deps, item, body.options?.account_ids);
-  const wanted = new Set(accounts.map((a) => a.account_id));
-  const rows = (await currentTransactions(deps, item.itemId, item.committedSeq))
-    .filter((t) => t.date >= body.start_date && t.date <= body.end_date && wanted.has(t.account_id))
-    .sort((a, b) => (a.date === b.date ? a.transaction_id.localeCompare(b.transaction_id) : a.date < b.date ? 1 : -1));
-  const offset = body.options?.offset ?? 0;
-  const count = body.options?.count ?? LIMITS.pageDefault;
-  return { accounts, transactions: rows.slice(offset, offset + count), total_transactions: rows.length };
+  const page = await readTransactionsPage(deps, item.itemId, item.committedSeq, {
+    from: body.start_date,
+    to: body.end_date,
+    accountIds: accounts.map((a) => a.account_id),
+    offset: body.options?.offset ?? 0,
+    count: body.options?.count ?? LIMITS.pageDefault,
+  });
+  return { accounts, transactions: page.transactions, total_transactions: page.total };
 }

@@ -16,6 +16,7 @@ export interface WebhookPost {
   headers: Record<string, string>;
   /** Sent as these exact bytes. */
   body: string;
+  /** The whole POST: resolving the host, connecting, sending and the response headers. */
   timeoutMs: number;
   /** Connection factory; tests pass one to observe where a request connects. */
   agent?: HttpAgent;
@@ -23,7 +24,7 @@ export interface WebhookPost {
 
 export type WebhookPostResult = { sent: true; status: number } | { sent: false; reason: WebhookUrlFailureReason };
 
-/** Raised when no response arrived within `timeoutMs` (connect, send and response headers). */
+/** Raised when no response arrived within `timeoutMs` (DNS, connect, send and response headers). */
 export class WebhookTimeoutError extends Error {
   constructor(timeoutMs: number) {
     super(`timed out after ${timeoutMs} ms`);
@@ -48,16 +49,28 @@ export function pinnedLookup(addresses: readonly string[]): LookupFunction {
 /**
  * Checks the URL (resolving its host once) and POSTs the body to one of the checked addresses.
  * Resolves with the response status once the response is read; rejects on connection errors and
- * with `WebhookTimeoutError` when `timeoutMs` passes first.
+ * with `WebhookTimeoutError` when `timeoutMs` passes first. The limit covers the DNS lookup too:
+ * dispatch makes many first attempts at once within one Lambda timeout, so a resolver that never
+ * answers must not hold an attempt past it.
  */
 export async function postWebhook(post: WebhookPost, check: WebhookUrlOptions): Promise<WebhookPostResult> {
-  const target = await resolveWebhookTarget(post.url, check);
+  const deadline = Date.now() + post.timeoutMs;
+  const target = await beforeDeadline(resolveWebhookTarget(post.url, check), post.timeoutMs, post.timeoutMs);
   if (!target.ok) return { sent: false, reason: target.reason };
-  const status = await send(target.url, target.addresses, post);
+  const status = await send(target.url, target.addresses, post, Math.max(0, deadline - Date.now()));
   return { sent: true, status };
 }
 
-function send(url: URL, addresses: string[], post: WebhookPost): Promise<number> {
+/** `work`, or a WebhookTimeoutError (naming the whole POST's limit) once `remainingMs` have passed. */
+function beforeDeadline<T>(work: Promise<T>, remainingMs: number, timeoutMs: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new WebhookTimeoutError(timeoutMs)), remainingMs);
+  });
+  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
+}
+
+function send(url: URL, addresses: string[], post: WebhookPost, remainingMs: number): Promise<number> {
   const body = Buffer.from(post.body, 'utf8');
   const options: RequestOptions = {
     method: 'POST',
@@ -89,7 +102,7 @@ function send(url: URL, addresses: string[], post: WebhookPost): Promise<number>
       const answered = status;
       finish(() => (answered === undefined ? reject(new WebhookTimeoutError(post.timeoutMs)) : resolve(answered)));
       req.destroy();
-    }, post.timeoutMs);
+    }, remainingMs);
     req.on('error', (err) => finish(() => reject(err)));
     req.end(body);
   });

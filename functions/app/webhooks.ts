@@ -2,26 +2,29 @@
 // endpoints, delivery attempts and dead letters, replay and rotation. Events themselves are
 // recorded and published by the outbox in data/events.ts.
 //
-// Dispatch creates one delivery row per endpoint with a conditional put, so a duplicate queue
-// message makes no second delivery.
+// Dispatch makes the first attempt of every delivery itself and writes the delivery row with it
+// (a conditional put, so a duplicate queue message makes no second delivery). Only a delivery
+// whose first attempt failed gets a WebhookDelivery execution, for the retries: a webhook that
+// arrives at once costs no state machine execution. What each path costs is counted in
+// docs/architecture.md ("Background work and events").
 import { fail } from '../contracts/errors';
 import { DELIVERY_ATTEMPT_HEADER, EVENT_ID_HEADER } from '../contracts/events';
-import type { DeliveryAttemptInput, DeliveryExecutionInput, DeliveryOutcome } from '../contracts/worker-messages';
+import { WEBHOOK_ATTEMPT_TIMEOUT_MS, type DeliveryAttemptInput, type DeliveryOutcome, type DeliveryRef } from '../contracts/worker-messages';
 import { randomToken } from '../core/api-keys';
 import { checkWebhookUrl, disallowedUrlCharacter, normalizeWebhookUrl, type WebhookUrlFailureReason } from '../core/webhook-url';
 import { webhookHeaders } from '../core/webhook-signature';
 import { publishEvent, type EventTenant } from '../data/events';
 import { API_VERSION, type Environment } from '../contracts/schemas';
 import {
+  attemptState,
   createDelivery,
   createSecretRecord,
   deleteEndpoint,
   endpointOfUrl,
-  deliveriesOfEvent,
   deliveryIdOf,
+  eventWithDeliveries,
   finishDelivery,
   getDelivery,
-  getEndpoint,
   getEvent,
   getSecretRecord,
   insertEndpoint,
@@ -30,11 +33,15 @@ import {
   recordAttempt,
   rotateSecretRecord,
   unpublishedEvents,
+  webhookTargets,
+  type DeliveryAttempt,
+  type DeliveryRecord,
   type EventRecord,
   type RetiringSecret,
+  type SecretRecord,
   type WebhookEndpoint,
 } from '../data/webhooks-repo';
-import { decryptSecret, encryptSecret } from '../platform/crypto/envelope';
+import { decryptSecret, encryptSecret, type KeyProvider, type SealedSecret } from '../platform/crypto/envelope';
 import { postWebhook } from './webhook-http';
 import type { Deps } from '../platform/runtime';
 
@@ -44,7 +51,6 @@ export const DEFAULT_ROTATION_GRACE_HOURS = 24;
 export const MAX_SIGNING_SECRETS = 5;
 /** Unpublished events older than this are published by the sweep. */
 const OUTBOX_SWEEP_AGE_MS = 30_000;
-const ATTEMPT_TIMEOUT_MS = 9_000;
 
 /** Whose webhooks: endpoints, secrets and events belong to one application and environment. */
 type Tenant = EventTenant;
@@ -78,15 +84,51 @@ function stillSigning(retiring: readonly RetiringSecret[], now: number): Retirin
 }
 
 /**
- * Every secret that signs right now: the current one, and each replaced one during its grace period.
- * Delivery only opens secrets (registering an endpoint always creates one), so a missing secret is
- * an error here rather than a reason to create one.
+ * How long an opened signing secret stays in a container's memory. Deliveries read the sealed
+ * record every time (with the endpoints, or in the attempt's one batch read), so a rotation signs
+ * the very next delivery, a grace period of 0 included; what this saves is the KMS Decrypt of a
+ * secret version already opened. Entries are keyed by application, environment (the encryption
+ * context) and the sealed value itself, which is unique to each version of a secret; the TTL
+ * bounds how long a plaintext outlives its use.
  */
-export async function signingSecrets(deps: Deps, t: Tenant): Promise<string[]> {
-  const record = await getSecretRecord(deps, t.applicationId, t.environment);
+export const OPENED_SECRET_TTL_MS = 60_000;
+const OPENED_SECRETS_MAX = 1_000;
+/** Per key provider, so that runtimes sharing a process (tests) never share plaintexts. */
+const openedSecrets = new WeakMap<KeyProvider, Map<string, { secret: string; until: number }>>();
+
+async function openSecret(deps: Deps, t: Tenant, sealed: SealedSecret): Promise<string> {
+  let cache = openedSecrets.get(deps.keyProvider);
+  if (!cache) openedSecrets.set(deps.keyProvider, (cache = new Map()));
+  const key = JSON.stringify([t.applicationId, t.environment, sealed.kid, sealed.wk, sealed.iv, sealed.ct, sealed.tag]);
+  const now = deps.clock.now();
+  // A Map iterates in insertion order, and an entry is only ever inserted when opened, so the
+  // oldest entries expire first: drop them until the first one still valid.
+  for (const [k, entry] of cache) {
+    if (entry.until > now) break;
+    cache.delete(k);
+  }
+  const hit = cache.get(key);
+  if (hit) return hit.secret;
+  const secret = await decryptSecret(deps.keyProvider, sealed, secretContext(t));
+  while (cache.size >= OPENED_SECRETS_MAX) cache.delete(cache.keys().next().value as string);
+  cache.set(key, { secret, until: now + OPENED_SECRET_TTL_MS });
+  return secret;
+}
+
+/**
+ * Every secret of a record that signs right now: the current one, and each replaced one during its
+ * grace period. Delivery only opens secrets (registering an endpoint always creates one), so a
+ * missing secret is an error here rather than a reason to create one.
+ */
+async function signingSecretsOf(deps: Deps, t: Tenant, record: SecretRecord | undefined): Promise<string[]> {
   if (!record) throw new Error('this environment has no webhook signing secret');
   const sealed = [record.current, ...stillSigning(record.retiring, deps.clock.now()).map((r) => r.sealed)];
-  return Promise.all(sealed.map((s) => decryptSecret(deps.keyProvider, s, secretContext(t))));
+  return Promise.all(sealed.map((s) => openSecret(deps, t, s)));
+}
+
+/** Every secret that signs right now (see signingSecretsOf). */
+export async function signingSecrets(deps: Deps, t: Tenant): Promise<string[]> {
+  return signingSecretsOf(deps, t, await getSecretRecord(deps, t.applicationId, t.environment));
 }
 
 const ROTATION_TRIES = 5;
@@ -200,7 +242,8 @@ export async function sweepOutbox(deps: Deps): Promise<number> {
   return published;
 }
 
-function executionInput(event: EventRecord, endpointId: string, replay: number): DeliveryExecutionInput {
+/** Which delivery an execution, an attempt or a dead letter is about. */
+function deliveryRef(event: EventRecord, endpointId: string, replay: number): DeliveryRef {
   return {
     delivery_id: deliveryIdOf(event.eventId, endpointId, replay),
     event_id: event.eventId,
@@ -210,81 +253,137 @@ function executionInput(event: EventRecord, endpointId: string, replay: number):
   };
 }
 
-/**
- * One event to every endpoint of its application and environment, each delivery created once.
- * Idempotent: a repeated dispatch (a redelivered message, the sweep after a crash) starts the
- * workflow of a delivery that is still pending, since the crash may have come between creating
- * the delivery and starting it; the workflow's name (the delivery id) refuses a second execution.
- */
-export async function dispatchEvent(deps: Deps, eventId: string): Promise<number> {
-  const event = await getEvent(deps, eventId);
-  if (!event) return 0;
-  let started = 0;
-  for (const endpoint of await listEndpoints(deps, event.applicationId, event.environment)) {
-    const created = await createDelivery(deps, event, endpoint, 0);
-    const pending = created ?? (await getDelivery(deps, event.eventId, endpoint.endpointId, 0));
-    if (pending?.status === 'pending' && (await deps.ports.deliveries.start(executionInput(event, endpoint.endpointId, 0)))) started += 1;
-  }
-  return started;
-}
-
-export async function replayEvent(deps: Deps, t: Tenant, eventId: string, endpointId?: string) {
-  const event = await getEvent(deps, eventId);
-  if (!event || event.applicationId !== t.applicationId || event.environment !== t.environment) fail('event_not_found');
-  const endpoints = (await listEndpoints(deps, t.applicationId, t.environment)).filter((e) => !endpointId || e.endpointId === endpointId);
-  if (endpointId && endpoints.length === 0) fail('webhook_endpoint_not_found');
-  const existing = await deliveriesOfEvent(deps, eventId);
-  const ids: string[] = [];
-  for (const endpoint of endpoints) {
-    const replay = Math.max(-1, ...existing.filter((d) => d.endpointId === endpoint.endpointId).map((d) => d.replay)) + 1;
-    if (await createDelivery(deps, event, endpoint, replay)) {
-      const input = executionInput(event, endpoint.endpointId, replay);
-      await deps.ports.deliveries.start(input);
-      ids.push(input.delivery_id);
-    }
-  }
-  return ids;
-}
-
 /** The body every attempt of an event sends (identical bytes each time; receivers dedupe on id). */
 export function eventBody(event: EventRecord): string {
   return JSON.stringify({ id: event.eventId, type: event.type, created: event.created, data: event.data });
 }
 
-// ---------- delivery (the workers) ----------
-
-export async function deliverAttempt(deps: Deps, input: DeliveryAttemptInput): Promise<DeliveryOutcome> {
-  const ids = parseDeliveryId(input.delivery_id);
-  const event = await getEvent(deps, input.event_id);
-  const delivery = ids ? await getDelivery(deps, ids.eventId, ids.endpointId, ids.replay) : undefined;
-  if (!ids || !event || !delivery) return { delivered: true, status: 0, error: 'unknown_delivery' };
-  if (delivery.status !== 'pending') return { delivered: delivery.status === 'delivered', status: 0, error: `already_${delivery.status}` };
-  const endpoint = await getEndpoint(deps, input.application_id, input.environment, input.endpoint_id);
-  if (!endpoint) {
-    await finishDelivery(deps, ids, 'cancelled');
-    return { delivered: true, status: 0, error: 'endpoint_deleted' };
-  }
-  const tenant = { applicationId: input.application_id, environment: input.environment };
+/**
+ * One event to every endpoint of its application and environment, each delivery created once.
+ *
+ * Reads: the event's partition (the event and any deliveries an earlier dispatch made) and the
+ * environment's endpoints with its secret record, one Query each. Then, for every endpoint at
+ * once (the Lambda timeout covers one POST, not one per endpoint), the first attempt, and one
+ * conditional put of the delivery row carrying that attempt: `delivered`, or `pending` and handed
+ * to a WebhookDelivery execution that makes the retries.
+ *
+ * Resolves only once every endpoint's delivery is recorded delivered or handed to a started
+ * execution; otherwise it throws, so the queue message stays and comes back. A crash after a POST
+ * and before its row is written means the event is POSTed again when the message returns: at
+ * least once, never lost (receivers dedupe on the event id). A repeated dispatch (a redelivered
+ * message, the sweep) POSTs nothing for an endpoint that has a row already; it only starts the
+ * execution of a failed first attempt, which a crash may have kept from starting (the execution's
+ * name, the delivery id, refuses a second one).
+ */
+export async function dispatchEvent(deps: Deps, eventId: string): Promise<number> {
+  const { event, deliveries } = await eventWithDeliveries(deps, eventId);
+  if (!event) return 0;
+  const tenant = { applicationId: event.applicationId, environment: event.environment };
+  const { endpoints, secret } = await webhookTargets(deps, tenant.applicationId, tenant.environment);
   const body = eventBody(event);
+  // Opened once per dispatch, and only when some endpoint gets an attempt.
+  let opened: Promise<string[]> | undefined;
+  const secrets = () => (opened ??= signingSecretsOf(deps, tenant, secret));
+  const outcomes = await Promise.allSettled(
+    endpoints.map((endpoint) => {
+      const earlier = deliveries.find((d) => d.endpointId === endpoint.endpointId && d.replay === 0);
+      return earlier ? startRetries(deps, event, body, earlier) : firstAttempt(deps, event, body, endpoint, secrets);
+    }),
+  );
+  const failed = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as Error] : []));
+  if (failed.length > 0) {
+    throw new Error(`dispatch of ${eventId} did not finish for ${failed.length} of ${endpoints.length} endpoints: ${failed[0].message}`, { cause: failed[0] });
+  }
+  return endpoints.length;
+}
+
+/** Attempt 1 of a new delivery, then its row; the retries go to an execution if it failed. */
+async function firstAttempt(deps: Deps, event: EventRecord, body: string, endpoint: WebhookEndpoint, secrets: () => Promise<string[]>): Promise<void> {
+  const tenant = { applicationId: event.applicationId, environment: event.environment };
+  const outcome = await attemptDelivery(deps, { tenant, url: endpoint.url, eventId: event.eventId, body, secrets }, 1);
+  const status = outcome.delivered ? 'delivered' : 'pending';
+  const created = await createDelivery(deps, event, endpoint, 0, { attempt: outcome.attempt, status });
+  if (created) {
+    if (!outcome.delivered) await startRetries(deps, event, body, created);
+    return;
+  }
+  // Another dispatch of this event wrote the row meanwhile (a duplicate message): this POST was a
+  // duplicate the receiver dedupes. Log it on the delivery, and make sure a failed one is retried.
+  const ref = { eventId: event.eventId, endpointId: endpoint.endpointId, replay: 0 };
+  await recordAttempt(deps, ref, outcome.attempt, status);
+  const now = await getDelivery(deps, ref.eventId, ref.endpointId, ref.replay);
+  if (now) await startRetries(deps, event, body, now);
+}
+
+/**
+ * Hands a delivery whose attempts so far failed to its WebhookDelivery execution, which begins
+ * after them (the wait before the next attempt). Starting is idempotent: the execution's name is
+ * the delivery id, so a start for a delivery whose execution exists starts nothing.
+ */
+async function startRetries(deps: Deps, event: EventRecord, body: string, delivery: DeliveryRecord): Promise<void> {
+  if (delivery.status !== 'pending') return;
+  const attemptsMade = Math.max(0, ...delivery.attempts.map((a) => a.attempt));
+  await deps.ports.deliveries.start({ ...deliveryRef(event, delivery.endpointId, delivery.replay), body, attempts_made: attemptsMade });
+}
+
+/** A replay: a new delivery per endpoint, with the same event id, its attempts made by an execution. */
+export async function replayEvent(deps: Deps, t: Tenant, eventId: string, endpointId?: string) {
+  const { event, deliveries: existing } = await eventWithDeliveries(deps, eventId);
+  if (!event || event.applicationId !== t.applicationId || event.environment !== t.environment) fail('event_not_found');
+  const endpoints = (await listEndpoints(deps, t.applicationId, t.environment)).filter((e) => !endpointId || e.endpointId === endpointId);
+  if (endpointId && endpoints.length === 0) fail('webhook_endpoint_not_found');
+  const ids: string[] = [];
+  for (const endpoint of endpoints) {
+    const replay = Math.max(-1, ...existing.filter((d) => d.endpointId === endpoint.endpointId).map((d) => d.replay)) + 1;
+    if (await createDelivery(deps, event, endpoint, replay)) {
+      const ref = deliveryRef(event, endpoint.endpointId, replay);
+      await deps.ports.deliveries.start({ ...ref, body: eventBody(event), attempts_made: 0 });
+      ids.push(ref.delivery_id);
+    }
+  }
+  return ids;
+}
+
+// ---------- delivery attempts ----------
+
+interface AttemptTarget {
+  tenant: Tenant;
+  url: string;
+  eventId: string;
+  body: string;
+  /** The secrets that sign it; a failure to open them is a failed attempt. */
+  secrets: () => Promise<string[]>;
+}
+
+interface AttemptOutcome {
+  attempt: DeliveryAttempt;
+  delivered: boolean;
+  /** HTTP status; 0 when no response arrived. */
+  status: number;
+}
+
+/** One signed POST with a fresh timestamp. Never throws: whatever went wrong is in the attempt. */
+async function attemptDelivery(deps: Deps, target: AttemptTarget, attempt: number): Promise<AttemptOutcome> {
+  const { tenant, body } = target;
   const started = Date.now();
   let status: number | null = null;
   let error: string | null = null;
   try {
-    const headers = webhookHeaders(await signingSecrets(deps, tenant), Math.floor(deps.clock.now() / 1000), body);
+    const headers = webhookHeaders(await target.secrets(), Math.floor(deps.clock.now() / 1000), body);
     // Checked again at send time (DNS may now point somewhere it did not at registration), and the
     // connection goes to the very addresses that were checked.
     const sent = await postWebhook(
       {
-        url: endpoint.url,
+        url: target.url,
         headers: {
           ...headers,
           'Content-Type': 'application/json',
           'User-Agent': `Fincore-Webhooks/${API_VERSION}`,
-          [EVENT_ID_HEADER]: event.eventId,
-          [DELIVERY_ATTEMPT_HEADER]: String(input.attempt),
+          [EVENT_ID_HEADER]: target.eventId,
+          [DELIVERY_ATTEMPT_HEADER]: String(attempt),
         },
         body,
-        timeoutMs: ATTEMPT_TIMEOUT_MS,
+        timeoutMs: WEBHOOK_ATTEMPT_TIMEOUT_MS,
       },
       urlCheckOptions(deps, tenant),
     );
@@ -292,22 +391,53 @@ export async function deliverAttempt(deps: Deps, input: DeliveryAttemptInput): P
       status = sent.status;
       if (status < 200 || status >= 300) error = `endpoint answered HTTP ${status}`;
     } else {
-      error = urlRejection(endpoint.url, sent.reason, tenant.environment);
+      error = urlRejection(target.url, sent.reason, tenant.environment);
     }
   } catch (err) {
-    error = (err as Error).name === 'TimeoutError' ? `timed out after ${ATTEMPT_TIMEOUT_MS / 1000} s` : `could not connect: ${(err as Error).message}`;
+    error = (err as Error).name === 'TimeoutError' ? `timed out after ${WEBHOOK_ATTEMPT_TIMEOUT_MS / 1000} s` : `could not connect: ${(err as Error).message}`;
   }
   const delivered = status !== null && status >= 200 && status < 300;
-  await recordAttempt(
-    deps,
-    ids,
-    { attempt: input.attempt, at: new Date(started).toISOString(), status_code: status, latency_ms: Date.now() - started, error },
-    delivered ? 'delivered' : 'pending',
-  );
-  return { delivered, status: status ?? 0, ...(error ? { error } : {}) };
+  return {
+    attempt: { attempt, at: new Date(started).toISOString(), status_code: status, latency_ms: Date.now() - started, error },
+    delivered,
+    status: status ?? 0,
+  };
 }
 
-export async function deadLetter(deps: Deps, input: DeliveryExecutionInput): Promise<void> {
+/**
+ * One retry attempt (the delivery worker, invoked by the WebhookDelivery execution). The body
+ * comes with the input; the delivery, its endpoint and the secret record come in one batch read;
+ * the attempt is appended to the delivery in one write.
+ */
+export async function deliverAttempt(deps: Deps, input: DeliveryAttemptInput): Promise<DeliveryOutcome> {
+  const ids = parseDeliveryId(input.delivery_id);
+  if (!ids) return { delivered: true, status: 0, error: 'unknown_delivery' };
+  const tenant = { applicationId: input.application_id, environment: input.environment };
+  const { delivery, endpoint, secret } = await attemptState(deps, { ...ids, endpointId: input.endpoint_id, ...tenant });
+  if (!delivery) return { delivered: true, status: 0, error: 'unknown_delivery' };
+  if (delivery.status !== 'pending') return { delivered: delivery.status === 'delivered', status: 0, error: `already_${delivery.status}` };
+  if (!endpoint) {
+    await finishDelivery(deps, ids, 'cancelled');
+    return { delivered: true, status: 0, error: 'endpoint_deleted' };
+  }
+  // Executions started before bodies were carried read the event.
+  const body = input.body ?? (await bodyOfEvent(deps, input.event_id));
+  if (body === undefined) return { delivered: true, status: 0, error: 'unknown_delivery' };
+  const outcome = await attemptDelivery(
+    deps,
+    { tenant, url: endpoint.url, eventId: input.event_id, body, secrets: () => signingSecretsOf(deps, tenant, secret) },
+    input.attempt,
+  );
+  await recordAttempt(deps, ids, outcome.attempt, outcome.delivered ? 'delivered' : 'pending');
+  return { delivered: outcome.delivered, status: outcome.status, ...(outcome.attempt.error ? { error: outcome.attempt.error } : {}) };
+}
+
+async function bodyOfEvent(deps: Deps, eventId: string): Promise<string | undefined> {
+  const event = await getEvent(deps, eventId);
+  return event && eventBody(event);
+}
+
+export async function deadLetter(deps: Deps, input: DeliveryRef): Promise<void> {
   const ids = parseDeliveryId(input.delivery_id);
   if (ids) await finishDelivery(deps, ids, 'dead_lettered');
 }

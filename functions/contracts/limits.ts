@@ -36,6 +36,16 @@ export const LIMITS = {
   webhookTimestampWindowMinutes: 5,
   /** Burst capacity is this many seconds' worth of the plan's rate. */
   burstMultiplier: 3,
+  /**
+   * DynamoDB's write ceiling for one partition (write units per second). A key's metering rows are
+   * split into shards, each in its own partition (functions/core/rate-limit.ts `shardsFor`).
+   */
+  partitionWritesPerSecond: 1000,
+  /**
+   * The share of that ceiling one metering shard may take when the whole key bursts (3x its rate):
+   * well under it, so a shard stays clear of throttling with room for refused requests' writes.
+   */
+  meteringShardShareOfPartition: 0.3,
 } as const;
 
 export const PLANS = {
@@ -45,6 +55,13 @@ export const PLANS = {
   enterprise: { apiPerMonth: null, aiPerMonth: null, connectedUsers: null, ratePerSecond: 1000, liveAccess: true },
 } as const;
 export type PlanName = keyof typeof PLANS;
+
+/**
+ * Scheduled refresh cadence per plan: hours between two scheduled refreshes of one item. Plaid-style
+ * aggregators refresh transactions a few times a day; on-demand `/v1/items/refresh` covers the rest.
+ * functions/core/refresh-schedule.ts applies the stage's override and the floor no cadence may beat.
+ */
+export const PLAN_REFRESH_HOURS: Record<PlanName, number> = { free: 24, startup: 12, growth: 8, enterprise: 6 };
 
 /** When the monthly quotas in force at `now` (Unix ms) reset: the first of next month, 00:00 UTC. */
 export function monthlyQuotaResetAt(now: number): number {

@@ -11,8 +11,15 @@ const KeyEnvironment = z.enum(ENVIRONMENTS);
 export const EventMessage = z.object({ event_id: z.string().min(1) });
 export type EventMessage = z.infer<typeof EventMessage>;
 
-/** Input of one WebhookDelivery execution: one event to one endpoint. */
-export const DeliveryExecutionInput = z.object({
+/**
+ * How long one webhook POST may take (DNS, connect, send, response headers). The dispatcher makes
+ * the first attempt and the delivery worker the retries; both bound each POST with this, and their
+ * Lambda timeouts are derived from it (functions/workers/state-machines.ts).
+ */
+export const WEBHOOK_ATTEMPT_TIMEOUT_MS = 9_000;
+
+/** Which delivery: one event to one endpoint. */
+export const DeliveryRef = z.object({
   /** `<event_id>:<endpoint_id>:<replay>`; also the execution name, so a duplicate start is refused. */
   delivery_id: z.string().min(1),
   event_id: z.string().min(1),
@@ -20,10 +27,33 @@ export const DeliveryExecutionInput = z.object({
   application_id: z.string().min(1),
   environment: KeyEnvironment,
 });
-export type DeliveryExecutionInput = z.infer<typeof DeliveryExecutionInput>;
+export type DeliveryRef = z.infer<typeof DeliveryRef>;
 
-/** The delivery worker's input for one attempt (1-based). */
-export const DeliveryAttemptInput = DeliveryExecutionInput.extend({ attempt: z.int().min(1) });
+/**
+ * Input of one WebhookDelivery execution: the delivery, what every attempt sends, and how many
+ * attempts were made before the execution started (the state machine starts at the next one).
+ */
+export const DeliveryExecutionInput = DeliveryRef.extend({
+  /**
+   * The exact body every attempt sends, carried so that no attempt reads the event again. Null
+   * only in an execution recorded before bodies were carried: its attempts read the event.
+   */
+  body: z.string().nullable().default(null),
+  /**
+   * Attempts already made: 1 when dispatch made the first attempt itself and it failed (the
+   * execution then begins with the wait before attempt 2), 0 for a replay (it begins with attempt 1).
+   */
+  attempts_made: z.int().min(0).default(0),
+});
+export type DeliveryExecutionInput = z.infer<typeof DeliveryExecutionInput>;
+/** An execution input as stored before its defaults were filled in (rows and inputs of older executions). */
+export type DeliveryExecutionStart = z.input<typeof DeliveryExecutionInput>;
+
+/**
+ * The delivery worker's input for one attempt (1-based). The body is optional here: executions
+ * started before bodies were carried pass none, and their attempts read the event.
+ */
+export const DeliveryAttemptInput = DeliveryRef.extend({ body: z.string().nullable().optional(), attempt: z.int().min(1) });
 export type DeliveryAttemptInput = z.infer<typeof DeliveryAttemptInput>;
 
 /** What the delivery worker returns to the state machine for one attempt (its Choice reads `delivered`). */
@@ -34,8 +64,8 @@ export interface DeliveryOutcome {
   error?: string;
 }
 
-/** The dead-letter worker's input: the execution input and how many attempts were made. */
-export const DeadLetterInput = DeliveryExecutionInput.extend({ attempts: z.int().min(1) });
+/** The dead-letter worker's input: which delivery, and how many attempts were made. */
+export const DeadLetterInput = DeliveryRef.extend({ attempts: z.int().min(1) });
 export type DeadLetterInput = z.infer<typeof DeadLetterInput>;
 
 /** Input of one ItemRefresh execution, and the body of an item-refresh queue message. */

@@ -1,22 +1,39 @@
-// Applications and their secret keys. The hot path, authorizeAndMeter(), authenticates the key,
-// enforces the plan's live access, the token bucket and the monthly quota, and counts the request,
-// all in ONE conditional UpdateItem on the key's row. A refused request writes nothing.
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+// Applications and their secret keys, and the meter every key-authenticated request passes.
+//
+// authorizeAndMeter() authenticates the key, enforces the plan's live access, the token bucket and
+// the monthly quota, and counts the request, all in ONE conditional write on one of the key's
+// metering shards; a refused request writes nothing. A key has shardsFor(plan) shards
+// (functions/core/rate-limit.ts): shard 0 is the ApiKey row, so a one-shard key (Free, Startup) is
+// metered exactly as a single row is; the others are MeteringShard rows in partitions of their own,
+// stamped with the key's status and plan so that each can authenticate a request alone.
+//
+// Which shard to write is this process's choice, from what it last saw of each (KeyView below): a
+// random shard not known to be empty. Knowledge only ever says "empty" when a write saw it so at this
+// instant, and both bucket state and committed counts only grow, so a request is refused only when
+// every shard has been seen unable to admit it. Quota units reach shards 1..N-1 by borrowing from
+// the ApiKey row's committed count (functions/core/usage.ts) in the same transaction as the request
+// the shard admits. docs/architecture.md, "Metering", explains the design and its guarantees.
+import { ConditionalCheckFailedException, TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ApiError } from '../contracts/errors';
 import { PLANS, type PlanName } from '../contracts/limits';
 import { displayOfKey, environmentOfKey, keyIdFromHash, sha256Hex } from '../core/api-keys';
 import {
-  bucketFor,
-  headersAfter,
+  keyHeaders,
+  MAX_METERING_SHARDS,
   retryAfterSeconds,
   secondsUntilMonthlyReset,
+  shardBucketFor,
+  shardsFor,
   type RateLimitHeaders,
 } from '../core/rate-limit';
+import { allotmentChunk, borrowFor, crossedThreshold, type Borrow } from '../core/usage';
 import type { Deps } from '../platform/runtime';
 import type { Environment } from '../contracts/schemas';
-import { keys, TABLE, usageAttribute } from './keys';
+import { allotmentAttribute, keys, TABLE, usageAttribute } from './keys';
+
+type Kind = 'api' | 'ai';
 
 export interface AuthContext {
   applicationId: string;
@@ -24,31 +41,50 @@ export interface AuthContext {
   keyId: string;
   plan: PlanName;
   rateLimit: RateLimitHeaders;
-  /** Units of the metered quota used this month, after this request (null when unlimited). */
-  usage: { kind: 'api' | 'ai'; used: number; quota: number | null };
+  usage: {
+    kind: Kind;
+    /**
+     * The month's committed units of this quota after this request: on a one-shard key, and for a
+     * request the ApiKey row admitted, that row's counter (exact); otherwise the count this process
+     * last saw, which is never more than the true one.
+     */
+    used: number;
+    /** The monthly quota (null when unlimited). */
+    quota: number | null;
+    /**
+     * Set only on the request whose write moved the committed count onto a usage.limit_approaching
+     * threshold (percent): one request per threshold and month.
+     */
+    thresholdReached?: number;
+  };
 }
 
-interface KeyRow {
+/** A metering row as stored: the ApiKey row (shard 0) or a MeteringShard row. */
+interface MeterRow {
   application_id: string;
   environment: Environment;
   key_id: string;
   plan: PlanName;
-  status: 'active' | 'revoked';
+  /** `retired`: a shard beyond the plan's count since a plan change; it admits nothing. */
+  status: 'active' | 'revoked' | 'retired';
   live_access: boolean;
-  tat: number;
-  gate: number;
+  /** The key's shard count; absent on rows from before sharding, which are one-shard keys. */
+  shards?: number;
+  tat?: number;
+  gate?: number;
   quota_api?: number;
   quota_ai?: number;
   [usage: string]: unknown;
 }
 
-/** Attributes that carry the plan onto a key row (denormalised so the hot path reads one row). */
+/** Attributes that carry the plan onto every metering row (so one row can decide a request alone). */
 function planAttributes(plan: PlanName) {
-  const bucket = bucketFor(plan);
+  const bucket = shardBucketFor(plan);
   const limits = PLANS[plan];
   return {
     plan,
     live_access: limits.liveAccess,
+    shards: shardsFor(plan),
     interval_ms: bucket.intervalMs,
     gate_offset_ms: bucket.toleranceMs - bucket.intervalMs,
     ...(limits.apiPerMonth === null ? {} : { quota_api: limits.apiPerMonth }),
@@ -56,98 +92,448 @@ function planAttributes(plan: PlanName) {
   };
 }
 
-// Which of the two bucket updates to try first; a wrong guess costs one extra conditional write.
-const lastSeenTat = new Map<string, number>();
+// ---------- what this process last saw of each key ----------
+
+/** One quota's month as last seen. */
+interface QuotaSeen {
+  quota: number | null;
+  /** The ApiKey row's committed count (the highest seen: it only grows within a month). */
+  committed: number;
+  /** `writesSent` when the committed count was first seen at the quota; null while it was not. */
+  fullSince: number | null;
+  /** Units a shard (1..N-1) had left (lent minus used) and the number of the write that saw it. */
+  left: Map<number, { units: number; sentAt: number }>;
+  /** Borrows this process has in flight, per shard: one at a time, or every request would borrow. */
+  borrowing: Map<number, Promise<unknown>>;
+}
+
+interface KeyView {
+  applicationId: string;
+  environment: Environment;
+  keyId: string;
+  plan: PlanName;
+  shards: number;
+  quotas: Record<Kind, number | null>;
+  /** Per shard, the highest `tat` and `gate` seen (both only grow). */
+  tats: Map<number, number>;
+  gates: Map<number, number>;
+  /** By usage attribute (kind and month). */
+  months: Map<string, QuotaSeen>;
+  /**
+   * How often a shard this process last saw idle turned out busy (a moving average, 0 to 1): other
+   * processes write the same shards, so near the plan's rate a bucket seen idle often is not any
+   * more. Above one half, such a shard is written as busy: the guess is right more often than not,
+   * and a wrong guess costs one more write. It stays 0 where this process is the only writer.
+   */
+  staleIdle: number;
+}
+
+/**
+ * Bounded, least recently used first out. Nothing here is trusted to admit a request: it only picks
+ * the shard to write and says when a refusal is final, so losing an entry costs at most a few writes.
+ */
+const MAX_KEYS_SEEN = 10_000;
+const seen = new Map<string, KeyView>();
+/**
+ * How many shards a request may find empty before it is refused. Within the key's rate, shards are
+ * seldom empty and this never matters; at the end of a full burst, a request may be refused while a
+ * shard it did not try still holds a token (the key admits a little less than its burst, never
+ * more). A key flooded past its rate is where it matters: other processes keep taking the tokens
+ * that trickle back into shards this process saw empty, so without a cap each refused request would
+ * try every shard, and a flood would cost up to N writes per refusal.
+ */
+const MAX_EMPTY_SHARDS_PER_REQUEST = 3;
+/** The weight of the latest outcome in KeyView.staleIdle. */
+const STALE_IDLE_WEIGHT = 0.2;
+/** Numbers every write as it is sent: an observation is newer than a fact known before it was sent. */
+let writesSent = 0;
+
+function viewOf(keyHash: string): KeyView | undefined {
+  const view = seen.get(keyHash);
+  if (view) {
+    seen.delete(keyHash);
+    seen.set(keyHash, view);
+  }
+  return view;
+}
+
+/** The month's attribute names of one quota. */
+interface QuotaAttributes {
+  used: string;
+  allotted: string;
+}
+
+/** Records what a write saw of shard `shard` (its row after the write, or at the failed check). */
+function observe(keyHash: string, shard: number, row: MeterRow, sentAt: number, kind: Kind, attrs: QuotaAttributes): KeyView {
+  const view: KeyView = viewOf(keyHash) ?? {
+    applicationId: row.application_id,
+    environment: row.environment,
+    keyId: row.key_id,
+    plan: row.plan,
+    shards: 1,
+    quotas: { api: null, ai: null },
+    tats: new Map(),
+    gates: new Map(),
+    months: new Map(),
+    staleIdle: 0,
+  };
+  Object.assign(view, {
+    applicationId: row.application_id,
+    environment: row.environment,
+    keyId: row.key_id,
+    plan: row.plan,
+    shards: row.shards ?? 1,
+    quotas: { api: row.quota_api ?? null, ai: row.quota_ai ?? null },
+  });
+  view.tats.set(shard, Math.max(view.tats.get(shard) ?? 0, row.tat ?? 0));
+  view.gates.set(shard, Math.max(view.gates.get(shard) ?? 0, row.gate ?? 0));
+  const quota = view.quotas[kind];
+  const month = monthSeen(view, kind, attrs);
+  if (shard === 0) {
+    month.committed = Math.max(month.committed, Number(row[attrs.used] ?? 0));
+  } else {
+    const previous = month.left.get(shard);
+    const units = Number(row[attrs.allotted] ?? 0) - Number(row[attrs.used] ?? 0);
+    if (!previous || previous.sentAt <= sentAt) month.left.set(shard, { units, sentAt });
+  }
+  if (quota !== null && month.committed >= quota) month.fullSince ??= writesSent;
+  seen.set(keyHash, view);
+  if (seen.size > MAX_KEYS_SEEN) seen.delete(seen.keys().next().value as string);
+  return view;
+}
+
+/** What this process saw of one quota this month (fresh when the quota itself changed). */
+function monthSeen(view: KeyView, kind: Kind, attrs: QuotaAttributes): QuotaSeen {
+  const quota = view.quotas[kind];
+  let month = view.months.get(attrs.used);
+  if (!month || month.quota !== quota) {
+    month = { quota, committed: 0, fullSince: null, left: new Map(), borrowing: new Map() };
+    view.months.set(attrs.used, month);
+  }
+  return month;
+}
+
+/** A shard whose quota units are gone for good this month: the ApiKey row at the quota, or a shard seen spent after that. */
+function quotaSpent(shard: number, month: QuotaSeen | undefined): boolean {
+  if (!month || month.fullSince === null) return false;
+  if (shard === 0) return true;
+  const left = month.left.get(shard);
+  return left !== undefined && left.units <= 0 && left.sentAt > month.fullSince;
+}
+
+/** `from`: the committed count a borrow was computed from (the count is at least that when it lands). */
+type Write = { shard: number; borrow: Borrow | null; from: number };
+
+type Choice =
+  | Write
+  | { refuse: 'rate_limit' | 'quota' }
+  /** Every shard that could take the request waits for this process's borrow for it. */
+  | { wait: Promise<unknown> };
+
+/**
+ * The next write for a request at `now`: a random shard that is neither seen empty nor seen out of
+ * quota units, with a borrow when it needs units; when there is none, one write to confirm (a
+ * refusal is always decided by the table, which also answers revoked keys first), and after that,
+ * the refusal. A borrow that would reach a threshold or the quota must name the exact committed
+ * count, which the ApiKey row's own +1 steps keep moving: it is made only when that row cannot
+ * take the request itself.
+ */
+function choose(view: KeyView | undefined, kind: Kind, attrs: QuotaAttributes, now: number, hasWritten: boolean): Choice {
+  if (!view) return { shard: 0, borrow: null, from: 0 };
+  const quota = view.quotas[kind];
+  const month = monthSeen(view, kind, attrs);
+  const open: number[] = [];
+  let spent = 0;
+  for (let shard = 0; shard < view.shards; shard += 1) {
+    const outOfUnits = quota !== null && quotaSpent(shard, month);
+    if (outOfUnits) spent += 1;
+    if (!outOfUnits && (view.gates.get(shard) ?? 0) <= now) open.push(shard);
+  }
+  if (open.length === 0) {
+    if (hasWritten) return { refuse: spent === view.shards ? 'quota' : 'rate_limit' };
+    return { shard: Math.floor(Math.random() * view.shards), borrow: null, from: month.committed };
+  }
+  const candidates: Write[] = [];
+  const pending: Array<Promise<unknown>> = [];
+  for (const shard of open) {
+    const left = month.left.get(shard);
+    // The ApiKey row, an unlimited quota, a shard with units left, or nothing left to lend: as it is.
+    if (shard === 0 || quota === null || (left !== undefined && left.units > 0) || month.fullSince !== null) {
+      candidates.push({ shard, borrow: null, from: month.committed });
+      continue;
+    }
+    const inFlight = month.borrowing.get(shard);
+    if (inFlight) {
+      pending.push(inFlight);
+      continue;
+    }
+    const borrow = borrowFor(month.committed, quota, allotmentChunk(view.plan));
+    if (borrow && borrow.committedExactly !== undefined && open.includes(0)) continue;
+    candidates.push({ shard, borrow, from: month.committed });
+  }
+  if (candidates.length === 0 && pending.length > 0) return { wait: Promise.race(pending) };
+  return candidates[Math.floor(Math.random() * candidates.length)] ?? { shard: open[0], borrow: null, from: month.committed };
+}
+
+// ---------- the writes ----------
 
 type BucketCase = 'idle' | 'busy';
 
-const NAMES = {
-  '#status': 'status',
-  '#env': 'environment',
-  '#live': 'live_access',
-  '#tat': 'tat',
-  '#gate': 'gate',
-  '#interval': 'interval_ms',
-};
+/** The GCRA step (functions/core/rate-limit.ts) as a condition and an update, for the case guessed. */
+function bucketStep(bucketCase: BucketCase): { condition: string; update: string; names: Record<string, string> } {
+  return bucketCase === 'busy'
+    ? { condition: '#tat > :now AND #gate <= :now', update: 'SET #tat = #tat + #interval, #gate = #gate + #interval', names: {} }
+    : {
+        condition: '(attribute_not_exists(#tat) OR #tat <= :now)',
+        update: 'SET #tat = :now + #interval, #gate = :now - #gateOffset',
+        names: { '#gateOffset': 'gate_offset_ms' },
+      };
+}
 
-function meterUpdate(tableName: string, keyHash: string, kind: 'api' | 'ai', now: number, bucketCase: BucketCase) {
-  const usedAttr = usageAttribute(kind, new Date(now));
-  const bucketCondition =
-    bucketCase === 'busy' ? '#tat > :now AND #gate <= :now' : '(attribute_not_exists(#tat) OR #tat <= :now)';
-  const bucketUpdate =
-    bucketCase === 'busy'
-      ? 'SET #tat = #tat + #interval, #gate = #gate + #interval'
-      : 'SET #tat = :now + #interval, #gate = :now - #gateOffset';
+const ROW_NAMES = { '#status': 'status', '#env': 'environment', '#live': 'live_access', '#tat': 'tat', '#gate': 'gate', '#interval': 'interval_ms' };
+const ROW_VALUES = { ':active': 'active', ':test': 'test', ':true': true };
+/** The key may be used at all: active, and a test key or a plan with live access. */
+const KEY_USABLE = '#status = :active AND (#env = :test OR #live = :true)';
+
+/**
+ * Meter one request on one shard. The ApiKey row admits while its committed count is below the
+ * quota (as a one-shard key always has); another shard, while it has lent units left.
+ */
+function meterUpdate(tableName: string, keyHash: string, shard: number, kind: Kind, attrs: QuotaAttributes, now: number, bucketCase: BucketCase) {
+  const step = bucketStep(bucketCase);
+  const quotaCondition =
+    shard === 0
+      ? '(attribute_not_exists(#quota) OR attribute_not_exists(#used) OR #used < #quota)'
+      : '(attribute_not_exists(#quota) OR (attribute_exists(#allotted) AND (attribute_not_exists(#used) OR #used < #allotted)))';
   return new UpdateCommand({
     TableName: tableName,
-    Key: keys.apiKey(keyHash),
-    UpdateExpression: `${bucketUpdate} ADD #used :one`,
-    ConditionExpression:
-      `#status = :active AND (#env = :test OR #live = :true) AND ${bucketCondition} ` +
-      'AND (attribute_not_exists(#quota) OR attribute_not_exists(#used) OR #used < #quota)',
+    Key: keys.meteringShard(keyHash, shard),
+    UpdateExpression: `${step.update} ADD #used :one`,
+    ConditionExpression: `${KEY_USABLE} AND ${step.condition} AND ${quotaCondition}`,
     ExpressionAttributeNames: {
-      ...NAMES,
-      ...(bucketCase === 'idle' ? { '#gateOffset': 'gate_offset_ms' } : {}),
-      '#used': usedAttr,
+      ...ROW_NAMES,
+      ...step.names,
+      '#used': attrs.used,
       '#quota': `quota_${kind}`,
+      ...(shard === 0 ? {} : { '#allotted': attrs.allotted }),
     },
-    ExpressionAttributeValues: { ':now': now, ':one': 1, ':active': 'active', ':test': 'test', ':true': true },
+    ExpressionAttributeValues: { ...ROW_VALUES, ':now': now, ':one': 1 },
     ReturnValues: 'ALL_NEW',
     ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
   });
 }
 
 /**
+ * Borrow units for a shard from the ApiKey row's committed count and admit the request on that shard,
+ * in one transaction: the units are lent and the first of them used together, or nothing happens.
+ */
+function borrowAndMeter(tableName: string, keyHash: string, shard: number, view: KeyView, borrow: Borrow, attrs: QuotaAttributes, kind: Kind, now: number, bucketCase: BucketCase) {
+  const step = bucketStep(bucketCase);
+  const committedCondition =
+    borrow.committedExactly !== undefined
+      ? borrow.committedExactly === 0
+        ? '(attribute_not_exists(#used) OR #used = :committed)'
+        : '#used = :committed'
+      : '(attribute_not_exists(#used) OR #used <= :committed)';
+  return new TransactWriteCommand({
+    TransactItems: [
+      {
+        Update: {
+          TableName: tableName,
+          Key: keys.meteringShard(keyHash, 0),
+          UpdateExpression: 'ADD #used :units',
+          ConditionExpression: `#quota = :quota AND ${committedCondition}`,
+          ExpressionAttributeNames: { '#used': attrs.used, '#quota': `quota_${kind}` },
+          ExpressionAttributeValues: {
+            ':units': borrow.units,
+            ':quota': view.quotas[kind],
+            ':committed': borrow.committedExactly ?? borrow.committedAtMost,
+          },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+      {
+        Update: {
+          TableName: tableName,
+          Key: keys.meteringShard(keyHash, shard),
+          UpdateExpression: `${step.update} ADD #used :one, #allotted :units`,
+          // The plan is pinned: what this process knows of the key (its quota, its identity) holds.
+          ConditionExpression: `${KEY_USABLE} AND #plan = :plan AND ${step.condition}`,
+          ExpressionAttributeNames: { ...ROW_NAMES, ...step.names, '#plan': 'plan', '#used': attrs.used, '#allotted': attrs.allotted },
+          ExpressionAttributeValues: { ...ROW_VALUES, ':now': now, ':one': 1, ':units': borrow.units, ':plan': view.plan },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        },
+      },
+    ],
+  });
+}
+
+/**
+ * What a refused write says about the key: unknown, revoked or live without live access end the
+ * request (in that order, as before sharding); anything else is recorded and the request goes on.
+ */
+function judge(keyHash: string, shard: number, old: MeterRow | undefined, sentAt: number, kind: Kind, attrs: QuotaAttributes): void {
+  if (!old) {
+    if (shard === 0) throw new ApiError('invalid_api_key');
+    // A shard row that does not exist (yet): start again from the ApiKey row.
+    seen.delete(keyHash);
+    return;
+  }
+  if (old.status === 'revoked') throw new ApiError('revoked_api_key');
+  if (old.status === 'retired') {
+    // A shard beyond the key's current count: only its new count is worth knowing (its other
+    // attributes are the old plan's).
+    const view = viewOf(keyHash);
+    if (view) view.shards = old.shards ?? 1;
+    return;
+  }
+  if (old.environment === 'live' && !old.live_access) throw new ApiError('live_access_not_in_plan');
+  observe(keyHash, shard, old, sentAt, kind, attrs);
+}
+
+/** `answered`: the table judged the request (a conflict with a transaction is no answer). */
+type WriteResult = { admitted: true; row: MeterRow | null } | { admitted: false; answered: boolean };
+
+async function writePlain(deps: Deps, keyHash: string, shard: number, kind: Kind, attrs: QuotaAttributes, now: number, bucketCase: BucketCase, sentAt: number): Promise<WriteResult> {
+  try {
+    const result = await deps.ddb.send(meterUpdate(deps.config.tableName, keyHash, shard, kind, attrs, now, bucketCase));
+    const row = result.Attributes as MeterRow;
+    observe(keyHash, shard, row, sentAt, kind, attrs);
+    return { admitted: true, row };
+  } catch (err) {
+    // A borrow's transaction holds this row for a moment: another shard, or this one again, next.
+    if (err instanceof TransactionConflictException) return { admitted: false, answered: false };
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    judge(keyHash, shard, err.Item ? (unmarshall(err.Item) as MeterRow) : undefined, sentAt, kind, attrs);
+    return { admitted: false, answered: true };
+  }
+}
+
+async function writeBorrow(deps: Deps, keyHash: string, view: KeyView, write: Write & { borrow: Borrow }, kind: Kind, attrs: QuotaAttributes, now: number, bucketCase: BucketCase, sentAt: number): Promise<WriteResult> {
+  const { shard, borrow } = write;
+  const month = monthSeen(view, kind, attrs);
+  const sent = deps.ddb.send(borrowAndMeter(deps.config.tableName, keyHash, shard, view, borrow, attrs, kind, now, bucketCase));
+  const settled = sent.then(
+    () => undefined,
+    () => undefined,
+  );
+  month.borrowing.set(shard, settled);
+  try {
+    await sent;
+  } catch (err) {
+    if (!(err instanceof TransactionCanceledException)) throw err;
+    const reasons = err.CancellationReasons ?? [];
+    if (reasons.some((r) => r.Code === 'TransactionConflict')) return { admitted: false, answered: false };
+    if (reasons.some((r) => r.Code !== undefined && r.Code !== 'None' && r.Code !== 'ConditionalCheckFailed')) throw err;
+    const rowOf = (i: number) => (reasons[i]?.Item ? (unmarshall(reasons[i].Item!) as MeterRow) : undefined);
+    if (reasons[0]?.Code === 'ConditionalCheckFailed') judge(keyHash, 0, rowOf(0), sentAt, kind, attrs);
+    if (reasons[1]?.Code === 'ConditionalCheckFailed') judge(keyHash, shard, rowOf(1), sentAt, kind, attrs);
+    return { admitted: false, answered: true };
+  } finally {
+    if (month.borrowing.get(shard) === settled) month.borrowing.delete(shard);
+  }
+  // A transaction returns no values: record what its conditions guarantee (lower bounds only).
+  const bucket = shardBucketFor(view.plan);
+  const tat = Math.max(view.tats.get(shard) ?? 0, now) + bucket.intervalMs;
+  view.tats.set(shard, tat);
+  view.gates.set(shard, Math.max(view.gates.get(shard) ?? 0, tat - bucket.toleranceMs));
+  month.committed = Math.max(month.committed, (borrow.committedExactly ?? write.from) + borrow.units);
+  month.left.set(shard, { units: borrow.units - 1, sentAt });
+  if (month.quota !== null && month.committed >= month.quota) month.fullSince ??= writesSent;
+  return { admitted: true, row: null };
+}
+
+/**
  * Authenticate a well-formed key and meter one request. Throws ApiError for unknown or revoked keys
  * (401), live keys on sandbox-only plans (403), an empty bucket or an exhausted quota (429).
  */
-export async function authorizeAndMeter(deps: Deps, apiKey: string, kind: 'api' | 'ai'): Promise<AuthContext> {
+export async function authorizeAndMeter(deps: Deps, apiKey: string, kind: Kind): Promise<AuthContext> {
   const keyHash = sha256Hex(apiKey);
   const now = deps.clock.now();
-  const usedAttr = usageAttribute(kind, new Date(now));
-  let bucketCase: BucketCase = (lastSeenTat.get(keyHash) ?? 0) > now ? 'busy' : 'idle';
-
-  // With `now` fixed, tat only grows, so at most idle -> busy -> (decided) or busy -> idle -> busy.
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    try {
-      const result = await deps.ddb.send(meterUpdate(deps.config.tableName, keyHash, kind, now, bucketCase));
-      const row = result.Attributes as KeyRow;
-      lastSeenTat.set(keyHash, row.tat);
-      const quota = (kind === 'api' ? row.quota_api : row.quota_ai) ?? null;
-      return {
-        applicationId: row.application_id,
-        environment: row.environment,
-        keyId: row.key_id,
-        plan: row.plan,
-        rateLimit: headersAfter(bucketFor(row.plan), row.tat, now),
-        usage: { kind, used: Number(row[usedAttr] ?? 0), quota },
-      };
-    } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
-      const old = err.Item ? (unmarshall(err.Item) as KeyRow) : undefined;
-      if (!old) throw new ApiError('invalid_api_key');
-      if (old.status !== 'active') throw new ApiError('revoked_api_key');
-      if (old.environment === 'live' && !old.live_access) throw new ApiError('live_access_not_in_plan');
-      const bucket = bucketFor(old.plan);
-      const quota = kind === 'api' ? old.quota_api : old.quota_ai;
-      if (quota !== undefined && Number(old[usedAttr] ?? 0) >= quota) {
-        throw new ApiError(kind === 'api' ? 'monthly_api_quota_exceeded' : 'monthly_ai_quota_exceeded', undefined, {
-          ...rateLimitHeaderValues(headersAfter(bucket, old.tat, now)),
-          'Retry-After': String(secondsUntilMonthlyReset(now)),
-        });
-      }
-      lastSeenTat.set(keyHash, old.tat);
-      if (old.tat > now && old.gate > now) {
-        throw new ApiError('rate_limit_exceeded', undefined, {
-          ...rateLimitHeaderValues({ ...headersAfter(bucket, old.tat, now), remaining: 0 }),
-          'Retry-After': String(retryAfterSeconds(old.gate, now)),
-        });
-      }
-      bucketCase = old.tat > now ? 'busy' : 'idle';
+  const attrs: QuotaAttributes = { used: usageAttribute(kind, new Date(now)), allotted: allotmentAttribute(kind, new Date(now)) };
+  let hasWritten = false;
+  // Each shard is written at most a few times per request (a wrong bucket guess, a spent bucket or
+  // allotment, a borrow that lost a race), and each failed write teaches what makes the next succeed.
+  const budget = () => 4 * (viewOf(keyHash)?.shards ?? 1) + 4;
+  let emptyShardsMet = 0;
+  for (let writes = 0, waits = 0; writes < budget() && waits < budget(); ) {
+    const view = viewOf(keyHash);
+    const choice = choose(view, kind, attrs, now, hasWritten);
+    if ('refuse' in choice) throw refusal(view!, choice.refuse, kind, attrs, now);
+    if ('wait' in choice) {
+      waits += 1;
+      await choice.wait;
+      continue;
+    }
+    const { shard, borrow } = choice;
+    // A shard seen busy is busy still (tat only grows); one seen idle may have been written since.
+    const seenIdle = (view?.tats.get(shard) ?? 0) <= now;
+    const bucketCase: BucketCase = !seenIdle || (view?.staleIdle ?? 0) > 0.5 ? 'busy' : 'idle';
+    writes += 1;
+    writesSent += 1;
+    const sentAt = writesSent;
+    const result = borrow
+      ? await writeBorrow(deps, keyHash, view!, { ...choice, borrow }, kind, attrs, now, bucketCase, sentAt)
+      : await writePlain(deps, keyHash, shard, kind, attrs, now, bucketCase, sentAt);
+    hasWritten ||= result.admitted || result.answered;
+    const after = viewOf(keyHash);
+    if (after && seenIdle && (result.admitted || result.answered)) {
+      // Admitted: the guess was right. Refused: the row's tat, just seen, says what the bucket was.
+      const wasBusy = result.admitted ? bucketCase === 'busy' : (after.tats.get(shard) ?? 0) > now;
+      after.staleIdle += STALE_IDLE_WEIGHT * ((wasBusy ? 1 : 0) - after.staleIdle);
+    }
+    if (result.admitted) return admitted(viewOf(keyHash) ?? view!, kind, attrs, now, shard, result.row, borrow);
+    if (result.answered && after && (after.gates.get(shard) ?? 0) > now) {
+      emptyShardsMet += 1;
+      if (emptyShardsMet >= MAX_EMPTY_SHARDS_PER_REQUEST) throw refusal(after, 'rate_limit', kind, attrs, now);
     }
   }
-  // Unreachable in practice (see the loop comment); refuse rather than admit unmetered.
-  throw new ApiError('rate_limit_exceeded', undefined, { 'Retry-After': '1' });
+  // Not reached in practice (see the loop comment); refuse rather than admit unmetered.
+  const view = viewOf(keyHash);
+  throw view ? refusal(view, 'rate_limit', kind, attrs, now) : new ApiError('rate_limit_exceeded', undefined, { 'Retry-After': '1' });
+}
+
+function shardTats(view: KeyView): Array<number | undefined> {
+  return Array.from({ length: view.shards }, (_, shard) => view.tats.get(shard));
+}
+
+function admitted(view: KeyView, kind: Kind, attrs: QuotaAttributes, now: number, shard: number, row: MeterRow | null, borrow: Borrow | null): AuthContext {
+  const quota = view.quotas[kind];
+  // The ApiKey row's own counter when this request wrote it; the borrow's end when it reached a boundary.
+  const used =
+    shard === 0 && row
+      ? Number(row[attrs.used] ?? 0)
+      : borrow?.committedExactly !== undefined
+        ? borrow.committedExactly + borrow.units
+        : (view.months.get(attrs.used)?.committed ?? 0);
+  const reached = shard === 0 ? crossedThreshold(used, quota) : (borrow?.reaches ?? null);
+  return {
+    applicationId: view.applicationId,
+    environment: view.environment,
+    keyId: view.keyId,
+    plan: view.plan,
+    rateLimit: keyHeaders(view.plan, shardTats(view), now),
+    usage: { kind, used, quota, ...(reached === null ? {} : { thresholdReached: reached }) },
+  };
+}
+
+function refusal(view: KeyView, reason: 'rate_limit' | 'quota', kind: Kind, attrs: QuotaAttributes, now: number): ApiError {
+  const headers = keyHeaders(view.plan, shardTats(view), now);
+  if (reason === 'quota') {
+    return new ApiError(kind === 'api' ? 'monthly_api_quota_exceeded' : 'monthly_ai_quota_exceeded', undefined, {
+      ...rateLimitHeaderValues(headers),
+      'Retry-After': String(secondsUntilMonthlyReset(now)),
+    });
+  }
+  // The soonest any shard that still has quota units admits again.
+  const month = view.months.get(attrs.used);
+  const gates = Array.from({ length: view.shards }, (_, shard) => shard)
+    .filter((shard) => view.quotas[kind] === null || !quotaSpent(shard, month))
+    .map((shard) => view.gates.get(shard) ?? now);
+  return new ApiError('rate_limit_exceeded', undefined, {
+    ...rateLimitHeaderValues({ ...headers, remaining: 0 }),
+    'Retry-After': String(retryAfterSeconds(Math.min(...gates), now)),
+  });
 }
 
 export function rateLimitHeaderValues(h: RateLimitHeaders): Record<string, string> {
@@ -236,28 +622,71 @@ export async function listKeys(deps: Deps, applicationId: string, environment?: 
   }));
 }
 
-/** SET clauses with generated placeholders, so no attribute name can collide with a reserved word. */
-function setExpression(values: Record<string, unknown>, ifNotExists: Record<string, unknown> = {}) {
+/** An update's clauses with generated placeholders, so no attribute name can collide with a reserved word. */
+function updateExpression(parts: { set?: Record<string, unknown>; setIfMissing?: Record<string, unknown>; add?: Record<string, number>; remove?: readonly string[] }) {
   const names: Record<string, string> = {};
   const placeholders: Record<string, unknown> = {};
-  const clauses: string[] = [];
-  Object.entries(values).forEach(([name, value], i) => {
-    names[`#a${i}`] = name;
-    placeholders[`:a${i}`] = value;
-    clauses.push(`#a${i} = :a${i}`);
+  const clause = (prefix: string, entries: Array<[string, unknown]>, render: (n: string, v: string) => string) =>
+    entries.map(([name, value], i) => {
+      names[`#${prefix}${i}`] = name;
+      placeholders[`:${prefix}${i}`] = value;
+      return render(`#${prefix}${i}`, `:${prefix}${i}`);
+    });
+  const set = [
+    ...clause('a', Object.entries(parts.set ?? {}), (n, v) => `${n} = ${v}`),
+    ...clause('n', Object.entries(parts.setIfMissing ?? {}), (n, v) => `${n} = if_not_exists(${n}, ${v})`),
+  ];
+  const add = clause('d', Object.entries(parts.add ?? {}).filter(([, units]) => units !== 0), (n, v) => `${n} ${v}`);
+  const remove = (parts.remove ?? []).map((name, i) => {
+    names[`#r${i}`] = name;
+    return `#r${i}`;
   });
-  Object.entries(ifNotExists).forEach(([name, value], i) => {
-    names[`#n${i}`] = name;
-    placeholders[`:n${i}`] = value;
-    clauses.push(`#n${i} = if_not_exists(#n${i}, :n${i})`);
-  });
-  return { expression: `SET ${clauses.join(', ')}`, names, placeholders };
+  const expression = [set.length ? `SET ${set.join(', ')}` : '', add.length ? `ADD ${add.join(', ')}` : '', remove.length ? `REMOVE ${remove.join(', ')}` : '']
+    .filter(Boolean)
+    .join(' ');
+  return { expression, names, placeholders };
 }
+
+/** The conditions a provisioning write makes on a row it read: exactly as read. */
+function unchangedSince(read: Record<string, unknown> | undefined, attributes: readonly string[]) {
+  const names: Record<string, string> = {};
+  const placeholders: Record<string, unknown> = {};
+  const clauses = attributes.map((attribute, i) => {
+    names[`#c${i}`] = attribute;
+    if (read?.[attribute] === undefined) return `attribute_not_exists(#c${i})`;
+    placeholders[`:c${i}`] = read[attribute];
+    return `#c${i} = :c${i}`;
+  });
+  return { condition: clauses.join(' AND '), names, placeholders };
+}
+
+/** Every metering row a key may have (index = shard; undefined where there is none), read consistently. */
+async function readMeterRows(deps: Deps, keyHash: string): Promise<Array<MeterRow | undefined>> {
+  const table = deps.config.tableName;
+  const wanted = Array.from({ length: MAX_METERING_SHARDS }, (_, shard) => keys.meteringShard(keyHash, shard));
+  const found = new Map<string, MeterRow>();
+  let pending: Array<Record<string, unknown>> = wanted;
+  for (let round = 0; pending.length > 0; round += 1) {
+    if (round === 5) throw new Error('DynamoDB left metering rows unread after 5 rounds');
+    const res = await deps.ddb.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }));
+    for (const row of res.Responses?.[table] ?? []) found.set(String(row.pk), row as MeterRow);
+    pending = res.UnprocessedKeys?.[table]?.Keys ?? [];
+  }
+  return wanted.map((key) => found.get(key.pk));
+}
+
+/** How many times a provisioning transaction is tried when a concurrent write changed what it read. */
+const PROVISIONING_TRIES = 5;
 
 /**
  * Store a key for an application (only its hash and display parts). Idempotent for the same key
  * and application: the plan is refreshed and the usage counters are kept. Other active keys of the
  * same application and environment are revoked: one secret key per application and environment.
+ *
+ * The key's metering rows are written in one transaction: the ApiKey row and the plan's shards
+ * (stamped with the plan and status), and any shard beyond the plan's count retired. Units a shard
+ * admitted without borrowing them (under an unlimited quota) are added to this month's committed
+ * count, so a plan with a quota counts every request of the month, whatever plan admitted it.
  */
 export async function issueKey(deps: Deps, app: ApplicationRecord, apiKey: string): Promise<StoredKey> {
   const keyHash = sha256Hex(apiKey);
@@ -265,39 +694,81 @@ export async function issueKey(deps: Deps, app: ApplicationRecord, apiKey: strin
   const keyId = keyIdFromHash(keyHash);
   const display = displayOfKey(apiKey);
   const createdAt = new Date(deps.clock.now()).toISOString();
-  const set = setExpression(
-    {
-      ...planAttributes(app.plan),
-      status: 'active',
-      application_id: app.applicationId,
-      environment,
-      key_id: keyId,
-      key_hash: keyHash,
-      prefix: display.prefix,
-      last4: display.last4,
-      display: display.display,
-      ...keys.apiKeyByApplication(app.applicationId, environment, keyId),
-    },
-    { created_at: createdAt, tat: 0, gate: 0 },
-  );
+  const month = new Date(deps.clock.now());
+  const plan = planAttributes(app.plan);
   // An unlimited plan has no quota attributes; drop stale ones from a previous plan.
-  const staleQuotas = (['quota_api', 'quota_ai'] as const).filter((q) => !(q in planAttributes(app.plan)));
-  try {
-    await deps.ddb.send(
-      new UpdateCommand({
-        TableName: deps.config.tableName,
-        Key: keys.apiKey(keyHash),
-        UpdateExpression: set.expression + (staleQuotas.length ? ` REMOVE ${staleQuotas.join(', ')}` : ''),
-        ConditionExpression: 'attribute_not_exists(pk) OR #owner = :owner',
-        ExpressionAttributeNames: { ...set.names, '#owner': 'application_id' },
-        ExpressionAttributeValues: { ...set.placeholders, ':owner': app.applicationId },
-      }),
-    );
-  } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) {
-      throw new Error(`Key ${display.display} already belongs to another application`, { cause: err });
+  const staleQuotas = (['quota_api', 'quota_ai'] as const).filter((q) => !(q in plan));
+  const counted = (['api', 'ai'] as const).map((kind) => usageAttribute(kind, month));
+  const lent = (['api', 'ai'] as const).map((kind) => allotmentAttribute(kind, month));
+  const stamp = { ...plan, status: 'active', application_id: app.applicationId, environment, key_id: keyId };
+
+  for (let attempt = 1; ; attempt += 1) {
+    const rows = await readMeterRows(deps, keyHash);
+    const keyRow = rows[0];
+    if (keyRow && keyRow.application_id !== app.applicationId) {
+      throw new Error(`Key ${display.display} already belongs to another application`);
     }
-    throw err;
+    const unlent = [0, 0];
+    const shardWrites = rows.flatMap((row, shard) => {
+      if (shard === 0 || (shard >= plan.shards && !row)) return [];
+      const uncovered = [0, 1].map((k) => Math.max(0, Number(row?.[counted[k]] ?? 0) - Number(row?.[lent[k]] ?? 0)));
+      uncovered.forEach((units, k) => (unlent[k] += units));
+      const update = updateExpression(
+        shard < plan.shards
+          ? { set: stamp, setIfMissing: { tat: 0, gate: 0 }, add: { [lent[0]]: uncovered[0], [lent[1]]: uncovered[1] }, remove: staleQuotas }
+          : { set: { status: 'retired', shards: plan.shards }, add: { [lent[0]]: uncovered[0], [lent[1]]: uncovered[1] } },
+      );
+      const unchanged = unchangedSince(row, counted);
+      return [
+        {
+          Update: {
+            TableName: deps.config.tableName,
+            Key: keys.meteringShard(keyHash, shard),
+            UpdateExpression: update.expression,
+            ConditionExpression: unchanged.condition,
+            ExpressionAttributeNames: { ...update.names, ...unchanged.names },
+            ExpressionAttributeValues: { ...update.placeholders, ...unchanged.placeholders },
+          },
+        },
+      ];
+    });
+    const keyUpdate = updateExpression({
+      set: {
+        ...stamp,
+        key_hash: keyHash,
+        prefix: display.prefix,
+        last4: display.last4,
+        display: display.display,
+        ...keys.apiKeyByApplication(app.applicationId, environment, keyId),
+      },
+      setIfMissing: { created_at: createdAt, tat: 0, gate: 0 },
+      add: { [counted[0]]: unlent[0], [counted[1]]: unlent[1] },
+      remove: staleQuotas,
+    });
+    const keyUnchanged = unchangedSince(keyRow, ['application_id', 'shards']);
+    try {
+      await deps.ddb.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: deps.config.tableName,
+                Key: keys.apiKey(keyHash),
+                UpdateExpression: keyUpdate.expression,
+                ConditionExpression: keyUnchanged.condition,
+                ExpressionAttributeNames: { ...keyUpdate.names, ...keyUnchanged.names },
+                ExpressionAttributeValues: { ...keyUpdate.placeholders, ...keyUnchanged.placeholders },
+              },
+            },
+            ...shardWrites,
+          ],
+        }),
+      );
+      break;
+    } catch (err) {
+      // Something wrote the key's rows since they were read (traffic, another provisioning): again.
+      if (!(err instanceof TransactionCanceledException) || attempt >= PROVISIONING_TRIES) throw err;
+    }
   }
   for (const other of await listKeys(deps, app.applicationId, environment)) {
     if (other.keyId !== keyId && other.status === 'active') await markRevoked(deps, other.keyHash);
@@ -305,30 +776,61 @@ export async function issueKey(deps: Deps, app: ApplicationRecord, apiKey: strin
   return { keyId, keyHash, environment, status: 'active', display: display.display, plan: app.plan, createdAt };
 }
 
+/** Revokes the ApiKey row and every shard of the key in one transaction: no shard admits after it. */
 async function markRevoked(deps: Deps, keyHash: string): Promise<void> {
-  await deps.ddb.send(
-    new UpdateCommand({
-      TableName: deps.config.tableName,
-      Key: keys.apiKey(keyHash),
-      UpdateExpression: 'SET #status = :revoked, revoked_at = :at',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':revoked': 'revoked', ':at': new Date(deps.clock.now()).toISOString() },
-    }),
-  );
+  const revokedAt = new Date(deps.clock.now()).toISOString();
+  for (let attempt = 1; ; attempt += 1) {
+    const res = await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: keys.apiKey(keyHash), ConsistentRead: true }));
+    const shards = Number(res.Item?.shards ?? 1);
+    const unchanged = unchangedSince(res.Item, ['shards']);
+    const revoke = (shard: number) => ({
+      Update: {
+        TableName: deps.config.tableName,
+        Key: keys.meteringShard(keyHash, shard),
+        UpdateExpression: 'SET #status = :revoked, revoked_at = :at',
+        ConditionExpression: `attribute_exists(pk)${shard === 0 ? ` AND ${unchanged.condition}` : ''}`,
+        ExpressionAttributeNames: { '#status': 'status', ...(shard === 0 ? unchanged.names : {}) },
+        ExpressionAttributeValues: { ':revoked': 'revoked', ':at': revokedAt, ...(shard === 0 ? unchanged.placeholders : {}) },
+      },
+    });
+    try {
+      await deps.ddb.send(new TransactWriteCommand({ TransactItems: Array.from({ length: shards }, (_, shard) => revoke(shard)) }));
+      return;
+    } catch (err) {
+      // The key's shard count changed since it was read: again.
+      if (!(err instanceof TransactionCanceledException) || !res.Item || attempt >= PROVISIONING_TRIES) throw err;
+    }
+  }
 }
 
 export async function revokeKey(deps: Deps, apiKey: string): Promise<void> {
   await markRevoked(deps, sha256Hex(apiKey));
 }
 
-/** Usage counters of one key this month (for tests, dashboards and the bench). */
+/** One metering row's counts this month: units it admitted, and (shards 1..N-1) units it was lent. */
+export interface ShardUsage {
+  shard: number;
+  status: MeterRow['status'];
+  api: { used: number; allotted: number };
+  ai: { used: number; allotted: number };
+}
+
+/** Every metering row of a key this month, for tests, dashboards and the bench. */
+export async function usageByShard(deps: Deps, apiKey: string, at: Date): Promise<ShardUsage[]> {
+  const rows = await readMeterRows(deps, sha256Hex(apiKey));
+  const counts = (row: MeterRow, kind: Kind) => ({
+    used: Number(row[usageAttribute(kind, at)] ?? 0),
+    allotted: Number(row[allotmentAttribute(kind, at)] ?? 0),
+  });
+  return rows.flatMap((row, shard) => (row ? [{ shard, status: row.status, api: counts(row, 'api'), ai: counts(row, 'ai') }] : []));
+}
+
+/**
+ * Requests of one key admitted this month (for tests, dashboards and the bench): the ApiKey row's
+ * count, less what it lent to other shards and they have not used yet.
+ */
 export async function monthlyUsage(deps: Deps, apiKey: string, at: Date): Promise<{ api: number; ai: number }> {
-  const res = await deps.ddb.send(
-    new GetCommand({ TableName: deps.config.tableName, Key: keys.apiKey(sha256Hex(apiKey)), ConsistentRead: true }),
-  );
-  return {
-    api: Number(res.Item?.[usageAttribute('api', at)] ?? 0),
-    ai: Number(res.Item?.[usageAttribute('ai', at)] ?? 0),
-  };
+  const shards = await usageByShard(deps, apiKey, at);
+  const admittedOf = (kind: Kind) => shards.reduce((sum, s) => sum + s[kind].used - s[kind].allotted, 0);
+  return { api: admittedOf('api'), ai: admittedOf('ai') };
 }

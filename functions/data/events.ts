@@ -1,7 +1,7 @@
 // The outbox: an event row is written before or atomically with the change it announces, flagged
 // unpublished; publishing hands it to the event bus and clears the flag only once the bus holds it
-// durably (on AWS: SQS accepted the message; locally: dispatch has written the delivery rows and
-// their executions' rows). A crash in between leaves the event in the outbox for the sweep
+// durably (on AWS: SQS accepted the message; locally: dispatch has made the first attempts and
+// written their delivery rows, and the execution rows of the failed ones). A crash in between leaves the event in the outbox for the sweep
 // (app/webhooks.ts `sweepOutbox`), and dispatch is idempotent. Here, in the data layer, so that app
 // code and the HTTP middleware (usage notices) emit events the same way.
 import { assertEventData, type EventData, type EventType } from '../contracts/events';

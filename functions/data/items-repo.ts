@@ -7,16 +7,16 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
-  ScanCommand,
   TransactWriteCommand,
   UpdateCommand,
   type QueryCommandOutput,
-  type ScanCommandOutput,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
+import { PLAN_NAMES, type PlanName } from '../contracts/limits';
 import { ItemStatus, type AccountRecord, type Environment, type ItemError, type Product } from '../contracts/schemas';
+import { firstRefreshIntervalMs, refreshIntervalMs } from '../core/refresh-schedule';
 import { tokenHash } from '../core/tokens';
 import type { Deps } from '../platform/runtime';
 import { queryByPrefix, writeIf, type Row } from './dynamo';
@@ -126,9 +126,20 @@ export interface NewItem {
   error?: ItemRecord['error'];
 }
 
+/** Writes an item straight away (no Link connection); a healthy one gets its refresh-due row with it. */
 export async function createItem(deps: Deps, item: NewItem): Promise<ItemRecord> {
   const createdAt = new Date(deps.clock.now()).toISOString();
-  return putItemRow(deps, itemRow(item, createdAt));
+  const row = itemRow(item, createdAt);
+  if (row.status !== ItemStatus.enum.healthy) return putItemRow(deps, row);
+  await deps.ddb.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Put: { TableName: deps.config.tableName, Item: row, ConditionExpression: 'attribute_not_exists(pk)' } },
+        { Update: ensureRefreshDue(deps, item.itemId) },
+      ],
+    }),
+  );
+  return itemFromRow(row);
 }
 
 /**
@@ -196,16 +207,25 @@ export async function updateItemState(
     sets.push(`#${name} = :${name}`);
   }
   if (!sets.length) return;
-  await deps.ddb.send(
-    new UpdateCommand({
-      TableName: deps.config.tableName,
-      Key: keys.item(itemId),
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    }),
-  );
+  const update = {
+    TableName: deps.config.tableName,
+    Key: keys.item(itemId),
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+  if (patch.status === undefined) {
+    await deps.ddb.send(new UpdateCommand(update));
+    return;
+  }
+  // The refresh-due row follows the status in the same transaction: only a healthy item is refreshed
+  // on the schedule; one that needs its user (login_required) or failed waits for its repair.
+  const due =
+    patch.status === ItemStatus.enum.healthy
+      ? { Update: ensureRefreshDue(deps, itemId) }
+      : { Delete: { TableName: deps.config.tableName, Key: keys.refreshDue(itemId) } };
+  await deps.ddb.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, due] }));
 }
 
 /** Counts a refresh of the item; returns the new count (the sandbox simulator's step). */
@@ -223,29 +243,141 @@ export async function bumpRefreshCount(deps: Deps, itemId: string): Promise<numb
   return res.Attributes?.refresh_count as number;
 }
 
+// ---------- the refresh-due index (scheduled refresh) ----------
+//
+// Exactly the healthy items have a refresh-due row (keys.refreshDue, in the item's own partition).
+// Every write that changes an item's status writes or deletes the row in the same transaction, and
+// every other write to the row is conditional, so the two never disagree: the sweep refreshes only
+// healthy items, and removing an item or breaking its login takes it off the schedule.
+
 /**
- * The ids of every healthy item, page by page: what the scheduled refresh enqueues. Items in any
- * other status (connecting, login_required, error) are left out.
+ * The row's content. `refresh_interval_ms` is the cadence last applied (the plan's, once a refresh
+ * has read it), so the sweep can move the row forward without reading the plan.
  */
-export async function* healthyItemIds(deps: Deps): AsyncGenerator<string> {
-  // Every item row carries the same sort key, whatever its id.
-  const itemSortKey = keys.item('').sk;
-  let start: Record<string, unknown> | undefined;
-  // A full scan is fine at today's item counts; a sharded "healthy items" index replaces it later.
-  do {
-    const page: ScanCommandOutput = await deps.ddb.send(
-      new ScanCommand({
-        TableName: deps.config.tableName,
-        FilterExpression: 'sk = :item AND #status = :healthy',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':item': itemSortKey, ':healthy': ItemStatus.enum.healthy },
-        ProjectionExpression: 'item_id',
-        ExclusiveStartKey: start,
+function refreshDueAttributes(itemId: string, dueAt: number, intervalMs: number) {
+  return { ...keys.refreshDueEntry(itemId, dueAt), item_id: itemId, due_at: dueAt, refresh_interval_ms: intervalMs };
+}
+
+/**
+ * Puts an item that has just become healthy on the schedule, its first refresh one (shortest)
+ * interval away; an item already on it keeps its due time. A transaction item, for the status write.
+ */
+function ensureRefreshDue(deps: Deps, itemId: string) {
+  const interval = firstRefreshIntervalMs(deps.config.stage);
+  const row = refreshDueAttributes(itemId, deps.clock.now() + interval, interval);
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = Object.entries(row).map(([name, value], i) => {
+    names[`#d${i}`] = name;
+    values[`:d${i}`] = value;
+    return `#d${i} = if_not_exists(#d${i}, :d${i})`;
+  });
+  return {
+    TableName: deps.config.tableName,
+    Key: keys.refreshDue(itemId),
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}
+
+/** The plan of the item's application, or null when the application row is gone. */
+async function planOfApplication(deps: Deps, applicationId: string): Promise<PlanName | null> {
+  const res = await deps.ddb.send(
+    new GetCommand({ TableName: deps.config.tableName, Key: keys.application(applicationId), ProjectionExpression: '#plan', ExpressionAttributeNames: { '#plan': 'plan' } }),
+  );
+  const plan: unknown = res.Item?.plan;
+  return PLAN_NAMES.find((name) => name === plan) ?? null;
+}
+
+/**
+ * After a refresh: the item's next scheduled refresh is one interval of its plan from now. Only
+ * while the item is healthy (checked in the same transaction); false when it is not, or when a
+ * concurrent status change won (that change wrote or deleted the row itself).
+ */
+export async function scheduleNextRefresh(deps: Deps, item: ItemRecord): Promise<boolean> {
+  const plan = await planOfApplication(deps, item.applicationId);
+  const interval = plan ? refreshIntervalMs(deps.config.stage, plan) : firstRefreshIntervalMs(deps.config.stage);
+  const table = deps.config.tableName;
+  try {
+    await deps.ddb.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            ConditionCheck: {
+              TableName: table,
+              Key: keys.item(item.itemId),
+              ConditionExpression: '#status = :healthy',
+              ExpressionAttributeNames: { '#status': 'status' },
+              ExpressionAttributeValues: { ':healthy': ItemStatus.enum.healthy },
+            },
+          },
+          { Put: { TableName: table, Item: { ...keys.refreshDue(item.itemId), ...refreshDueAttributes(item.itemId, deps.clock.now() + interval, interval) } } },
+        ],
       }),
     );
-    for (const row of page.Items ?? []) yield row.item_id as string;
-    start = page.LastEvaluatedKey;
-  } while (start);
+    return true;
+  } catch (err) {
+    if (err instanceof TransactionCanceledException) return false;
+    throw err;
+  }
+}
+
+/** One due entry as the sweep read it. */
+export interface DueRefresh {
+  itemId: string;
+  /** The entry's sort key when read: the claim is conditional on it. */
+  dueSortKey: string;
+  intervalMs: number;
+}
+
+/** One page of a shard's entries due at or before `now`, oldest first. */
+export async function dueRefreshes(
+  deps: Deps,
+  shard: number,
+  now: number,
+  page: { limit: number; start?: Record<string, unknown> },
+): Promise<{ due: DueRefresh[]; next?: Record<string, unknown> }> {
+  const k = keys.refreshDueBefore(shard, now);
+  const res = await deps.ddb.send(
+    new QueryCommand({
+      TableName: deps.config.tableName,
+      IndexName: TABLE.globalIndexes[0].indexName,
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :before',
+      ExpressionAttributeValues: { ':pk': k.gsi1pk, ':before': k.gsi1skBefore },
+      ProjectionExpression: 'item_id, gsi1sk, refresh_interval_ms',
+      Limit: page.limit,
+      ExclusiveStartKey: page.start,
+    }),
+  );
+  const due = (res.Items ?? []).map((row) => ({ itemId: row.item_id as string, dueSortKey: row.gsi1sk as string, intervalMs: row.refresh_interval_ms as number }));
+  return { due, next: res.LastEvaluatedKey };
+}
+
+/**
+ * Moves a due entry to `nextDueAt` once its refresh is queued, so the next sweeps do not queue it
+ * again while it waits or runs. Conditional on the entry being as the sweep read it: a refresh that
+ * already rescheduled the item, or a status change that took it off the schedule, wins.
+ */
+export async function claimDueRefresh(deps: Deps, due: DueRefresh, nextDueAt: number): Promise<boolean> {
+  const entry = keys.refreshDueEntry(due.itemId, nextDueAt);
+  return writeIf(() =>
+    deps.ddb.send(
+      new UpdateCommand({
+        TableName: deps.config.tableName,
+        Key: keys.refreshDue(due.itemId),
+        UpdateExpression: 'SET gsi1sk = :next, due_at = :at',
+        ConditionExpression: 'gsi1sk = :seen',
+        ExpressionAttributeValues: { ':next': entry.gsi1sk, ':at': nextDueAt, ':seen': due.dueSortKey },
+      }),
+    ),
+  );
+}
+
+/** When the item is next due on the schedule, and at which interval; undefined when it is not on it. */
+export async function refreshDueOf(deps: Deps, itemId: string): Promise<{ dueAt: number; intervalMs: number } | undefined> {
+  const res = await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: keys.refreshDue(itemId), ConsistentRead: true }));
+  return res.Item ? { dueAt: res.Item.due_at as number, intervalMs: res.Item.refresh_interval_ms as number } : undefined;
 }
 
 // ---------- accounts ----------
@@ -327,6 +459,8 @@ export class TokenSpentError extends Error {
 /** Deletes the item and everything it owns; its access token stops working at once. */
 export async function removeItem(deps: Deps, item: ItemRecord): Promise<void> {
   const table = deps.config.tableName;
+  // First, so that a crash part-way never leaves the schedule refreshing an item that is going away.
+  await deps.ddb.send(new DeleteCommand({ TableName: table, Key: keys.refreshDue(item.itemId) }));
   if (item.accessTokenHash) await deps.ddb.send(new DeleteCommand({ TableName: table, Key: keys.accessToken(item.accessTokenHash) }));
   await deps.ddb.send(new DeleteCommand({ TableName: table, Key: keys.item(item.itemId) }));
   await deletePartitions(deps, item.itemId);
@@ -590,7 +724,17 @@ export async function commitLinkConnection(
   const putPublic = { Put: { ...publicTokenPut(deps, args.publicToken, args.publicTokenRecord), ConditionExpression: 'attribute_not_exists(pk)' } };
   try {
     await deps.ddb.send(
-      new TransactWriteCommand({ TransactItems: [...spendSession, { Update: itemUpdate }, putPublic, ...args.outbox.map((Put) => ({ Put }))] }),
+      new TransactWriteCommand({
+        TransactItems: [
+          ...spendSession,
+          { Update: itemUpdate },
+          putPublic,
+          ...args.outbox.map((Put) => ({ Put })),
+          // The healthy item is on the refresh schedule from the same commit (last: the reasons
+          // read below are indexed from the start).
+          { Update: ensureRefreshDue(deps, item.itemId) },
+        ],
+      }),
     );
     return 'committed';
   } catch (err) {

@@ -6,16 +6,29 @@
 // | Application   | APP#<app_id>        | APP      |                     |                   | application by id (name, plan)              |
 // | ApiKey        | KEY#<sha256(key)>   | KEY      | APPKEYS#<app_id>    | <env>#<key_id>    | authenticate + meter a request in one write; |
 // |               |                     |          |                     |                   | list an application's keys per environment  |
+// | MeteringShard | KEY#<sha256(key)>#S<n> | SHARD |                     |                   | shard n (1..N-1) of a key's token bucket and |
+// |               |                     |          |                     |                   | quota allotments (shard 0 is the ApiKey row) |
 // | LinkToken     | LINK#<sha256(tok)>  | LINK     |                     |                   | open a Link session; its state (TTL 30 min) |
 // | PublicToken   | PUB#<sha256(tok)>   | PUB      |                     |                   | spend once at exchange (TTL 30 min)         |
 // | AccessToken   | TOKEN#<sha256(tok)> | TOKEN    |                     |                   | access_token -> item (hash only)            |
 // | Item          | ITEM#<item_id>      | ITEM     | APPITEMS#<app>#<env>| <created>#<item>  | item by id; items of an application         |
 // |  (connecting) |                     |          | CONNECTING          | <deadline>#<item> | Link connections not yet committed (reaper) |
 // | Account       | ITEM#<item_id>      | ACCT#<account_id>   |          |                   | accounts of an item (one Query)             |
+// | Product       | ITEM#<item_id>      | PRODUCT#<name>#<part:3> |      |                   | a derived product (recurring, income) and   |
+// |               |                     |          |                     |                   | the inputs' version it was computed from (TTL) |
+// | RefreshDue    | ITEM#<item_id>      | REFRESHDUE | DUE#<shard 0-15>  | <due ms:15>#<item> | one per healthy item: the scheduled refresh |
+// |               |                     |          |                     |                   | sweep Queries each shard for due entries    |
 // | LinkCalls     | LINKCALLS#<scope>#<sha256> | W#<window start> |   |                   | fixed-window counter of Link page API calls |
 // |               |                     |          |                     |                   | per link token or client address (TTL)      |
 // | FeedEntry     | FEED#<item_id>      | <seq:12>#<txn_id>   |          |                   | transactions change feed: versions in       |
 // |               |                     |          |                     |                   | sequence order (sync = one Query from pos)  |
+// | FeedByDate    | FEED#<item_id>      | D#<99999999-yyyymmdd>#<txn_id>#<seq:12> |  |         | the current transactions, newest date first |
+// |               |                     |          |                     |                   | then transaction_id (transactions/get = one |
+// |               |                     |          |                     |                   | Query); versioned by seq, readers filter    |
+// | FeedMonth     | FEED#<item_id>      | M#<yyyy-mm> |                  |                   | per day: rows per account and a digest      |
+// | FeedStats     | FEED#<item_id>      | STATS    |                     |                   | per month: first/last day, rows per account |
+// | FeedDigests   | FEED#<item_id>      | DIGEST   |                     |                   | per month digests; dead date rows to delete |
+// | FeedDirectory | FEED#<item_id>      | X#<sha256(txn_id):2 hex> |     |                   | txn_id -> current date and seq (256 buckets) |
 //
 // | WebhookEndpoint | APP#<app_id>      | WH#<env>#<endpoint_id> |         |                   | endpoints of an application and environment |
 // | WebhookUrl    | APP#<app_id>        | WHURL#<env>#<sha256(url)> |      |                   | one endpoint per normalized URL (conditional |
@@ -23,7 +36,8 @@
 // | WebhookCount  | APP#<app_id>        | WHCOUNT#<env> |                |                   | endpoints of the environment; the cap is a  |
 // |               |                     |          |                     |                   | condition on it, in the endpoint's transaction |
 // | WebhookSecret | APP#<app_id>        | WHSECRET#<env> |                 |                   | the environment's signing secrets (sealed)  |
-// | Event         | EVT#<event_id>      | EVT      | OUTBOX (unpublished)| <created>#<event> | event by id; the outbox sweep               |
+// | Event         | EVT#<event_id>      | EVT      | OUTBOX#<shard 0-15> | <created>#<event> | event by id; the outbox sweep (gsi1 entry   |
+// |               |                     |          |  (unpublished)      |                   | only while unpublished)                     |
 // | Delivery      | EVT#<event_id>      | DLV#<endpoint_id>#<n> | DLVS#<app>#<env> | <created>#<id> | deliveries of an event; of an app and env   |
 //
 // Local runtime only (functions/platform/local/durable-store.ts): what SQS and Step Functions keep
@@ -36,11 +50,23 @@
 // Every row that belongs to an application carries application_id and environment.
 // The ApiKey row also carries the key's token bucket (GCRA `tat`/`gate`) and its monthly usage
 // counters (`used_api_YYYYMM`, `used_ai_YYYYMM`), so auth, rate limit and metering are one
-// conditional UpdateItem (see functions/data/api-keys-repo.ts).
+// conditional UpdateItem (see functions/data/api-keys-repo.ts). A key whose plan bursts past one
+// partition's share has more metering shards: MeteringShard rows, each in its own partition, with
+// a copy of the key's status and plan and a slice of its bucket; on those, the ApiKey row's counter
+// is the month's committed count and each shard's `allot_<kind>_YYYYMM` what it was lent of it.
 //
 // A new entity adds its row to the table above and its key builders to `keys` below, never elsewhere.
 
 import type { Environment } from '../contracts/schemas';
+import { refreshDueShard, refreshDueSortKey, refreshDueUpperBound } from '../core/refresh-schedule';
+import { shardOf } from '../core/shards';
+
+/**
+ * Partitions of the outbox's index entries. Every event is written to the index and removed when
+ * published (two index writes); one enterprise key may emit 1,000 events a second (3,000 in a burst)
+ * through sandbox/fire_webhook alone, beyond one partition's 1,000 write units a second.
+ */
+export const OUTBOX_SHARDS = 16;
 
 export const TABLE = {
   /** Logical name; the deployed name comes from CDK, the local name from config. */
@@ -63,6 +89,11 @@ export const keys = {
     gsi1pk: `APPKEYS#${applicationId}`,
     gsi1skPrefix: environment ? `${environment}#` : '',
   }),
+  // Metering shards (functions/data/api-keys-repo.ts): shard 0 is the ApiKey row itself; the others
+  // are in partitions of their own under the `KEY#` prefix (so `KEY#*` grants cover them), and carry
+  // no gsi1 attributes (the key listing shows key rows only).
+  meteringShard: (keyHash: string, shard: number): { pk: string; sk: string } =>
+    shard === 0 ? keys.apiKey(keyHash) : { pk: `KEY#${keyHash}#S${shard}`, sk: 'SHARD' },
   linkToken: (tokenHash: string) => ({ pk: `LINK#${tokenHash}`, sk: 'LINK' }),
   publicToken: (tokenHash: string) => ({ pk: `PUB#${tokenHash}`, sk: 'PUB' }),
   accessToken: (tokenHash: string) => ({ pk: `TOKEN#${tokenHash}`, sk: 'TOKEN' }),
@@ -77,10 +108,40 @@ export const keys = {
   linkCallWindow: (scope: 'token' | 'address', idHash: string, windowStart: number) => ({ pk: `LINKCALLS#${scope}#${idHash}`, sk: `W#${windowStart}` }),
   account: (itemId: string, accountId: string) => ({ pk: `ITEM#${itemId}`, sk: `ACCT#${accountId}` }),
   accountsOfItem: (itemId: string) => ({ pk: `ITEM#${itemId}`, skPrefix: 'ACCT#' }),
+  // Derived products stored per item (functions/data/products-repo.ts): in the item's partition, so
+  // removing the item removes them.
+  productPart: (itemId: string, product: string, part: number) => ({ pk: `ITEM#${itemId}`, sk: `PRODUCT#${product}#${String(part).padStart(3, '0')}` }),
+  productParts: (itemId: string, product: string) => ({ pk: `ITEM#${itemId}`, skPrefix: `PRODUCT#${product}#` }),
+  // Refresh-due index (scheduled refresh; functions/core/refresh-schedule.ts, functions/data/items-repo.ts):
+  // the row lives in the item's partition, so every write to it is in a partition the item's writers
+  // already touch and removing the item removes it; its gsi1 entry lists it under its shard by due time.
+  refreshDue: (itemId: string) => ({ pk: `ITEM#${itemId}`, sk: 'REFRESHDUE' }),
+  refreshDueEntry: (itemId: string, dueAt: number) => ({ gsi1pk: `DUE#${refreshDueShard(itemId)}`, gsi1sk: refreshDueSortKey(dueAt, itemId) }),
+  /** Entries of one shard due at or before `now`: `gsi1sk < gsi1skBefore`. */
+  refreshDueBefore: (shard: number, now: number) => ({ gsi1pk: `DUE#${shard}`, gsi1skBefore: refreshDueUpperBound(now) }),
+  /**
+   * Every partition of the outbox's gsi1 entries (keys.outbox spreads events over OUTBOX_SHARDS), and
+   * the unsharded `OUTBOX` that events written before the sharding may still sit in: the sweep reads all.
+   */
+  outboxPartitions: () => [...Array.from({ length: OUTBOX_SHARDS }, (_, shard) => `OUTBOX#${shard}`), 'OUTBOX'],
   /** Item-owned partitions deleted with the item. */
   itemPartitions: (itemId: string) => [`ITEM#${itemId}`, `FEED#${itemId}`],
   feedEntry: (itemId: string, sk: string) => ({ pk: `FEED#${itemId}`, sk }),
   feed: (itemId: string) => ({ pk: `FEED#${itemId}` }),
+  // Transactions feed: the date-ordered view, its counts and digests, and the id directory
+  // (functions/data/feed-repo.ts). All in the feed's partition, so removing the item removes them.
+  /** One version of a current transaction in the date-ordered view: ascending keys run newest date first. */
+  feedByDate: (itemId: string, date: string, txnId: string, seq: number) => ({
+    pk: `FEED#${itemId}`,
+    sk: `D#${invertedDate(date)}#${txnId}#${String(seq).padStart(12, '0')}`,
+  }),
+  /** Sort-key bounds of the date-ordered view for dates in [from, to] (YYYY-MM-DD, inclusive). */
+  feedByDateRange: (itemId: string, from: string, to: string) => ({ pk: `FEED#${itemId}`, skFrom: `D#${invertedDate(to)}#`, skTo: `D#${invertedDate(from)}#\uffff` }),
+  feedMonth: (itemId: string, month: string) => ({ pk: `FEED#${itemId}`, sk: `M#${month}` }),
+  feedStats: (itemId: string) => ({ pk: `FEED#${itemId}`, sk: 'STATS' }),
+  feedDigests: (itemId: string) => ({ pk: `FEED#${itemId}`, sk: 'DIGEST' }),
+  /** `bucket`: two hex digits of the transaction id's SHA-256. */
+  feedDirectory: (itemId: string, bucket: string) => ({ pk: `FEED#${itemId}`, sk: `X#${bucket}` }),
   webhookEndpoint: (applicationId: string, environment: Environment, endpointId: string) => ({
     pk: `APP#${applicationId}`,
     sk: `WH#${environment}#${endpointId}`,
@@ -92,7 +153,7 @@ export const keys = {
   webhookSecret: (applicationId: string, environment: Environment) => ({ pk: `APP#${applicationId}`, sk: `WHSECRET#${environment}` }),
   event: (eventId: string) => ({ pk: `EVT#${eventId}`, sk: 'EVT' }),
   /** GSI entry an event carries until it is published (removed on publish). */
-  outbox: (createdAt: string, eventId: string) => ({ gsi1pk: 'OUTBOX', gsi1sk: `${createdAt}#${eventId}` }),
+  outbox: (createdAt: string, eventId: string) => ({ gsi1pk: `OUTBOX#${shardOf(eventId, OUTBOX_SHARDS)}`, gsi1sk: `${createdAt}#${eventId}` }),
   delivery: (eventId: string, endpointId: string, replay: number) => ({ pk: `EVT#${eventId}`, sk: `DLV#${endpointId}#${replay}` }),
   deliveriesOfEvent: (eventId: string) => ({ pk: `EVT#${eventId}`, skPrefix: 'DLV#' }),
   deliveryByApplication: (applicationId: string, environment: Environment, createdAt: string, deliveryId: string) => ({
@@ -100,6 +161,19 @@ export const keys = {
     gsi1sk: `${createdAt}#${deliveryId}`,
   }),
   deliveriesOfApplication: (applicationId: string, environment: Environment) => ({ gsi1pk: `DLVS#${applicationId}#${environment}` }),
+  // Webhook dispatch reads (functions/data/webhooks-repo.ts): one Query each, no new index.
+  /** An event's partition: the event row and every delivery of it. */
+  eventPartition: (eventId: string) => ({ pk: `EVT#${eventId}` }),
+  /**
+   * A sort-key range of the application's partition holding every endpoint of the environment and
+   * its secret row (`WH#<env>#...` up to `WHSECRET#<env>`); it also spans a few rows of other kinds
+   * (endpoint counts, the other environment's endpoints), which the reader drops.
+   */
+  webhookTargetsRange: (applicationId: string, environment: Environment) => ({
+    pk: `APP#${applicationId}`,
+    skFrom: `WH#${environment}#`,
+    skTo: `WHSECRET#${environment}`,
+  }),
   localExecution: (deliveryId: string) => ({ pk: `LOCALEXEC#${deliveryId}`, sk: 'LOCALEXEC', gsi1pk: 'LOCALEXECS', gsi1sk: deliveryId }),
   localExecutions: () => ({ gsi1pk: 'LOCALEXECS' }),
   /** `queuedAt` (ms) orders an item's jobs; zero-padded so that string order is time order. */
@@ -112,8 +186,18 @@ export const keys = {
   storageProbe: () => ({ pk: 'HEALTH', sk: 'PROBE' }),
 };
 
+/** YYYY-MM-DD as 8 digits that sort newest first (the date-ordered view of the transactions feed). */
+function invertedDate(date: string): string {
+  return String(99_999_999 - Number(date.replaceAll('-', ''))).padStart(8, '0');
+}
+
 /** Monthly usage attribute on the ApiKey row, e.g. used_api_202611. UTC month. */
 export function usageAttribute(kind: 'api' | 'ai', at: Date): string {
   const month = `${at.getUTCFullYear()}${String(at.getUTCMonth() + 1).padStart(2, '0')}`;
   return `used_${kind}_${month}`;
+}
+
+/** Metering shards: the units of the month's quota lent to a MeteringShard row, e.g. allot_api_202611. */
+export function allotmentAttribute(kind: 'api' | 'ai', at: Date): string {
+  return usageAttribute(kind, at).replace(/^used_/, 'allot_');
 }

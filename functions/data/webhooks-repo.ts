@@ -1,7 +1,7 @@
 // Webhook endpoints, the per-environment signing secrets (sealed), events with their outbox state,
 // and deliveries with every attempt.
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { queryByPrefix, writeIf, type Row } from './dynamo';
 import type { Environment } from '../contracts/schemas';
 import { sha256Hex } from '../core/api-keys';
@@ -185,12 +185,7 @@ export interface SecretRecord {
   rotatedAt: string;
 }
 
-export async function getSecretRecord(deps: Deps, applicationId: string, environment: Environment): Promise<SecretRecord | undefined> {
-  const res = await deps.ddb.send(
-    new GetCommand({ TableName: deps.config.tableName, Key: keys.webhookSecret(applicationId, environment), ConsistentRead: true }),
-  );
-  const r = res.Item;
-  if (!r) return undefined;
+function secretFromRow(r: Row): SecretRecord {
   // Rows written before several secrets could retire at once hold one `previous`.
   const retiring: RetiringSecret[] = Array.isArray(r.retiring)
     ? r.retiring.map((x: Row) => ({ sealed: x.sealed, expiresAt: x.expires_at }))
@@ -198,6 +193,13 @@ export async function getSecretRecord(deps: Deps, applicationId: string, environ
       ? [{ sealed: r.previous, expiresAt: r.previous_expires_at }]
       : [];
   return { current: r.current, retiring, generation: typeof r.generation === 'number' ? r.generation : 0, rotatedAt: r.rotated_at };
+}
+
+export async function getSecretRecord(deps: Deps, applicationId: string, environment: Environment): Promise<SecretRecord | undefined> {
+  const res = await deps.ddb.send(
+    new GetCommand({ TableName: deps.config.tableName, Key: keys.webhookSecret(applicationId, environment), ConsistentRead: true }),
+  );
+  return res.Item ? secretFromRow(res.Item) : undefined;
 }
 
 /** Creates the environment's first secret; false when one exists already (a racing first use). */
@@ -309,18 +311,29 @@ export async function markPublished(deps: Deps, eventId: string): Promise<void> 
   );
 }
 
-/** Unpublished events created before `before` (ms): what a crash between commit and publish left. */
+/**
+ * Unpublished events created before `before` (ms): what a crash between commit and publish left.
+ * One Query per outbox partition (keys.outboxPartitions), the oldest `limit` of them all.
+ */
 export async function unpublishedEvents(deps: Deps, before: number, limit = 100): Promise<string[]> {
-  const res = await deps.ddb.send(
-    new QueryCommand({
-      TableName: deps.config.tableName,
-      IndexName: TABLE.globalIndexes[0].indexName,
-      KeyConditionExpression: 'gsi1pk = :outbox AND gsi1sk < :before',
-      ExpressionAttributeValues: { ':outbox': 'OUTBOX', ':before': new Date(before).toISOString() },
-      Limit: limit,
-    }),
+  const pages = await Promise.all(
+    keys.outboxPartitions().map((partition) =>
+      deps.ddb.send(
+        new QueryCommand({
+          TableName: deps.config.tableName,
+          IndexName: TABLE.globalIndexes[0].indexName,
+          KeyConditionExpression: 'gsi1pk = :outbox AND gsi1sk < :before',
+          ExpressionAttributeValues: { ':outbox': partition, ':before': new Date(before).toISOString() },
+          Limit: limit,
+        }),
+      ),
+    ),
   );
-  return (res.Items ?? []).map((r) => r.event_id as string);
+  return pages
+    .flatMap((page) => page.Items ?? [])
+    .sort((a, b) => String(a.gsi1sk).localeCompare(String(b.gsi1sk)))
+    .slice(0, limit)
+    .map((r) => r.event_id as string);
 }
 
 // ---------- deliveries ----------
@@ -374,8 +387,17 @@ export function parseDeliveryId(deliveryId: string): { eventId: string; endpoint
   return m ? { eventId: m[1], endpointId: m[2], replay: Number(m[3]) } : null;
 }
 
-/** Creates the delivery row once; false when it exists (a duplicate dispatch of the same event). */
-export async function createDelivery(deps: Deps, event: EventRecord, endpoint: WebhookEndpoint, replay: number): Promise<DeliveryRecord | null> {
+/** A delivery row written with its first attempt already made (dispatch attempts before it writes). */
+export interface FirstAttempt {
+  attempt: DeliveryAttempt;
+  status: Extract<DeliveryStatus, 'pending' | 'delivered'>;
+}
+
+/**
+ * Creates the delivery row once; null when it exists (another dispatch of the same event). A replay
+ * creates it pending with no attempt; dispatch, with its first attempt and that attempt's outcome.
+ */
+export async function createDelivery(deps: Deps, event: EventRecord, endpoint: WebhookEndpoint, replay: number, first?: FirstAttempt): Promise<DeliveryRecord | null> {
   const createdAt = new Date(deps.clock.now()).toISOString();
   const deliveryId = deliveryIdOf(event.eventId, endpoint.endpointId, replay);
   const row = {
@@ -389,9 +411,10 @@ export async function createDelivery(deps: Deps, event: EventRecord, endpoint: W
     application_id: event.applicationId,
     environment: event.environment,
     replay,
-    status: 'pending',
-    attempts: [],
+    status: first?.status ?? 'pending',
+    attempts: first ? [first.attempt] : [],
     created_at: createdAt,
+    ...(first?.status === 'delivered' ? { finished_at: first.attempt.at } : {}),
   };
   const created = await writeIf(() => deps.ddb.send(new PutCommand({ TableName: deps.config.tableName, Item: row, ConditionExpression: 'attribute_not_exists(pk)' })));
   return created ? deliveryFromRow(row) : null;
@@ -407,6 +430,91 @@ export async function getDelivery(deps: Deps, eventId: string, endpointId: strin
 export async function deliveriesOfEvent(deps: Deps, eventId: string): Promise<DeliveryRecord[]> {
   const k = keys.deliveriesOfEvent(eventId);
   return (await queryByPrefix(deps, k.pk, k.skPrefix)).map(deliveryFromRow);
+}
+
+// ---------- what dispatch and a delivery attempt read (one call each) ----------
+
+/** Every row a strongly consistent Query matches, all pages. */
+async function queryAll(deps: Deps, query: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey' | 'ConsistentRead'>): Promise<Row[]> {
+  const rows: Row[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res: QueryCommandOutput = await deps.ddb.send(
+      new QueryCommand({ ...query, TableName: deps.config.tableName, ExclusiveStartKey: start, ConsistentRead: true }),
+    );
+    rows.push(...(res.Items ?? []));
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return rows;
+}
+
+/**
+ * An event and every delivery of it (replays included): its partition in one Query. Dispatch reads
+ * this rather than the event alone, so a repeated dispatch sees what an earlier one already did.
+ */
+export async function eventWithDeliveries(deps: Deps, eventId: string): Promise<{ event: EventRecord | undefined; deliveries: DeliveryRecord[] }> {
+  const rows = await queryAll(deps, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.eventPartition(eventId).pk } });
+  const eventSk = keys.event(eventId).sk;
+  const deliveryPrefix = keys.deliveriesOfEvent(eventId).skPrefix;
+  const eventRow = rows.find((r) => r.sk === eventSk);
+  return { event: eventRow ? eventFromRow(eventRow) : undefined, deliveries: rows.filter((r) => String(r.sk).startsWith(deliveryPrefix)).map(deliveryFromRow) };
+}
+
+/**
+ * Every endpoint of an environment (oldest first) and its secret record, in one Query over the
+ * sort-key range that holds both; the other rows in that range are dropped.
+ */
+export async function webhookTargets(deps: Deps, applicationId: string, environment: Environment): Promise<{ endpoints: WebhookEndpoint[]; secret: SecretRecord | undefined }> {
+  const range = keys.webhookTargetsRange(applicationId, environment);
+  const rows = await queryAll(deps, {
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':pk': range.pk, ':from': range.skFrom, ':to': range.skTo },
+  });
+  const endpointPrefix = keys.webhookEndpointsOf(applicationId, environment).skPrefix;
+  const secretSk = keys.webhookSecret(applicationId, environment).sk;
+  const secretRow = rows.find((r) => r.sk === secretSk);
+  return {
+    endpoints: rows
+      .filter((r) => String(r.sk).startsWith(endpointPrefix))
+      .map(endpointFromRow)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
+    secret: secretRow ? secretFromRow(secretRow) : undefined,
+  };
+}
+
+const BATCH_GET_TRIES = 5;
+
+/**
+ * What a retry attempt needs, in one BatchGetItem (strongly consistent): the delivery (is it still
+ * pending?), its endpoint (still registered? its URL) and the environment's secret record. Keys
+ * DynamoDB leaves unprocessed (throttling) are asked for again.
+ */
+export async function attemptState(
+  deps: Deps,
+  d: Pick<DeliveryRecord, 'eventId' | 'endpointId' | 'replay' | 'applicationId' | 'environment'>,
+): Promise<{ delivery: DeliveryRecord | undefined; endpoint: WebhookEndpoint | undefined; secret: SecretRecord | undefined }> {
+  const wanted = {
+    delivery: keys.delivery(d.eventId, d.endpointId, d.replay),
+    endpoint: keys.webhookEndpoint(d.applicationId, d.environment, d.endpointId),
+    secret: keys.webhookSecret(d.applicationId, d.environment),
+  };
+  const table = deps.config.tableName;
+  const rows: Row[] = [];
+  let pending: Record<string, unknown>[] = Object.values(wanted);
+  for (let attempt = 1; pending.length > 0; attempt++) {
+    if (attempt > BATCH_GET_TRIES) throw new Error('reading a delivery attempt\'s rows kept being throttled');
+    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1000, 25 * 2 ** attempt)));
+    const res = await deps.ddb.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }));
+    rows.push(...(res.Responses?.[table] ?? []));
+    pending = res.UnprocessedKeys?.[table]?.Keys ?? [];
+  }
+  const find = (key: { pk: string; sk: string }) => rows.find((r) => r.pk === key.pk && r.sk === key.sk);
+  const [delivery, endpoint, secret] = [find(wanted.delivery), find(wanted.endpoint), find(wanted.secret)];
+  return {
+    delivery: delivery && deliveryFromRow(delivery),
+    endpoint: endpoint && endpointFromRow(endpoint),
+    secret: secret && secretFromRow(secret),
+  };
 }
 
 /** Appends one attempt; the status moves on only from `pending` (an attempt after the end is ignored). */

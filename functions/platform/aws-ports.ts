@@ -5,7 +5,7 @@
 // allow the call is built without the SDK at all (bundled-sdks.ts).
 import type * as SfnSdk from '@aws-sdk/client-sfn';
 import type * as SqsSdk from '@aws-sdk/client-sqs';
-import type { EventMessage } from '../contracts/worker-messages';
+import type { EventMessage, RefreshExecutionInput } from '../contracts/worker-messages';
 import { notBundled } from './bundled-sdks';
 import { tracer } from './observability';
 import type { BackgroundPorts } from './ports';
@@ -53,13 +53,14 @@ export function createAwsPorts(env: NodeJS.ProcessEnv, region: string): Backgrou
     },
     refreshQueue: {
       enqueue: async (input) => {
-        await sendMessage({
-          QueueUrl: required(env, 'FC_ITEM_REFRESH_QUEUE_URL'),
-          MessageBody: JSON.stringify(input),
-          // One message group per item: SQS FIFO serialises that item's refreshes.
-          MessageGroupId: input.item_id,
-          MessageDeduplicationId: `${input.item_id}-${Math.floor(Date.now() / 10_000)}`,
-        });
+        await sendMessage({ QueueUrl: required(env, 'FC_ITEM_REFRESH_QUEUE_URL'), ...refreshMessage(input) });
+      },
+      enqueueMany: async (inputs) => {
+        const queueUrl = required(env, 'FC_ITEM_REFRESH_QUEUE_URL');
+        const chunks: RefreshExecutionInput[][] = [];
+        for (let i = 0; i < inputs.length; i += SQS_BATCH_MAX) chunks.push(inputs.slice(i, i + SQS_BATCH_MAX));
+        const refused = await Promise.all(chunks.map((chunk) => sendRefreshBatch(sqs(), queueUrl, chunk)));
+        return refused.flat();
       },
     },
     deliveries: {
@@ -82,4 +83,41 @@ export function createAwsPorts(env: NodeJS.ProcessEnv, region: string): Backgrou
       },
     },
   };
+}
+
+// ---------- the refresh queue's messages ----------
+
+/** SendMessageBatch takes at most 10 entries. */
+const SQS_BATCH_MAX = 10;
+/** Calls per batch: the first, then retries of the entries SQS refused (Failed[]), with a short pause. */
+const REFRESH_BATCH_ATTEMPTS = 3;
+const REFRESH_BATCH_RETRY_PAUSE_MS = 100;
+
+function refreshMessage(input: RefreshExecutionInput) {
+  return {
+    MessageBody: JSON.stringify(input),
+    // One message group per item: SQS FIFO serialises that item's refreshes.
+    MessageGroupId: input.item_id,
+    // Fixed for the entry's retries too: a retry of an entry SQS did take after all is dropped.
+    MessageDeduplicationId: `${input.item_id}-${Math.floor(Date.now() / 10_000)}`,
+  };
+}
+
+/**
+ * Sends up to 10 refreshes in one SendMessageBatch and retries the entries SQS refused; resolves
+ * with the inputs it still refused. An entry refused for the sender's fault (malformed) is not
+ * retried: the same entry would be refused again.
+ */
+async function sendRefreshBatch(client: SqsSdk.SQSClient, queueUrl: string, inputs: RefreshExecutionInput[]): Promise<RefreshExecutionInput[]> {
+  let pending = inputs.map((input, i) => ({ input, entry: { Id: String(i), ...refreshMessage(input) } }));
+  const refused: RefreshExecutionInput[] = [];
+  for (let attempt = 1; ; attempt += 1) {
+    const result = await client.send(new (sqsSdk().SendMessageBatchCommand)({ QueueUrl: queueUrl, Entries: pending.map((p) => p.entry) }));
+    const failed = new Map((result.Failed ?? []).map((f) => [f.Id, f]));
+    refused.push(...pending.filter((p) => failed.get(p.entry.Id)?.SenderFault === true).map((p) => p.input));
+    pending = pending.filter((p) => failed.has(p.entry.Id) && failed.get(p.entry.Id)?.SenderFault !== true);
+    if (pending.length === 0) return refused;
+    if (attempt === REFRESH_BATCH_ATTEMPTS) return [...refused, ...pending.map((p) => p.input)];
+    await new Promise((resolve) => setTimeout(resolve, REFRESH_BATCH_RETRY_PAUSE_MS * attempt));
+  }
 }

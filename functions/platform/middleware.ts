@@ -2,7 +2,8 @@
 //   requestContext  -> request id in, X-Request-Id / FC-Version / X-RateLimit-* out, access log
 //   errorEnvelope   -> any failure becomes {"error": {type, code, message, request_id}}
 //   versionCheck    -> optional FC-Version request header must equal the current version
-//   authenticate    -> bearer key, live access, token bucket, monthly quota: one DynamoDB write
+//   authenticate    -> bearer key, live access, token bucket, monthly quota: one DynamoDB write on
+//                      one of the key's metering shards (functions/data/api-keys-repo.ts)
 //   parseBody       -> content type, size, JSON, zod schema (naming the offending field)
 //
 // Every response also gets a Cache-Control header: `no-store` unless the operation chose one (public
@@ -24,7 +25,6 @@ import type { Route } from '../contracts/routes';
 import { API_VERSION } from '../contracts/schemas';
 import { isWellFormedApiKey } from '../core/api-keys';
 import { secondsUntilMonthlyReset } from '../core/rate-limit';
-import { crossedThreshold } from '../core/usage';
 import { authorizeAndMeter, rateLimitHeaderValues, type AuthContext } from '../data/api-keys-repo';
 import { emitEvent } from '../data/events';
 import { currentRequestId, logger, metrics, metricsEnabled } from './observability';
@@ -325,8 +325,8 @@ export function authenticate(route: Route, deps: () => Deps): ApiMiddleware {
       if (!match || !isWellFormedApiKey(match[1])) throw new ApiError('malformed_api_key');
       const auth = await authorizeAndMeter(deps(), match[1], route.metering === 'ai' ? 'ai' : 'api');
       state.auth = auth;
-      const threshold = crossedThreshold(auth.usage.used, auth.usage.quota);
-      if (threshold !== null) await announceUsage(deps(), state, auth, threshold);
+      // The meter marks the one request per month whose write reached a threshold.
+      if (auth.usage.thresholdReached !== undefined) await announceUsage(deps(), state, auth, auth.usage.thresholdReached);
       state.responseHeaders = { ...state.responseHeaders, ...rateLimitHeaderValues(auth.rateLimit) };
       if (route.testKeysOnly && auth.environment !== 'test') throw new ApiError('test_key_required');
     },

@@ -12,9 +12,18 @@ export interface EventBus {
 /** Queues an item refresh; refreshes of one item run one at a time. */
 export interface RefreshQueue {
   enqueue(input: RefreshExecutionInput): Promise<void>;
+  /**
+   * Queues many refreshes with as few calls as the queue allows (SQS: SendMessageBatch, 10 a call),
+   * retrying entries the queue refused. Resolves with the inputs still refused after the retries
+   * (empty when all were queued); the caller leaves those for its next pass.
+   */
+  enqueueMany(inputs: readonly RefreshExecutionInput[]): Promise<RefreshExecutionInput[]>;
 }
 
-/** Starts one delivery workflow; false when one with the same delivery_id already exists. */
+/**
+ * Starts one delivery workflow (the retries of a delivery whose first attempt failed, or a
+ * replay); false when one with the same delivery_id already exists.
+ */
 export interface DeliveryStarter {
   start(input: DeliveryExecutionInput): Promise<boolean>;
 }

@@ -111,7 +111,10 @@ export interface DepsOverrides {
 /** Ports that refuse to work: for processes that must not start background work. */
 export const NO_PORTS: BackgroundPorts = {
   eventBus: { publish: async () => { throw new Error('no event bus configured'); } },
-  refreshQueue: { enqueue: async () => { throw new Error('no refresh queue configured'); } },
+  refreshQueue: {
+    enqueue: async () => { throw new Error('no refresh queue configured'); },
+    enqueueMany: async () => { throw new Error('no refresh queue configured'); },
+  },
   deliveries: { start: async () => { throw new Error('no delivery workflow configured'); } },
 };
 

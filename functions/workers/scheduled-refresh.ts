@@ -1,10 +1,11 @@
-// Runs on the stage's refresh schedule (an EventBridge scheduled event): enqueues one refresh per
-// healthy item, publishes any event a crash left in the outbox, and removes what Link connections
-// that never committed left behind.
+// Runs on the stage's schedule (an EventBridge scheduled event, every 5 minutes): publishes any event
+// a crash left in the outbox, removes what Link connections that never committed left behind, and
+// queues a refresh of every item whose scheduled refresh is due (the refresh-due index, never a scan
+// of the table: functions/app/lifecycle.ts sweepDueRefreshes).
 import { reapAbandonedConnections } from '../app/link';
+import { sweepDueRefreshes } from '../app/lifecycle';
 import { sweepOutbox } from '../app/webhooks';
 import { parseWorkerMessage, RefreshScheduleEvent } from '../contracts/worker-messages';
-import { healthyItemIds } from '../data/items-repo';
 import { runtime } from '../platform/runtime';
 import { defineWorker } from './define-worker';
 
@@ -13,10 +14,6 @@ export const handler = defineWorker('scheduled-refresh', async (event: unknown):
   const deps = runtime();
   const republished = await sweepOutbox(deps);
   const reaped = await reapAbandonedConnections(deps);
-  let enqueued = 0;
-  for await (const itemId of healthyItemIds(deps)) {
-    await deps.ports.refreshQueue.enqueue({ item_id: itemId, reason: 'scheduled' });
-    enqueued += 1;
-  }
+  const { enqueued } = await sweepDueRefreshes(deps);
   return { enqueued, republished, reaped };
 });

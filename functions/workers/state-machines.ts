@@ -9,7 +9,7 @@
 // Every worker call is a `arn:aws:states:::lambda:invoke` Task whose Parameters are
 // `{ FunctionName, Payload }`; the worker's return value arrives as `$.Payload` of the task result
 // (the shape of a Lambda Invoke response), which ResultSelector reduces to what the machine needs.
-import { DeliveryExecutionInput, RefreshExecutionInput } from '../contracts/worker-messages';
+import { DeliveryAttemptInput, DeliveryRef, RefreshExecutionInput, WEBHOOK_ATTEMPT_TIMEOUT_MS } from '../contracts/worker-messages';
 import { WEBHOOK_RETRY_DELAYS_SECONDS } from './webhook-schedule';
 
 /** Amazon States Language, as JSON. Typed loosely: the validators and runtimes check the shape. */
@@ -24,7 +24,15 @@ export type AslState = { Type: 'Task' | 'Wait' | 'Choice' | 'Succeed' | 'Fail' |
 export const LAMBDA_INVOKE = 'arn:aws:states:::lambda:invoke';
 
 /** The delivery worker's own (Lambda) timeout: one webhook POST (9 s) plus the worker's overhead. */
-export const DELIVERY_WORKER_TIMEOUT_SECONDS = 10;
+export const DELIVERY_WORKER_TIMEOUT_SECONDS = Math.ceil(WEBHOOK_ATTEMPT_TIMEOUT_MS / 1000) + 1;
+/**
+ * The dispatch worker's own timeout. It makes the first attempt of every delivery of its SQS batch
+ * (up to 10 events, each to every endpoint of its environment) all at once, so the batch takes one
+ * POST's limit, not one per endpoint; the rest is room for the calls around the POSTs (two Queries,
+ * KMS Decrypt, one write per endpoint, StartExecution for failed attempts) and their SDK retries.
+ * The webhook-events queue's visibility timeout is six times this (lib/async-jobs-construct.ts).
+ */
+export const DISPATCH_WORKER_TIMEOUT_SECONDS = 60;
 /**
  * The task's limit on one delivery attempt. Comfortably above the worker's own timeout (a cold start's
  * init phase, up to 10 s, comes on top of it), so on AWS a slow attempt ends as the worker's own
@@ -72,14 +80,17 @@ export const LOCAL_WORKER_ARNS = {
 } as const;
 
 /** State names, shared by the definitions, the local runner (wait overrides) and tests. */
+export const NEXT_ATTEMPT_STATE = 'NextAttempt';
 export const attemptState = (attempt: number) => `Attempt${attempt}`;
 export const attemptCheckState = (attempt: number) => `Attempt${attempt}Delivered`;
 export const waitState = (attempt: number) => `WaitBeforeAttempt${attempt}`;
 export const RECORD_DEAD_LETTER_STATE = 'RecordDeadLetter';
 export const REFRESH_STATE = 'Refresh';
 
-/** An execution input's fields (its contract schema's), passed through to every worker call. */
-const DELIVERY_FIELDS = Object.keys(DeliveryExecutionInput.shape);
+/** The execution input's fields each attempt gets (its schema's, but the attempt number). */
+const ATTEMPT_FIELDS = Object.keys(DeliveryAttemptInput.shape).filter((f) => f !== 'attempt');
+/** Which delivery: what the dead letter gets. */
+const DELIVERY_REF_FIELDS = Object.keys(DeliveryRef.shape);
 const REFRESH_FIELDS = Object.keys(RefreshExecutionInput.shape);
 const passThrough = (fields: readonly string[]) => Object.fromEntries(fields.map((f) => [`${f}.$`, `$.${f}`]));
 
@@ -90,11 +101,13 @@ export interface WebhookDeliveryArns {
 
 /**
  * Attempt n (1-based) runs WEBHOOK_RETRY_DELAYS_SECONDS[n-1] seconds after attempt n-1 failed (the
- * first at once). Each attempt is one invocation of the delivery worker with `attempt: n`, retried
+ * first at once). The execution begins after the attempts its input says were made already
+ * (`attempts_made`): dispatch makes attempt 1 itself and starts an execution only when it failed,
+ * which then begins with the wait before attempt 2; a replay begins with attempt 1. Each attempt
+ * is one invocation of the delivery worker with the delivery, the body and `attempt: n`, retried
  * inside the task only when Lambda throttled it (the worker never ran), so each attempt is at most
- * one POST. A failure is anything but
- * `{ delivered: true }`: a non-2xx status, a worker error or a task timeout (caught and recorded in
- * `$.outcome`). After the last failed attempt the dead-letter worker records the webhook (with
+ * one POST. A failure is anything but `{ delivered: true }`: a non-2xx status, a worker error or a
+ * task timeout (caught and recorded in `$.outcome`). After the last failed attempt the dead-letter worker records the webhook (with
  * `attempts`) and the execution fails with WebhookUndeliverable. The execution input stays intact
  * throughout: results only ever land in `$.outcome`.
  */
@@ -102,6 +115,20 @@ export function webhookDeliveryAsl({ deliveryWorkerArn, deadLetterWorkerArn }: W
   const attempts = WEBHOOK_RETRY_DELAYS_SECONDS.length;
   const states: Record<string, AslState> = {};
   const entryOf = (attempt: number) => (WEBHOOK_RETRY_DELAYS_SECONDS[attempt - 1] > 0 ? waitState(attempt) : attemptState(attempt));
+  const attemptsMade = (comparison: Record<string, number>) => ({
+    And: [{ Variable: '$.attempts_made', IsPresent: true }, { Variable: '$.attempts_made', ...comparison }],
+  });
+
+  // One Choice (one state transition) picks where the execution begins.
+  states[NEXT_ATTEMPT_STATE] = {
+    Type: 'Choice',
+    Comment: 'Begin after the attempts already made (attempts_made): dispatch makes the first one itself',
+    Choices: [
+      ...WEBHOOK_RETRY_DELAYS_SECONDS.slice(1).map((_, i) => ({ ...attemptsMade({ NumericEquals: i + 1 }), Next: entryOf(i + 2) })),
+      { ...attemptsMade({ NumericGreaterThanEquals: attempts }), Next: RECORD_DEAD_LETTER_STATE },
+    ],
+    Default: entryOf(1),
+  };
 
   for (let attempt = 1; attempt <= attempts; attempt += 1) {
     const delay = WEBHOOK_RETRY_DELAYS_SECONDS[attempt - 1];
@@ -114,7 +141,7 @@ export function webhookDeliveryAsl({ deliveryWorkerArn, deadLetterWorkerArn }: W
       Resource: LAMBDA_INVOKE,
       Parameters: {
         FunctionName: deliveryWorkerArn,
-        Payload: { ...passThrough(DELIVERY_FIELDS), attempt },
+        Payload: { ...passThrough(ATTEMPT_FIELDS), attempt },
       },
       TimeoutSeconds: DELIVERY_ATTEMPT_TIMEOUT_SECONDS,
       Retry: [THROTTLE_RETRY],
@@ -145,7 +172,7 @@ export function webhookDeliveryAsl({ deliveryWorkerArn, deadLetterWorkerArn }: W
     Resource: LAMBDA_INVOKE,
     Parameters: {
       FunctionName: deadLetterWorkerArn,
-      Payload: { ...passThrough(DELIVERY_FIELDS), attempts },
+      Payload: { ...passThrough(DELIVERY_REF_FIELDS), attempts },
     },
     TimeoutSeconds: DEAD_LETTER_TASK_TIMEOUT_SECONDS,
     Retry: [{ ErrorEquals: LAMBDA_SERVICE_ERRORS, IntervalSeconds: 2, MaxAttempts: 2, BackoffRate: 2 }],
@@ -162,7 +189,7 @@ export function webhookDeliveryAsl({ deliveryWorkerArn, deadLetterWorkerArn }: W
 
   return {
     Comment: `Deliver one webhook event to one endpoint: ${attempts} attempts after ${WEBHOOK_RETRY_DELAYS_SECONDS.join(', ')} s`,
-    StartAt: entryOf(1),
+    StartAt: NEXT_ATTEMPT_STATE,
     States: states,
   };
 }

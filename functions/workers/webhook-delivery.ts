@@ -1,6 +1,8 @@
-// One webhook delivery attempt, invoked by the WebhookDelivery state machine (10 s task timeout):
-// signs with the environment's secrets and a fresh timestamp, POSTs, records the attempt. A
-// malformed input throws, which the state machine counts as a failed attempt.
+// One webhook retry attempt, invoked by the WebhookDelivery state machine (30 s task timeout, 10 s
+// worker timeout): reads the delivery, its endpoint and the secret record in one batch, signs the
+// body the execution carries with a fresh timestamp, POSTs, and appends the attempt. (The first
+// attempt of a delivery is made by the dispatch worker.) A malformed input throws, which the state
+// machine counts as a failed attempt.
 import { deliverAttempt } from '../app/webhooks';
 import { DeliveryAttemptInput, parseWorkerMessage, type DeliveryOutcome } from '../contracts/worker-messages';
 import { runtime } from '../platform/runtime';

@@ -231,10 +231,14 @@ const isPut = (prefix: string) => (command: Command) => String((command.input.It
 
 describe('events when the process dies between commit and dispatch', () => {
   it.each([
-    ['as it writes the delivery row', 'DLV#'],
-    // The delivery row exists but its execution never started: dispatching again must start it.
-    ["as it writes the delivery's execution row", 'LOCALEXEC'],
-  ])('stay in the outbox when it dies %s, and the next start dispatches and delivers them', async (_when, rowPrefix) => {
+    // Dispatch POSTs before it writes the row: the POST is made again (at least once, never lost;
+    // receivers dedupe on the event id).
+    ['as it writes the delivery row, after the first attempt delivered', 'DLV#', [], [200, 200], [[1, 200]]],
+    // The first attempt failed and its row says so, but the execution never started: dispatching
+    // again must start it, at attempt 2.
+    ["as it writes the execution row of a failed first attempt", 'LOCALEXEC', [500], [500, 200], [[1, 500], [2, 200]]],
+  ])('stay in the outbox when it dies %s, and the next start dispatches and delivers them', async (_when, rowPrefix, script, posts, attempts) => {
+    receiver.script(script, 200);
     const base = await sharedTable();
     // The event is committed; the old process dies before its dispatch is durable.
     const old = processOn(base, {}, isPut(rowPrefix));
@@ -253,8 +257,9 @@ describe('events when the process dies between commit and dispatch', () => {
       await next.process.background.idle();
       const [delivery] = await deliveriesOfEvent(next.process.deps, eventRow);
       expect(delivery.status).toBe('delivered');
+      expect(delivery.attempts.map((a) => [a.attempt, a.status_code])).toEqual(attempts);
       expect((await getEvent(next.process.deps, eventRow))?.published).toBe(true);
-      expect(receiver.received).toHaveLength(1);
+      expect(receiver.received.map((r) => [JSON.parse(r.body).id, r.status])).toEqual(posts.map((status) => [eventRow, status]));
     } finally {
       next.process.background.stop();
       next.close();

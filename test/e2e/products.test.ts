@@ -1,5 +1,8 @@
 // Identity, income, liabilities, recurring, assets and investments over HTTP, against openapi.json,
 // on one sandbox login with every product consented; consent is checked per product.
+import type { TransactionRecord } from '../../functions/contracts/schemas';
+import { detectIncome } from '../../functions/core/income';
+import { detectRecurring } from '../../functions/core/recurring';
 import { assertMatchesOpenApi } from '../support/openapi-validator';
 import { makeKey, startTestStack, type TestStack } from '../support/stack';
 
@@ -63,6 +66,31 @@ describe('recurring and income', () => {
     expect(payroll.employer?.name.length).toBeGreaterThan(0);
     expect(payroll.average_gross).toBeGreaterThan(payroll.average_net);
     for (const id of payroll.transaction_ids) expect(byId.get(id)!.amount).toBeLessThan(0);
+  });
+});
+
+describe('recurring and income, stored per item', () => {
+  it('answer detection over the current transactions, on repeat reads and after a refresh changes them', async () => {
+    const { access_token } = await item(ALL, 'user_good_stored');
+    const asOf = () => new Date(stack.deps.clock.now()).toISOString().slice(0, 10);
+    const readsMatchTheFeed = async () => {
+      const txns = (await allTransactions(access_token)) as unknown as TransactionRecord[];
+      const recurring = (await post('/v1/recurring/get', { access_token })).json.recurring_streams;
+      const income = (await post('/v1/income/get', { access_token })).json.income_streams;
+      expect(recurring).toEqual(detectRecurring(txns, asOf()));
+      expect(income).toEqual(detectIncome(txns, asOf()));
+      // The repeat reads come from the stored rows.
+      expect((await post('/v1/recurring/get', { access_token })).json.recurring_streams).toEqual(recurring);
+      expect((await post('/v1/income/get', { access_token })).json.income_streams).toEqual(income);
+      return txns;
+    };
+    const before = await readsMatchTheFeed();
+    expect((await post('/v1/items/refresh', { access_token })).json).toEqual({ refreshing: true });
+    await stack.background.idle();
+    const after = await readsMatchTheFeed();
+    // The refresh committed a change (pendings posted, new purchases): a stored product of the
+    // previous snapshot would no longer match detection over these.
+    expect(after).not.toEqual(before);
   });
 });
 

@@ -133,9 +133,10 @@ async function runScenario(ops: Op[]): Promise<void> {
 }
 
 describe('transactions sync (property-based)', () => {
+  // 60 scenarios of up to 24 commits and pages each against DynamoDB Local: minutes on a loaded machine.
   it('keeps a rule-following replica equal to the server under interleaved ingestion and paging', async () => {
     await fc.assert(fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 24 }), runScenario), { numRuns: 60 });
-  });
+  }, 240_000);
 
   it('starts over from scratch without a cursor and gets the whole current state as added', async () => {
     await runScenario([

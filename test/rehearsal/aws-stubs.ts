@@ -2,7 +2,7 @@
 // authorization request AWS would evaluate (action, resource, condition keys):
 // - a DynamoDB proxy in front of DynamoDB Local: it forwards every request unchanged and records, per
 //   item touched, the leading (partition) key, as `dynamodb:LeadingKeys` sees it;
-// - recording stubs of SQS (SendMessage), Step Functions (StartExecution) and KMS (GenerateDataKey,
+// - recording stubs of SQS (SendMessage, SendMessageBatch), Step Functions (StartExecution) and KMS (GenerateDataKey,
 //   Decrypt) speaking the SDK's JSON protocols. The KMS stub's ciphertext blob carries the data key and
 //   the encryption context it was made under, and Decrypt refuses another context as KMS does.
 //
@@ -185,6 +185,24 @@ export async function startAwsStubs(dynamodbLocal: string, keyArnOf: (keyId: str
             MessageId: randomUUID(),
             MD5OfMessageBody: createHash('md5').update(String(body.MessageBody)).digest('hex'),
             ...(body.MessageGroupId ? { SequenceNumber: String(Date.now()) } : {}),
+          });
+        }
+        case 'AmazonSQS.SendMessageBatch': {
+          // One authorization request per call: IAM authorises SendMessageBatch as sqs:SendMessage.
+          const queueUrl = String(body.QueueUrl);
+          const name = queueUrl.split('/').pop() ?? '';
+          calls.push({ caller, action: 'sqs:SendMessage', resource: `arn:aws:sqs:${ENV.region}:${ENV.account}:${name}`, context: {} });
+          const entries = (body.Entries ?? []) as { Id: string; MessageBody: string; MessageGroupId?: string }[];
+          if (entries.length === 0 || entries.length > 10) return error(res, entries.length ? 'AWS.SimpleQueueService.TooManyEntriesInBatchRequest' : 'AWS.SimpleQueueService.EmptyBatchRequest', `${entries.length} entries`);
+          for (const entry of entries) messages.push({ queueUrl, body: String(entry.MessageBody), groupId: entry.MessageGroupId });
+          return json(res, 200, {
+            Successful: entries.map((entry) => ({
+              Id: entry.Id,
+              MessageId: randomUUID(),
+              MD5OfMessageBody: createHash('md5').update(String(entry.MessageBody)).digest('hex'),
+              ...(entry.MessageGroupId ? { SequenceNumber: String(Date.now()) } : {}),
+            })),
+            Failed: [],
           });
         }
         case 'AWSStepFunctions.StartExecution': {

@@ -6,11 +6,13 @@
 // event shape its trigger delivers, asserts the answers, and checks every AWS call each function
 // made against that function's synthesized IAM policy (iam.ts).
 import { randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, SQSEvent } from 'aws-lambda';
 import { ROUTES, aliasPaths, routeById } from '../../functions/contracts/routes';
+import { keys } from '../../functions/data/keys';
 import { ensureTable } from '../../functions/platform/local/dynamodb-local';
 import { applySeed } from '../../functions/platform/local/seed';
-import { createDeps } from '../../functions/platform/runtime';
+import { createDeps, type Deps } from '../../functions/platform/runtime';
 import { generateApiKey } from '../../functions/core/api-keys';
 import { apiEvent } from '../support/api-event';
 import { VALID } from '../support/valid-bodies';
@@ -18,7 +20,7 @@ import { apiMethods } from '../cdk/template-helpers';
 import type { Json } from '../support/json';
 import { startAwsStubs, type AwsCall, type AwsStubs } from './aws-stubs';
 import { keyArnOf, rehearsedFunctions, startContainer, type Container, type RehearsedFunction } from './functions';
-import { allowedBy, allowedOnlyVacuously, limitedByLeadingKeys, statementAllows } from './iam';
+import { allowedBy, allowedOnlyVacuously, statementAllows, tableAccessReport } from './iam';
 import { synthesizeWithBundles, type Synthesis } from './synth';
 
 const STAGE = 'sandbox';
@@ -35,6 +37,8 @@ const routeFunction = new Map<string, string>();
 const invoked = new Set<string>();
 const key = generateApiKey('test');
 let layerStarted = 0;
+/** The rehearsal's table, reached directly (not through the recording proxy): setup, not a function's calls. */
+let tableDeps: Deps;
 
 async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -56,7 +60,8 @@ beforeAll(async () => {
 
   // The application and its key exist before any function runs (as after onboarding), written
   // directly rather than through the proxy: they are not a function's calls.
-  await applySeed(createDeps({ tableName, stage: STAGE, region: 'us-east-1', dynamodbEndpoint: dynamodbLocal }), [
+  tableDeps = createDeps({ tableName, stage: STAGE, region: 'us-east-1', dynamodbEndpoint: dynamodbLocal });
+  await applySeed(tableDeps, [
     { application: 'Rehearsal', plan: 'enterprise', keys: [key] },
   ]);
 
@@ -150,6 +155,8 @@ function expectStatus(answer: Answer, status: number): void {
 const PRODUCTS = ['transactions', 'identity', 'income', 'assets', 'investments', 'liabilities', 'recurring'];
 let accessToken: string;
 let itemId: string;
+/** The healthy item the hosted Link connects (the journey's item has its login reset by then). */
+let linkItemId: string;
 
 describe('the sandbox journey', () => {
   it('creates a sandbox public token, exchanges it, lists accounts and syncs transactions', async () => {
@@ -262,6 +269,7 @@ describe('hosted Link', () => {
     const mfa = await post('/link/api/mfa', { link_token: linkToken, code: '1234' }, { key: null });
     expectStatus(mfa, 200);
     expect(mfa.json.public_token).toMatch(/^fc_pub_/);
+    linkItemId = mfa.json.metadata.item_id;
   });
 });
 
@@ -295,7 +303,7 @@ describe('webhooks', () => {
     expectStatus(await post('/v1/webhooks/secret/rotate', { grace_period_hours: 1 }), 200);
   });
 
-  it('dispatches queued events (SQS batch), delivers (Step Functions task input) and dead-letters', async () => {
+  it('dispatches queued events (SQS batch: the first attempt fails, unreachable), retries (Step Functions task input) and dead-letters', async () => {
     const fired = await post('/v1/sandbox/fire_webhook', { access_token: accessToken, webhook_type: 'item.error' });
     expectStatus(fired, 200);
     const eventMessages = stubs.messages.filter((m) => !m.queueUrl.endsWith('.fifo'));
@@ -308,8 +316,10 @@ describe('webhooks', () => {
     const input = started.map((e) => JSON.parse(e.input) as Record<string, unknown>).find((i) => i.endpoint_id === endpointId);
     if (!input) throw new Error(`no delivery started for ${endpointId}: ${JSON.stringify(started)}`);
     eventId = String(input.event_id);
+    // Dispatch made attempt 1 itself; the execution begins at attempt 2.
+    expect(input.attempts_made).toBe(1);
 
-    const outcome = await worker('WebhookDeliveryWorker').invoke<{ delivered: boolean; status: number }>({ ...input, attempt: 1 });
+    const outcome = await worker('WebhookDeliveryWorker').invoke<{ delivered: boolean; status: number }>({ ...input, attempt: 2 });
     expect(outcome).toMatchObject({ delivered: false, status: 0 });
     const dead = await worker('WebhookDeadLetterWorker').invoke<{ recorded: boolean }>({ ...input, attempts: 5 });
     expect(dead.recorded).toBe(true);
@@ -319,7 +329,7 @@ describe('webhooks', () => {
     expectStatus(deliveries, 200);
     const delivery = (deliveries.json.deliveries as Json[]).find((d) => d.delivery_id === input.delivery_id);
     expect(delivery).toMatchObject({ event_id: eventId, status: 'dead_lettered' });
-    expect(delivery.attempts).toHaveLength(1);
+    expect(delivery.attempts.map((a: Json) => a.attempt)).toEqual([1, 2]);
   });
 
   it('replays an event: a new delivery execution starts', async () => {
@@ -336,7 +346,18 @@ describe('webhooks', () => {
 });
 
 describe('scheduled work and removal', () => {
-  it('runs the scheduled refresh from an EventBridge schedule event', async () => {
+  it('runs the scheduled refresh from an EventBridge schedule event, queueing a due item with SendMessageBatch', async () => {
+    // The Link item's first scheduled refresh is hours away: make it due now, as time would.
+    await tableDeps.ddb.send(
+      new UpdateCommand({
+        TableName: tableDeps.config.tableName,
+        Key: keys.refreshDue(linkItemId),
+        UpdateExpression: 'SET gsi1sk = :due',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':due': keys.refreshDueEntry(linkItemId, 0).gsi1sk },
+      }),
+    );
+    const before = stubs.messages.length;
     const result = await worker('ScheduledRefreshWorker').invoke<{ enqueued: number }>({
       version: '0',
       id: randomUUID(),
@@ -348,7 +369,9 @@ describe('scheduled work and removal', () => {
       resources: ['arn:aws:events:us-east-1:111111111111:rule/rehearsal'],
       detail: {},
     });
-    expect(typeof result.enqueued).toBe('number');
+    expect(result.enqueued).toBe(1);
+    const queued = stubs.messages.slice(before).filter((m) => m.queueUrl.endsWith('.fifo'));
+    expect(queued.map((m) => [JSON.parse(m.body), m.groupId])).toEqual([[{ item_id: linkItemId, reason: 'scheduled' }, linkItemId]]);
   });
 
   it('removes the item', async () => {
@@ -406,11 +429,8 @@ function leastPrivilegeReport(): string[] {
     const name = fn.label.replace(/^\S+ \((.*)\)$/, '$1');
     const grantsKms = fn.statements.some((s) => s.actions.some((a) => /^kms:(Decrypt|GenerateDataKey)$/i.test(a)) && s.resources.some((r) => r.includes(':key/key-DataSecretsKey')));
     if (grantsKms && !calls.some((c) => c.action.startsWith('kms:'))) lines.push(`  ${name}: holds the secrets-key grant, made no KMS call`);
-    const unlimited = calls.filter((c) => c.action.startsWith('dynamodb:') && !limitedByLeadingKeys(fn.statements, c));
-    if (unlimited.length) {
-      const prefixes = [...new Set(unlimited.flatMap((c) => [c.context['dynamodb:LeadingKeys'] ?? []].flat().map((k) => k.split('#')[0])))].sort();
-      lines.push(`  ${name}: whole-table grant; touched partitions ${prefixes.join(', ') || '(none named)'}`);
-    }
+    // Partitions touched against partitions granted (test/rehearsal/iam.ts tableAccessReport).
+    lines.push(...tableAccessReport(fn.statements, calls).map((line) => `  ${name}: ${line}`));
     const kmsContexts = [...new Set(calls.filter((c) => c.action.startsWith('kms:')).map((c) => String(c.context['kms:EncryptionContext:purpose'] ?? '?')))];
     if (kmsContexts.length) lines.push(`  ${name}: KMS encryption context purpose ${kmsContexts.join(', ')}`);
     const unconditioned = calls.filter((c) => c.action.startsWith('kms:') && fn.statements.some((st) => !st.conditions && statementAllows(st, c)));

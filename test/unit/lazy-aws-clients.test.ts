@@ -71,7 +71,7 @@ describe('AWS clients of the deployed runtime', () => {
 
   it('loads Step Functions and builds its client on the first delivery start', async () => {
     const { ports } = runtimeModule.runtime();
-    const input = { delivery_id: 'evt_1:ep_1:0', event_id: 'evt_1', endpoint_id: 'ep_1', application_id: 'app_1', environment: 'test' } as const;
+    const input = { delivery_id: 'evt_1:ep_1:0', event_id: 'evt_1', endpoint_id: 'ep_1', application_id: 'app_1', environment: 'test', body: '{}', attempts_made: 1 } as const;
     await expect(ports.deliveries.start(input)).resolves.toBe(true);
     expect(mockSdkEvents).toEqual(['load @aws-sdk/client-sfn', 'new SFNClient', 'send StartExecutionCommand']);
   });

@@ -115,6 +115,16 @@ describe('webhook POSTs pinned to the checked addresses', () => {
       await close(silent);
     }
   });
+
+  it('count the DNS lookup inside the time limit: a resolver that never answers times the POST out, connecting nowhere', async () => {
+    const resolve = jest.fn(() => new Promise<string[]>(() => {}));
+    const agent = new RecordingAgent();
+    const timedOut = postWebhook(post('https://hooks.example/h', { agent, timeoutMs: 50 }), { environment: 'live', allowLoopback: false, resolve });
+    await expect(timedOut).rejects.toBeInstanceOf(WebhookTimeoutError);
+    await expect(timedOut).rejects.toThrow('timed out after 50 ms');
+    expect(resolve).toHaveBeenCalledTimes(1);
+    expect(agent.connectAddresses).toEqual([]);
+  });
 });
 
 describe('the pinned lookup', () => {

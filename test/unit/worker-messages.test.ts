@@ -26,8 +26,7 @@ const deliverAttempt = jest.fn(async (_deps: unknown, _input: unknown) => ({ del
 const deadLetter = jest.fn(async (_deps: unknown, _input: unknown) => undefined);
 const sweepOutbox = jest.fn(async (_deps: unknown) => 0);
 const refreshItem = jest.fn(async (_deps: unknown, _input: unknown) => ({ refreshed: true }));
-const scanned = jest.fn(async (_command: { input: Record<string, unknown> }): Promise<{ Items: Record<string, unknown>[]; LastEvaluatedKey?: Record<string, unknown> }> => ({ Items: [] }));
-const enqueueRefresh = jest.fn(async (_message: unknown) => undefined);
+const sweepDueRefreshes = jest.fn(async (_deps: unknown) => ({ due: 0, enqueued: 0, refused: 0 }));
 const reapAbandonedConnections = jest.fn(async (_deps: unknown) => 0);
 
 jest.mock('../../functions/app/webhooks', () => ({
@@ -37,14 +36,11 @@ jest.mock('../../functions/app/webhooks', () => ({
   sweepOutbox: (deps: unknown) => sweepOutbox(deps),
 }));
 jest.mock('../../functions/app/link', () => ({ reapAbandonedConnections: (deps: unknown) => reapAbandonedConnections(deps) }));
-jest.mock('../../functions/app/lifecycle', () => ({ refreshItem: (deps: unknown, input: unknown) => refreshItem(deps, input) }));
-jest.mock('../../functions/platform/runtime', () => ({
-  runtime: () => ({
-    config: { tableName: 't' },
-    ddb: { send: (command: { input: Record<string, unknown> }) => scanned(command) },
-    ports: { refreshQueue: { enqueue: (message: unknown) => enqueueRefresh(message) } },
-  }),
+jest.mock('../../functions/app/lifecycle', () => ({
+  refreshItem: (deps: unknown, input: unknown) => refreshItem(deps, input),
+  sweepDueRefreshes: (deps: unknown) => sweepDueRefreshes(deps),
 }));
+jest.mock('../../functions/platform/runtime', () => ({ runtime: () => ({ config: { tableName: 't' } }) }));
 
 // After the mocks: the workers bind to the mocked modules.
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -91,6 +87,22 @@ describe('the webhook dispatch worker', () => {
     const result = await dispatch.handler(sqs(record('m1', '{"event_id":"evt_1"}'), record('m2', '{"event":"evt_2"}'), record('m3', '{'), record('m4', '{"event_id":"evt_4"}')));
     expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'm2' }, { itemIdentifier: 'm3' }]);
     expect(dispatchEvent.mock.calls.map(([, id]) => id)).toEqual(['evt_1', 'evt_4']);
+  });
+
+  it('dispatches the events of a batch all at once (the batch takes one first attempt, not one per event), and reports only the ones that did not finish', async () => {
+    const ids = ['evt_1', 'evt_2', 'evt_3'];
+    let allStarted!: () => void;
+    const started = new Promise<void>((resolve) => (allStarted = resolve));
+    dispatchEvent.mockImplementation(async (_deps, eventId) => {
+      // Each dispatch holds until every one of the batch has begun: one at a time would never finish.
+      if (dispatchEvent.mock.calls.length === ids.length) allStarted();
+      await started;
+      if (eventId === 'evt_2') throw new Error('StartExecution throttled');
+      return 1;
+    });
+    const result = await dispatch.handler(sqs(...ids.map((id, i) => record(`m${i + 1}`, JSON.stringify({ event_id: id })))));
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'm2' }]);
+    expect(dispatchEvent.mock.calls.map(([, id]) => id)).toEqual(ids);
   });
 });
 
@@ -140,19 +152,14 @@ describe('the scheduled refresh worker', () => {
     await expect(scheduled.handler({})).rejects.toThrow(MalformedWorkerMessage);
     await expect(scheduled.handler({ ...scheduleEvent, source: 'custom' })).rejects.toThrow(/source/);
     expect(sweepOutbox).not.toHaveBeenCalled();
-    expect(scanned).not.toHaveBeenCalled();
+    expect(sweepDueRefreshes).not.toHaveBeenCalled();
   });
 
-  it('enqueues a scheduled refresh of every healthy item, page by page, through the items repository', async () => {
-    scanned
-      .mockResolvedValueOnce({ Items: [{ item_id: 'item_1' }, { item_id: 'item_2' }], LastEvaluatedKey: { pk: 'ITEM#item_2', sk: 'ITEM' } })
-      .mockResolvedValueOnce({ Items: [{ item_id: 'item_3' }] });
+  it('queues the due refreshes through the refresh-due sweep and reports how many it queued', async () => {
+    // The sweep itself (index reads, batches, claims) is tested against DynamoDB Local: test/handlers/refresh-due.test.ts.
+    sweepDueRefreshes.mockResolvedValueOnce({ due: 4, enqueued: 3, refused: 1 });
     await expect(scheduled.handler(scheduleEvent)).resolves.toEqual({ enqueued: 3, republished: 0, reaped: 0 });
-    expect(enqueueRefresh.mock.calls.map(([message]) => message)).toEqual(['item_1', 'item_2', 'item_3'].map((item_id) => ({ item_id, reason: 'scheduled' })));
-    const scans = scanned.mock.calls.map(([command]) => command.input);
-    // Item rows only (sort key ITEM), and only healthy ones: connecting, login_required and error items are skipped.
-    expect(scans[0]).toMatchObject({ TableName: 't', FilterExpression: 'sk = :item AND #status = :healthy', ExpressionAttributeValues: { ':item': 'ITEM', ':healthy': 'healthy' } });
-    expect(scans.map((scan) => scan.ExclusiveStartKey)).toEqual([undefined, { pk: 'ITEM#item_2', sk: 'ITEM' }]);
+    expect(sweepDueRefreshes).toHaveBeenCalledTimes(1);
   });
 });
 

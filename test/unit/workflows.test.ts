@@ -1,10 +1,14 @@
 // The local workflow runner executes the deployed state machine definitions
 // (functions/workers/state-machines.ts) with the real aws-local-stepfunctions, at a tiny time scale.
 // No wall-clock assertions: the waits are checked as the overrides the runner computes.
+import { StateMachine } from 'aws-local-stepfunctions';
 import type { DeadLetterInput, DeliveryAttemptInput, DeliveryExecutionInput, DeliveryOutcome, RefreshExecutionInput } from '../../functions/contracts/worker-messages';
 import {
   LOCAL_WORKER_ARNS,
+  NEXT_ATTEMPT_STATE,
   RECORD_DEAD_LETTER_STATE,
+  attemptCheckState,
+  attemptState,
   itemRefreshAsl,
   waitState,
   webhookDeliveryAsl,
@@ -32,7 +36,8 @@ const TIME_SCALE = 0.00001;
 const MAX_ATTEMPTS = WEBHOOK_RETRY_DELAYS_SECONDS.length;
 
 let counter = 0;
-function deliveryInput(): DeliveryExecutionInput {
+/** A replay's execution (attempts_made 0) unless told otherwise. */
+function deliveryInput(attemptsMade = 0): DeliveryExecutionInput {
   counter += 1;
   return {
     delivery_id: `evt_${counter}:ep_1`,
@@ -40,8 +45,15 @@ function deliveryInput(): DeliveryExecutionInput {
     endpoint_id: 'ep_1',
     application_id: 'app_1',
     environment: 'test',
+    body: `{"id":"evt_${counter}"}`,
+    attempts_made: attemptsMade,
   };
 }
+
+/** What the execution hands each attempt and the dead letter: the delivery (and the body). */
+const { attempts_made: _unused, ...attemptFields } = deliveryInput();
+const { body: _noBody, ...refFields } = attemptFields;
+const refOf = (input: DeliveryExecutionInput) => ({ delivery_id: input.delivery_id, event_id: input.event_id, endpoint_id: input.endpoint_id, application_id: input.application_id, environment: input.environment });
 
 interface Recorder {
   handlers: LocalWorkflowHandlers;
@@ -142,9 +154,18 @@ describe('local WebhookDelivery executions', () => {
     expect(accepted).toBe(true);
     expect(await done).toBe('SUCCEEDED');
     expect(rec.attempts.map((a) => a.attempt)).toEqual([1, 2, 3]);
-    // Each attempt gets the execution input unchanged, plus its number.
-    for (const attempt of rec.attempts) expect(attempt).toEqual({ ...input, attempt: attempt.attempt });
+    // Each attempt gets the delivery and the body it sends, unchanged, plus its number.
+    for (const attempt of rec.attempts) expect(attempt).toEqual({ ...refOf(input), body: input.body, attempt: attempt.attempt });
     expect(rec.deadLetters).toEqual([]);
+  });
+
+  it('begin after the attempt dispatch made: attempts_made 1 makes attempts 2 to 5, then the dead letter', async () => {
+    const rec = recorder(async () => refused);
+    const workflows = createLocalWorkflows(rec.handlers, { timeScale: TIME_SCALE });
+    const input = deliveryInput(1);
+    expect(await workflows.startDelivery(input).done).toBe('FAILED');
+    expect(rec.attempts.map((a) => a.attempt)).toEqual([2, 3, 4, 5]);
+    expect(rec.deadLetters).toEqual([{ ...refOf(input), attempts: MAX_ATTEMPTS }]);
   });
 
   it('make exactly five attempts when all fail, then one dead-letter call, and end FAILED', async () => {
@@ -153,7 +174,7 @@ describe('local WebhookDelivery executions', () => {
     const input = deliveryInput();
     expect(await workflows.startDelivery(input).done).toBe('FAILED');
     expect(rec.attempts.map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5]);
-    expect(rec.deadLetters).toEqual([{ ...input, attempts: MAX_ATTEMPTS }]);
+    expect(rec.deadLetters).toEqual([{ ...refOf(input), attempts: MAX_ATTEMPTS }]);
   });
 
   it('count a handler that throws as a failed attempt', async () => {
@@ -316,7 +337,7 @@ describe('local ItemRefresh executions', () => {
 });
 
 describe('dead-letter record state', () => {
-  it('passes the execution input plus the attempt count', () => {
+  it('passes which delivery it was plus the attempt count (not the body)', () => {
     const state = LOCAL_DEFINITIONS.webhookDelivery.States[RECORD_DEAD_LETTER_STATE] as unknown as { Parameters: { Payload: object } };
     expect(state.Parameters.Payload).toEqual({
       'delivery_id.$': '$.delivery_id',
@@ -326,6 +347,47 @@ describe('dead-letter record state', () => {
       'environment.$': '$.environment',
       attempts: MAX_ATTEMPTS,
     });
+    expect(Object.keys(refFields).sort()).toEqual(['application_id', 'delivery_id', 'endpoint_id', 'environment', 'event_id']);
+    expect(Object.keys(attemptFields).sort()).toEqual([...Object.keys(refFields), 'body'].sort());
+  });
+});
+
+/**
+ * The states one execution of the deployed definition enters (each is a billed state transition of
+ * a Standard workflow), given the outcome of each attempt it makes.
+ */
+async function statesEntered(attemptsMade: number, delivered: (attempt: number) => boolean): Promise<string[]> {
+  const definition = LOCAL_DEFINITIONS.webhookDelivery;
+  const machine = new StateMachine(JSON.parse(JSON.stringify(definition)));
+  const tasks = Object.fromEntries(
+    Object.entries(definition.States)
+      .filter(([, state]) => state.Type === 'Task')
+      .map(([name]) => [name, (input: unknown) => {
+        const { Payload } = input as { Payload: { attempt?: number } };
+        return { Payload: { delivered: Payload.attempt !== undefined && delivered(Payload.attempt), status: 500 } };
+      }]),
+  );
+  const execution = machine.run(deliveryInput(attemptsMade), { overrides: { taskResourceLocalHandlers: tasks, waitTimeOverrides: scaledWaits(0) } });
+  const entered: string[] = [];
+  for await (const event of execution.eventLogs) if (event.type === 'StateEntered') entered.push(event.state.name);
+  await execution.result.catch(() => undefined);
+  return entered;
+}
+
+describe('state transitions per execution (what a Standard workflow is billed for)', () => {
+  const retriesFrom = (first: number, last: number) =>
+    Array.from({ length: last - first + 1 }, (_, i) => first + i).flatMap((n) => [waitState(n), attemptState(n), attemptCheckState(n)]);
+
+  it('after a failed first attempt by dispatch: one Choice, then from the wait before attempt 2 (5 when attempt 2 succeeds, 15 when all fail)', async () => {
+    expect(await statesEntered(1, (n) => n === 2)).toEqual([NEXT_ATTEMPT_STATE, ...retriesFrom(2, 2), 'Delivered']);
+    const allFail = await statesEntered(1, () => false);
+    expect(allFail).toEqual([NEXT_ATTEMPT_STATE, ...retriesFrom(2, MAX_ATTEMPTS), RECORD_DEAD_LETTER_STATE, 'DeliveryFailed']);
+    expect(allFail).toHaveLength(15);
+  });
+
+  it('a replay begins at attempt 1; an input whose attempts are all made goes straight to the dead letter', async () => {
+    expect(await statesEntered(0, () => true)).toEqual([NEXT_ATTEMPT_STATE, attemptState(1), attemptCheckState(1), 'Delivered']);
+    expect(await statesEntered(MAX_ATTEMPTS, () => true)).toEqual([NEXT_ATTEMPT_STATE, RECORD_DEAD_LETTER_STATE, 'DeliveryFailed']);
   });
 });
 
@@ -371,6 +433,19 @@ describe('durable local WebhookDelivery executions', () => {
     expect(store.rows.size).toBe(0);
   });
 
+  it('keep the row of an execution started after dispatch\'s failed attempt at attempt 2, due after its wait, so a restart never makes attempt 1 again', async () => {
+    const store = memoryStore();
+    const rec = recorder(async () => ok);
+    const workflows = createLocalWorkflows(rec.handlers, { timeScale: TIME_SCALE, store, now: () => T0 });
+    const input = deliveryInput(1);
+    const run = workflows.startDelivery(input);
+    await run.recorded;
+    expect(store.saves[0]).toEqual({ input, nextAttempt: 2, nextAttemptAt: T0 + Math.round(60_000 * TIME_SCALE), timeScale: TIME_SCALE });
+    expect(await run.done).toBe('SUCCEEDED');
+    expect(rec.attempts.map((a) => a.attempt)).toEqual([2]);
+    expect(store.rows.size).toBe(0);
+  });
+
   it('continue after a stop where they left off: the retry wait re-armed with what remained of it, rescaled', async () => {
     const store = memoryStore();
     const first = recorder(async () => refused);
@@ -396,7 +471,7 @@ describe('durable local WebhookDelivery executions', () => {
     expect(resumed.map((r) => r.deliveryId)).toEqual([row.input.delivery_id]);
     expect(await resumed[0].done).toBe('SUCCEEDED');
     expect(first.attempts.map((a) => a.attempt)).toEqual([1]);
-    expect(second.attempts).toEqual([{ ...row.input, attempt: 2 }]);
+    expect(second.attempts).toEqual([{ ...refOf(row.input), body: row.input.body, attempt: 2 }]);
     expect(store.rows.size).toBe(0);
     // A resumed execution keeps its name: it cannot be started a second time.
     expect(after.startDelivery(row.input).accepted).toBe(false);
@@ -411,7 +486,7 @@ describe('durable local WebhookDelivery executions', () => {
     const [resumed] = await workflows.resume();
     expect(await resumed.done).toBe('FAILED');
     expect(rec.attempts.map((a) => a.attempt)).toEqual([4, 5]);
-    expect(rec.deadLetters).toEqual([{ ...input, attempts: MAX_ATTEMPTS }]);
+    expect(rec.deadLetters).toEqual([{ ...refOf(input), attempts: MAX_ATTEMPTS }]);
     expect(store.rows.size).toBe(0);
   });
 
@@ -424,7 +499,7 @@ describe('durable local WebhookDelivery executions', () => {
     const [resumed] = await workflows.resume();
     expect(await resumed.done).toBe('FAILED');
     expect(rec.attempts).toEqual([]);
-    expect(rec.deadLetters).toEqual([{ ...input, attempts: MAX_ATTEMPTS }]);
+    expect(rec.deadLetters).toEqual([{ ...refOf(input), attempts: MAX_ATTEMPTS }]);
     expect(store.rows.size).toBe(0);
   });
 
@@ -457,7 +532,7 @@ describe('durable local WebhookDelivery executions', () => {
 });
 
 describe('resumePoint', () => {
-  const input: DeliveryExecutionInput = { delivery_id: 'd', event_id: 'e', endpoint_id: 'p', application_id: 'a', environment: 'test' };
+  const input: DeliveryExecutionInput = { delivery_id: 'd', event_id: 'e', endpoint_id: 'p', application_id: 'a', environment: 'test', body: '{}', attempts_made: 0 };
   const at = (nextAttempt: number, nextAttemptAt: number, timeScale = 1): ExecutionRecord => ({ input, nextAttempt, nextAttemptAt, timeScale });
 
   it('starts a first attempt at once, and waits what remains before a later one', () => {

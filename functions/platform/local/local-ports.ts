@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { reapAbandonedConnections } from '../../app/link';
 import { deadLetter, deliverAttempt, dispatchEvent, sweepOutbox } from '../../app/webhooks';
 import { refreshItem } from '../../app/lifecycle';
+import type { RefreshExecutionInput } from '../../contracts/worker-messages';
 import { IngestionBusyError, INGESTION_LEASE_MS } from '../../data/feed-repo';
 import { logger } from '../observability';
 import type { BackgroundPorts } from '../ports';
@@ -143,22 +144,40 @@ export function createLocalPorts(deps: () => Deps, opts: LocalPortsOptions): Loc
     });
   }
 
+  async function acceptRefresh(input: RefreshExecutionInput): Promise<void> {
+    if (stopped) throw new Error('stopped');
+    // Strictly increasing, so that an item's refreshes resume in the order they were accepted.
+    lastQueuedAt = Math.max(lastQueuedAt + 1, Date.now());
+    const job: RefreshJob = { jobId: randomUUID(), input, queuedAt: lastQueuedAt };
+    await jobs.add(job);
+    schedule(job);
+  }
+
   const ports: BackgroundPorts = {
     eventBus: {
-      // Resolves once dispatch has made the delivery work durable; the outbox keeps the event until then.
+      // Resolves once dispatch has made the delivery work durable (each endpoint's first attempt
+      // made and its row written: delivered, or pending with its execution's row); the outbox keeps
+      // the event until then. So locally an emitter waits for the first POSTs, where on AWS it
+      // waits only for SQS to accept the message.
       publish: async (eventId) => {
         if (stopped) throw new Error('stopped');
         await inflight(dispatchEvent(deps(), eventId));
       },
     },
     refreshQueue: {
-      enqueue: async (input) => {
-        if (stopped) throw new Error('stopped');
-        // Strictly increasing, so that an item's refreshes resume in the order they were accepted.
-        lastQueuedAt = Math.max(lastQueuedAt + 1, Date.now());
-        const job: RefreshJob = { jobId: randomUUID(), input, queuedAt: lastQueuedAt };
-        await jobs.add(job);
-        schedule(job);
+      enqueue: acceptRefresh,
+      // One durable job row each, as SQS holds each message of a batch; a refused one is handed back.
+      enqueueMany: async (inputs) => {
+        const refused: RefreshExecutionInput[] = [];
+        for (const input of inputs) {
+          try {
+            await acceptRefresh(input);
+          } catch (err) {
+            logger.warn('refresh not accepted', { item_id: input.item_id, error: err as Error });
+            refused.push(input);
+          }
+        }
+        return refused;
       },
     },
     deliveries: {

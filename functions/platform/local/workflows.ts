@@ -413,8 +413,12 @@ export function createLocalWorkflows(handlers: LocalWorkflowHandlers, opts: Loca
     startDelivery(input) {
       if (stopped || deliveryIds.has(input.delivery_id)) return { accepted: false, done: Promise.resolve('FAILED'), recorded: Promise.resolve() };
       deliveryIds.add(input.delivery_id);
-      // The row exists before the first attempt, so no crash can lose an accepted execution.
-      const recorded = store ? store.save({ input, nextAttempt: 1, nextAttemptAt: now(), timeScale: opts.timeScale }) : Promise.resolve();
+      // The row exists before the execution's first attempt, so no crash can lose an accepted
+      // execution. It begins after the attempts made before it started (dispatch makes the first).
+      const nextAttempt = input.attempts_made + 1;
+      const recorded = store
+        ? store.save({ input, nextAttempt, nextAttemptAt: now() + waitBeforeMs(nextAttempt, opts.timeScale), timeScale: opts.timeScale })
+        : Promise.resolve();
       // A start whose row could not be written is not accepted: the caller may try again.
       recorded.catch(() => deliveryIds.delete(input.delivery_id));
       return { accepted: true, done: launchDelivery(input, {}, recorded), recorded };

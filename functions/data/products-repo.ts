@@ -1,0 +1,143 @@
+// Derived products (recurring, income) stored per item, beside the item row, each labelled with the
+// version of the inputs it was computed from (see productVersion). A read whose version matches is
+// answered from the stored rows; anything else is a miss and the caller recomputes and stores.
+//
+// Correctness never rests on the store: a row is used only when its version equals the reader's
+// exactly, and a version names every input of the computation, so a row is either the right answer
+// or ignored. The conditional write only keeps an older computation (a slow reader, an old
+// deployment) from replacing a newer one, which would cost a recompute, never a wrong answer.
+//
+// Rows: pk ITEM#<item>, sk PRODUCT#<name>#<part:3>. The product is gzipped JSON cut into parts of
+// at most PART_BYTES, so that a big item stays under DynamoDB's 400 KB per row: a 10-year consumer
+// item's recurring streams are about 36 KB gzipped, one part. Part 000 (the head) carries the
+// version, the number of parts and a write id that every part of the same write repeats, so parts
+// of two writes are never stitched together. Rows expire (TTL) two days after they are written:
+// the date is part of the version, so an older row can never match again.
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { Deps } from '../platform/runtime';
+import { queryByPrefix, writeIf, type Row } from './dynamo';
+import { keys } from './keys';
+
+/** The feed-derived products that are stored. */
+export type StoredProductName = 'recurring' | 'income';
+
+/** What a derived product is a function of. */
+export interface ProductInputs {
+  /** The item's committed_seq: the feed snapshot the product was computed from. */
+  committedSeq: number;
+  /** The date (YYYY-MM-DD) the product was computed as of. */
+  today: string;
+  /** The version of the derivation rules (bumped when their output changes). */
+  rules: number;
+}
+
+/**
+ * The version string of a product's inputs. Fixed-width fields, so that string order is the order
+ * of (committed_seq, today, rules): the conditional write compares versions as strings.
+ */
+export function productVersion(inputs: ProductInputs): string {
+  return `${String(inputs.committedSeq).padStart(12, '0')}#${inputs.today}#r${String(inputs.rules).padStart(4, '0')}`;
+}
+
+/** Largest gzipped slice one row holds: DynamoDB's limit is 400 KB per row, keys and attributes included. */
+export const PART_BYTES = 350_000;
+/**
+ * Most parts one product is stored in: they are written in one transaction, whose items may not
+ * exceed 4 MB together. A product larger than this (3.5 MB gzipped, some 200,000 transaction ids)
+ * is not stored: every read computes it, as before the store existed.
+ */
+export const MAX_PARTS = 10;
+
+/** Stored rows expire this long after they are written (their date can never match again after a day). */
+const ROW_TTL_MS = 2 * 24 * 3600 * 1000;
+
+const partNumber = (row: Row) => Number((row.sk as string).slice((row.sk as string).lastIndexOf('#') + 1));
+
+/**
+ * The stored product if it was computed from exactly `version`; undefined otherwise (never stored,
+ * another version, or parts of different writes). One strongly consistent Query over the product's
+ * rows, usually one row.
+ */
+export async function readStoredProduct<T>(deps: Deps, itemId: string, product: StoredProductName, version: string): Promise<T | undefined> {
+  const where = keys.productParts(itemId, product);
+  const rows = await queryByPrefix(deps, where.pk, where.skPrefix);
+  const head = rows.find((row) => partNumber(row) === 0);
+  if (!head || head.version !== version) return undefined;
+  const parts: Uint8Array[] = [];
+  for (let n = 0; n < (head.parts as number); n++) {
+    const part = rows.find((row) => partNumber(row) === n);
+    if (!part || part.write_id !== head.write_id) return undefined;
+    parts.push(part.data as Uint8Array);
+  }
+  return JSON.parse(gunzipSync(Buffer.concat(parts)).toString('utf8')) as T;
+}
+
+export type StoreOutcome =
+  /** The product is stored under its version. */
+  | 'stored'
+  /** A computation of the same or a newer version is already stored: nothing was written. */
+  | 'superseded'
+  /** Larger than MAX_PARTS parts: not stored. */
+  | 'too_large'
+  /** The item was removed while the product was computed: what was written is deleted again. */
+  | 'item_gone';
+
+/**
+ * Stores `value` as the product computed from `version`, unless the same or a newer version is
+ * already stored. `partBytes` is for tests (the split into parts); callers leave it.
+ */
+export async function storeProduct(
+  deps: Deps,
+  itemId: string,
+  product: StoredProductName,
+  version: string,
+  value: unknown,
+  partBytes = PART_BYTES,
+): Promise<StoreOutcome> {
+  const zipped = gzipSync(JSON.stringify(value));
+  const count = Math.max(1, Math.ceil(zipped.length / partBytes));
+  if (count > MAX_PARTS) return 'too_large';
+  const table = deps.config.tableName;
+  const writeId = randomUUID();
+  const expiresAt = Math.floor((deps.clock.now() + ROW_TTL_MS) / 1000);
+  const rows = Array.from({ length: count }, (_, n) => ({
+    ...keys.productPart(itemId, product, n),
+    write_id: writeId,
+    data: zipped.subarray(n * partBytes, (n + 1) * partBytes),
+    expires_at: expiresAt,
+    ...(n === 0 ? { version, parts: count } : {}),
+  }));
+  const onlyIfNewer = { ConditionExpression: 'attribute_not_exists(pk) OR version < :version', ExpressionAttributeValues: { ':version': version } };
+  let written: boolean;
+  if (count === 1) {
+    written = await writeIf(() => deps.ddb.send(new PutCommand({ TableName: table, Item: rows[0], ...onlyIfNewer })));
+  } else {
+    // All parts or none: a reader never finds a head whose parts are missing because of this write.
+    try {
+      await deps.ddb.send(
+        new TransactWriteCommand({
+          TransactItems: [{ Put: { TableName: table, Item: rows[0], ...onlyIfNewer } }, ...rows.slice(1).map((Item) => ({ Put: { TableName: table, Item } }))],
+        }),
+      );
+      written = true;
+    } catch (err) {
+      // The head's condition failed, or a concurrent writer of the same product held the rows:
+      // either way another computation is being or has been stored.
+      if (!(err instanceof TransactionCanceledException)) throw err;
+      written = false;
+    }
+  }
+  if (!written) return 'superseded';
+  // Removing an item deletes its partition; a product computed by a read that was in flight then
+  // would otherwise outlive the item (until its TTL). The item row goes first on removal, so a
+  // write that lands after the partition was emptied sees the item gone here.
+  const item = await deps.ddb.send(new GetCommand({ TableName: table, Key: keys.item(itemId), ConsistentRead: true, ProjectionExpression: 'pk' }));
+  if (item.Item) return 'stored';
+  await deps.ddb.send(
+    new BatchWriteCommand({ RequestItems: { [table]: rows.map((row) => ({ DeleteRequest: { Key: { pk: row.pk, sk: row.sk } } })) } }),
+  );
+  return 'item_gone';
+}
