@@ -8,12 +8,20 @@
 // window), and the new entry names it (`prevSeq`), so that the next writer can undo a commit that
 // died before publishing. Readers never read past the item's committed sequence.
 //
+// A source may report again an id it once withdrew (a statement re-imported after a deleting
+// correction, a bank un-voiding a pending). That is a fresh add: a new incarnation with
+// `addedSeq = s` that supersedes the tombstone, and the spans during which earlier incarnations
+// were current are kept on the entry (`earlier`), so a reader can tell whether its caller still
+// holds the id.
+//
 // A sync session reads one snapshot `snap` (the committed sequence when the session started) from
-// the caller's `base` (everything up to base was delivered). For each entry in key order:
+// the caller's `base` (everything up to base was delivered). The caller holds a transaction iff it
+// was current at base: base falls in its current incarnation (addedSeq <= base) or in an earlier
+// one. For each entry in key order:
 //   - superseded by a version inside the snapshot  -> skip (that later version is delivered)
-//   - tombstone first added after base            -> skip (the caller never saw it: rule 5)
+//   - tombstone the caller does not hold           -> skip (the caller never saw it: rule 5)
 //   - tombstone                                   -> removed
-//   - first added after base                      -> added
+//   - the caller does not hold it                 -> added
 //   - otherwise                                   -> modified
 // Because a session delivers exactly the state at `snap`, a change that lands while the caller is
 // paging can neither be lost nor cause a removal of a row the caller was never sent: it belongs to
@@ -36,6 +44,11 @@ export interface FeedEntry<T> {
   supersededBy?: number;
   /** The sequence of the version this entry replaced (none for a first add). */
   prevSeq?: number;
+  /**
+   * The spans `[addedSeq, removedSeq)` during which earlier incarnations of this id were current,
+   * oldest first: absent unless the id was removed and then reported again.
+   */
+  earlier?: Array<[number, number]>;
   txn?: T;
 }
 
@@ -53,10 +66,16 @@ export function afterSequence(seq: number): string {
   return `${pad(seq)}#\uffff`;
 }
 
+/** Whether a caller whose state is the feed at `base` holds the entry's transaction (entry.seq > base). */
+export function heldAt(entry: Pick<FeedEntry<unknown>, 'addedSeq' | 'earlier'>, base: number): boolean {
+  return entry.addedSeq <= base || (entry.earlier ?? []).some(([from, until]) => from <= base && base < until);
+}
+
 export function classify<T>(entry: FeedEntry<T>, base: number, snap: number): Delivery<T> | null {
   if (entry.supersededBy !== undefined && entry.supersededBy <= snap) return null;
-  if (entry.removed) return entry.addedSeq > base ? null : { kind: 'removed', txnId: entry.txnId };
-  return { kind: entry.addedSeq > base ? 'added' : 'modified', txn: entry.txn as T };
+  const held = heldAt(entry, base);
+  if (entry.removed) return held ? { kind: 'removed', txnId: entry.txnId } : null;
+  return { kind: held ? 'modified' : 'added', txn: entry.txn as T };
 }
 
 export interface PageProgress<T> {
@@ -94,6 +113,9 @@ export interface TxnChange<T> {
   txn?: T;
 }
 
+/** The `earlier` field to carry to a next version: absent when there is none. */
+const earlierOf = (earlier: Array<[number, number]> | undefined) => (earlier?.length ? { earlier } : {});
+
 export interface PlannedWrite<T> {
   entries: FeedEntry<T>[];
   superseded: FeedEntry<T>[];
@@ -102,7 +124,8 @@ export interface PlannedWrite<T> {
 /**
  * Plans one ingestion batch at sequence `seq` against the current (latest) entry per transaction.
  * Unchanged states and removals of unknown or already-removed transactions produce no entry, so
- * an idempotent re-ingestion commits nothing.
+ * an idempotent re-ingestion commits nothing. A state for a removed transaction is a fresh add
+ * (addedSeq = seq) that supersedes the tombstone and remembers the removed incarnation's span.
  */
 export function planBatch<T>(
   current: ReadonlyMap<string, FeedEntry<T>>,
@@ -117,15 +140,20 @@ export function planBatch<T>(
     if (seen.has(change.txnId)) throw new Error(`transaction ${change.txnId} appears twice in one batch`);
     seen.add(change.txnId);
     const prev = current.get(change.txnId);
+    const sk = feedKey(seq, change.txnId);
     if (change.txn === undefined) {
       if (!prev || prev.removed) continue;
-      entries.push({ sk: feedKey(seq, change.txnId), txnId: change.txnId, seq, addedSeq: prev.addedSeq, removed: true, prevSeq: prev.seq });
+      entries.push({ sk, txnId: change.txnId, seq, addedSeq: prev.addedSeq, removed: true, prevSeq: prev.seq, ...earlierOf(prev.earlier) });
       superseded.push({ ...prev, supersededBy: seq });
       continue;
     }
     if (prev && !prev.removed && sameState(prev.txn as T, change.txn)) continue;
-    if (prev && prev.removed) throw new Error(`transaction ${change.txnId} was removed and cannot come back; use a new id`);
-    entries.push({ sk: feedKey(seq, change.txnId), txnId: change.txnId, seq, addedSeq: prev?.addedSeq ?? seq, removed: false, txn: change.txn, ...(prev ? { prevSeq: prev.seq } : {}) });
+    if (prev?.removed) {
+      const earlier: Array<[number, number]> = [...(prev.earlier ?? []), [prev.addedSeq, prev.seq]];
+      entries.push({ sk, txnId: change.txnId, seq, addedSeq: seq, removed: false, txn: change.txn, prevSeq: prev.seq, earlier });
+    } else {
+      entries.push({ sk, txnId: change.txnId, seq, addedSeq: prev?.addedSeq ?? seq, removed: false, txn: change.txn, ...(prev ? { prevSeq: prev.seq, ...earlierOf(prev.earlier) } : {}) });
+    }
     if (prev) superseded.push({ ...prev, supersededBy: seq });
   }
   return { entries, superseded };

@@ -114,6 +114,7 @@ function entryRow(itemId: string, entry: FeedEntry<StoredTransaction>, now: numb
     added_seq: entry.addedSeq,
     removed: entry.removed,
     ...(entry.prevSeq !== undefined ? { prev_seq: entry.prevSeq } : {}),
+    ...(entry.earlier?.length ? { earlier: entry.earlier } : {}),
     ...(entry.txn ? { txn: entry.txn } : {}),
     ...(entry.supersededBy !== undefined
       ? { superseded_by: entry.supersededBy, expires_at: Math.floor((now + FEED_RETENTION_MS) / 1000) }
@@ -130,6 +131,7 @@ function entryFromRow(row: Row): FeedEntry<StoredTransaction> {
     removed: row.removed as boolean,
     supersededBy: row.superseded_by as number | undefined,
     prevSeq: row.prev_seq as number | undefined,
+    ...earlierFromRow(row),
     txn: row.txn as StoredTransaction | undefined,
   };
 }
@@ -141,6 +143,7 @@ function viewRow(itemId: string, entry: FeedEntry<StoredTransaction>, until?: { 
     ...keys.feedByDate(itemId, txn.date, entry.txnId, entry.seq),
     seq: entry.seq,
     added_seq: entry.addedSeq,
+    ...(entry.earlier?.length ? { earlier: entry.earlier } : {}),
     txn,
     ...(until ? { until: until.seq, expires_at: Math.floor((until.now + VIEW_GRACE_MS) / 1000) + 24 * 3600 } : {}),
   };
@@ -150,7 +153,13 @@ const visibleAt = (row: Row, committedSeq: number) => (row.seq as number) <= com
 
 function viewEntry(row: Row): FeedEntry<StoredTransaction> {
   const txn = row.txn as StoredTransaction;
-  return { sk: feedKey(row.seq as number, txn.transaction_id), txnId: txn.transaction_id, seq: row.seq as number, addedSeq: row.added_seq as number, removed: false, txn };
+  return { sk: feedKey(row.seq as number, txn.transaction_id), txnId: txn.transaction_id, seq: row.seq as number, addedSeq: row.added_seq as number, removed: false, ...earlierFromRow(row), txn };
+}
+
+/** The spans of earlier incarnations a row carries (only a transaction removed and reported again has any). */
+function earlierFromRow(row: Row): Pick<FeedEntry<StoredTransaction>, 'earlier'> {
+  const earlier = row.earlier as Array<[number, number]> | undefined;
+  return earlier?.length ? { earlier } : {};
 }
 
 interface MonthRow {
@@ -158,11 +167,22 @@ interface MonthRow {
   prev?: MonthDays;
 }
 
-/** Directory entry: the current version's date (absent once removed), its sequence and when it was first added. */
+/**
+ * Directory entry: the current version's date (absent once removed), its sequence and when it was
+ * first added; a tombstone also keeps the spans of its id's earlier incarnations (`p`), so that a
+ * source reporting the id again re-adds it without reading the tombstone.
+ */
 interface DirectoryEntry {
   d?: string;
   s: number;
   a: number;
+  p?: Array<[number, number]>;
+}
+
+/** The directory entry of a version. */
+function directoryEntryOf(entry: FeedEntry<StoredTransaction>): DirectoryEntry {
+  if (!entry.removed) return { d: (entry.txn as StoredTransaction).date, s: entry.seq, a: entry.addedSeq };
+  return { s: entry.seq, a: entry.addedSeq, ...(entry.earlier?.length ? { p: entry.earlier } : {}) };
 }
 
 interface Graveyard {
@@ -491,7 +511,7 @@ class WriterView {
     for (const txnId of txnIds) {
       const e = this.entryOf(txnId);
       if (!e) continue;
-      if (e.d === undefined) found.set(txnId, { sk: feedKey(e.s, txnId), txnId, seq: e.s, addedSeq: e.a, removed: true });
+      if (e.d === undefined) found.set(txnId, { sk: feedKey(e.s, txnId), txnId, seq: e.s, addedSeq: e.a, removed: true, ...(e.p?.length ? { earlier: e.p } : {}) });
       else live.push(keys.feedByDate(this.itemId, e.d, txnId, e.s));
     }
     for (const row of await getRows(this.deps, live)) {
@@ -666,9 +686,13 @@ async function derivedWrites(
       const endedRow = viewRow(itemId, prev, { seq, now });
       rows.push(put(endedRow));
       ended.push(endedRow.sk as string);
+    } else if (prev) {
+      // A removed transaction reported again: its tombstone has no view row to end, but a session
+      // whose snapshot includes the re-add must skip it (the new incarnation is what it delivers).
+      rows.push(put(entryRow(itemId, { ...prev, supersededBy: seq }, now)));
     }
     if (!entry.removed) rows.push(put(viewRow(itemId, entry)));
-    view.setEntry(entry.txnId, entry.removed ? { s: entry.seq, a: entry.addedSeq } : { d: (entry.txn as StoredTransaction).date, s: entry.seq, a: entry.addedSeq });
+    view.setEntry(entry.txnId, directoryEntryOf(entry));
     placements.push({ before: prev?.txn && placementOf(prev.txn), after: entry.txn && placementOf(entry.txn) });
   }
   const touched = placements.flatMap((p) => [p.before, p.after]).flatMap((p) => (p ? [monthOf(p.date)] : []));
@@ -719,14 +743,18 @@ async function undoUnpublished(deps: Deps, itemId: string, committed: number, re
       months.add(monthOf(orphan.txn.date));
     }
     const before = replaced.get(orphan.txnId);
-    if (before?.txn) {
-      rows.push(put(entryRow(itemId, { ...before, supersededBy: undefined }, now)));
+    if (!before) {
+      view.setEntry(orphan.txnId, undefined);
+      continue;
+    }
+    // The version the orphan replaced is current again: a live one, or the tombstone of a removed
+    // transaction the orphan reported again.
+    rows.push(put(entryRow(itemId, { ...before, supersededBy: undefined }, now)));
+    if (before.txn) {
       rows.push(put(viewRow(itemId, before)));
       months.add(monthOf(before.txn.date));
-      view.setEntry(orphan.txnId, { d: before.txn.date, s: before.seq, a: before.addedSeq });
-    } else {
-      view.setEntry(orphan.txnId, undefined);
     }
+    view.setEntry(orphan.txnId, directoryEntryOf(before));
   }
   for (const b of buckets) rows.push(put({ ...keys.feedDirectory(itemId, b), e: view.directory.get(b) }));
   for (const row of await getRows(deps, [...months].map((m) => keys.feedMonth(itemId, m)))) {

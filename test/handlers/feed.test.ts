@@ -1,6 +1,8 @@
 import { changesFrom } from '../../functions/app/item-source';
-import { commitTransactions, currentTransactions, sameTransaction, type StoredTransaction } from '../../functions/data/feed-repo';
+import { syncTransactions } from '../../functions/app/sync';
+import { commitTransactions, currentTransactions, readTransactionsPage, sameTransaction, type ChangeSource, type StoredTransaction } from '../../functions/data/feed-repo';
 import { getItem } from '../../functions/data/items-repo';
+import type { Deps } from '../../functions/platform/runtime';
 import { createTestItem, embeddedDeps } from '../support/embedded';
 
 const txn = (id: string, amount: number): StoredTransaction => ({
@@ -78,5 +80,70 @@ describe('ingesting the two shapes of connector batch', () => {
     expect(result).toMatchObject({ added: 1, modified: 0, removed: 1 });
     const ids = (await currentTransactions(deps, 'item_window', result.committedSeq!)).map((t) => t.transaction_id).sort();
     expect(ids).toEqual(['txn_kept', 'txn_new', 'txn_old']);
+  });
+});
+
+describe('a source that reports again a transaction it withdrew', () => {
+  type Replica = Map<string, StoredTransaction>;
+  /** Follows the sync rules from `cursor` to the end, checking each delivery against what the replica holds. */
+  async function syncToEnd(deps: Deps, itemId: string, cursor: string | undefined, replica: Replica): Promise<string> {
+    const item = (await getItem(deps, itemId))!;
+    for (;;) {
+      const page = await syncTransactions(deps, item, cursor, 1);
+      for (const t of page.added) {
+        expect({ added: t.transaction_id, held: replica.has(t.transaction_id) }).toEqual({ added: t.transaction_id, held: false });
+        replica.set(t.transaction_id, t);
+      }
+      for (const t of page.modified) {
+        expect({ modified: t.transaction_id, held: replica.has(t.transaction_id) }).toEqual({ modified: t.transaction_id, held: true });
+        replica.set(t.transaction_id, t);
+      }
+      for (const r of page.removed) {
+        expect({ removed: r.transaction_id, held: replica.has(r.transaction_id) }).toEqual({ removed: r.transaction_id, held: true });
+        replica.delete(r.transaction_id);
+      }
+      cursor = page.next_cursor;
+      if (!page.has_more) return cursor;
+    }
+  }
+
+  it('re-adds it: every earlier cursor syncs to the current state and transactions/get shows it once', async () => {
+    const deps = await embeddedDeps();
+    const itemId = 'item_readd';
+    await createTestItem(deps, itemId);
+    const batches: ChangeSource[] = [
+      { kind: 'changes', upserted: [txn('txn_x', 4.5), txn('txn_y', 9)], removed: [] },
+      { kind: 'changes', upserted: [], removed: ['txn_x'] },
+      // a statement re-import after a deleting correction: the same id, other content
+      { kind: 'changes', upserted: [txn('txn_x', 5)], removed: [] },
+      { kind: 'window', transactions: [txn('txn_y', 9)] },
+      { kind: 'window', transactions: [txn('txn_x', 6), txn('txn_y', 9)] },
+    ];
+    // Where a caller that synced after each commit stands: its cursor and what it holds.
+    const checkpoints: Array<{ cursor: string | undefined; replica: Replica }> = [{ cursor: undefined, replica: new Map() }];
+    const expected = [4.5, undefined, 5, undefined, 6];
+    for (const [i, batch] of batches.entries()) {
+      const result = await commitTransactions(deps, itemId, batch);
+      expect(result.committedSeq).toBe(i + 1);
+      const last = checkpoints[checkpoints.length - 1];
+      const replica = new Map(last.replica);
+      checkpoints.push({ cursor: await syncToEnd(deps, itemId, last.cursor, replica), replica });
+      expect(replica.get('txn_x')?.amount).toBe(expected[i]);
+    }
+    expect((await commitTransactions(deps, itemId, { kind: 'changes', upserted: [], removed: [] })).committedSeq).toBeNull();
+    const current = await currentTransactions(deps, itemId, 5);
+    expect(current.map((t) => [t.transaction_id, t.amount])).toEqual([
+      ['txn_x', 6],
+      ['txn_y', 9],
+    ]);
+    // A caller at any earlier point catches up to exactly the current state.
+    for (const { cursor, replica } of checkpoints) {
+      const caughtUp = new Map(replica);
+      await syncToEnd(deps, itemId, cursor, caughtUp);
+      expect(Object.fromEntries(caughtUp)).toEqual(Object.fromEntries(current.map((t) => [t.transaction_id, t])));
+    }
+    const page = await readTransactionsPage(deps, itemId, 5, { from: '2026-01-01', to: '2026-12-31', accountIds: ['acct_1'], offset: 0, count: 10 });
+    expect(page.total).toBe(2);
+    expect(page.transactions.map((t) => t.transaction_id)).toEqual(['txn_x', 'txn_y']);
   });
 });

@@ -1,6 +1,6 @@
 // Property: a caller that follows the sync rules (apply each page, keep next_cursor, loop while
 // has_more) always ends up with exactly the server's transactions, whatever ingestion batches
-// (adds, edits, posts, removals) land between and during its pages. Checked page by page: no row
+// (adds, edits, posts, removals, and removed ids reported again) land between and during its pages. Checked page by page: no row
 // twice, no `added` for a row it has, no `modified` or `removed` for a row it never got.
 import fc from 'fast-check';
 import { syncTransactions } from '../../functions/app/sync';
@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 
 type Op =
-  | { kind: 'ingest'; adds: number; edits: number[]; posts: number[]; removals: number[] }
+  | { kind: 'ingest'; adds: number; edits: number[]; posts: number[]; removals: number[]; readds: number[] }
   | { kind: 'page'; count: number }
   | { kind: 'drain'; count: number };
 
@@ -29,6 +29,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     edits: fc.array(fc.nat(), { maxLength: 3 }),
     posts: fc.array(fc.nat(), { maxLength: 3 }),
     removals: fc.array(fc.nat(), { maxLength: 3 }),
+    readds: fc.array(fc.nat(), { maxLength: 2 }),
   }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('page' as const), count: fc.integer({ min: 1, max: 3 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('drain' as const), count: fc.integer({ min: 1, max: 5 }) }) },
@@ -61,11 +62,13 @@ async function runScenario(ops: Op[]): Promise<void> {
   const serverAt = new Map<number, Map<string, StoredTransaction>>([[0, new Map()]]);
   const replica = new Map<string, StoredTransaction>();
   let cursor: string | undefined;
+  const everAdded = new Set<string>();
   let nextId = 0;
   let version = 0;
 
   const ingest = async (op: Extract<Op, { kind: 'ingest' }>) => {
     const ids = [...server.keys()];
+    const gone = [...everAdded].filter((id) => !server.has(id));
     const pick = (n: number) => (ids.length ? ids[n % ids.length] : undefined);
     const changes = new Map<string, StoredTransaction | undefined>();
     for (let i = 0; i < op.adds; i += 1) {
@@ -84,8 +87,14 @@ async function runScenario(ops: Op[]): Promise<void> {
       const id = pick(n);
       if (id && !changes.has(id)) changes.set(id, undefined);
     }
+    // A source reporting again an id it withdrew (an un-voided pending): it comes back as a fresh add.
+    for (const n of op.readds) {
+      const id = gone.length ? gone[n % gone.length] : undefined;
+      if (id && !changes.has(id)) changes.set(id, txn(id, (version += 1), n % 2 === 0));
+    }
     const result = await commitTransactions(deps, itemId, [...changes].map(([txnId, t]) => ({ txnId, txn: t })));
     for (const [id, t] of changes) {
+      if (t) everAdded.add(id);
       if (t) server.set(id, t);
       else server.delete(id);
     }
@@ -140,8 +149,23 @@ describe('transactions sync (property-based)', () => {
 
   it('starts over from scratch without a cursor and gets the whole current state as added', async () => {
     await runScenario([
-      { kind: 'ingest', adds: 5, edits: [], posts: [], removals: [] },
-      { kind: 'ingest', adds: 2, edits: [1], posts: [0, 2], removals: [3] },
+      { kind: 'ingest', adds: 5, edits: [], posts: [], removals: [], readds: [] },
+      { kind: 'ingest', adds: 2, edits: [1], posts: [0, 2], removals: [3], readds: [] },
+    ]);
+  });
+
+  it('gives every earlier cursor a consistent state when a removed transaction is reported again', async () => {
+    // add, page; remove, page; re-add, page; remove again; re-add again: sessions start from each.
+    await runScenario([
+      { kind: 'ingest', adds: 3, edits: [], posts: [], removals: [], readds: [] },
+      { kind: 'page', count: 1 },
+      { kind: 'ingest', adds: 0, edits: [], posts: [], removals: [0, 1], readds: [] },
+      { kind: 'page', count: 1 },
+      { kind: 'ingest', adds: 1, edits: [], posts: [], removals: [], readds: [0] },
+      { kind: 'drain', count: 2 },
+      { kind: 'ingest', adds: 0, edits: [], posts: [], removals: [0], readds: [1] },
+      { kind: 'page', count: 1 },
+      { kind: 'ingest', adds: 0, edits: [1], posts: [], removals: [], readds: [0, 1] },
     ]);
   });
 });

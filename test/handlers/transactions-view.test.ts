@@ -90,7 +90,7 @@ function applyToModel(model: Map<string, StoredTransaction>, source: ChangeSourc
   }
 }
 
-type Op = { shape: 'explicit' | 'changes' | 'window'; adds: number[]; edits: number[]; moves: number[]; removals: number[]; windowFrom: number };
+type Op = { shape: 'explicit' | 'changes' | 'window'; adds: number[]; edits: number[]; moves: number[]; removals: number[]; readds: number[]; windowFrom: number };
 
 const opArb: fc.Arbitrary<Op> = fc.record({
   shape: fc.constantFrom('explicit' as const, 'changes' as const, 'window' as const),
@@ -98,6 +98,7 @@ const opArb: fc.Arbitrary<Op> = fc.record({
   edits: fc.array(fc.nat(), { maxLength: 4 }),
   moves: fc.array(fc.nat(), { maxLength: 3 }),
   removals: fc.array(fc.nat(), { maxLength: 3 }),
+  readds: fc.array(fc.nat(), { maxLength: 2 }),
   windowFrom: fc.nat(),
 });
 
@@ -115,6 +116,7 @@ describe('the date-ordered view', () => {
       fc.asyncProperty(fc.array(fc.tuple(opArb, probeArb), { minLength: 1, maxLength: 5 }), async (steps) => {
         const itemId = await newItem();
         const model = new Map<string, StoredTransaction>();
+        const everAdded = new Map<string, StoredTransaction>();
         let next = 0;
         for (const [op, p] of steps) {
           const held = [...model.values()];
@@ -136,6 +138,13 @@ describe('the date-ordered view', () => {
             const t = pick(n);
             if (t && !changed.has(t.transaction_id)) changed.set(t.transaction_id, undefined);
           }
+          // A removed transaction the source reports again, maybe on another day.
+          const gone = [...everAdded.values()].filter((t) => !model.has(t.transaction_id));
+          for (const n of op.readds) {
+            const t = gone.length ? gone[n % gone.length] : undefined;
+            if (t && !changed.has(t.transaction_id)) changed.set(t.transaction_id, { ...t, date: dayOf(n), amount: t.amount + 2 });
+          }
+          for (const [id, t] of changed) if (t) everAdded.set(id, t);
           let source: ChangeSource;
           if (op.shape === 'explicit') source = [...changed].map(([txnId, t]) => ({ txnId, txn: t }));
           else if (op.shape === 'changes') {
@@ -272,6 +281,40 @@ describe('a writer that stops half-way', () => {
       }
     }
   }, 240_000);
+
+  it('undoes an unpublished re-add of a removed transaction, leaving it removed for readers and the next writer', async () => {
+    // NEXT removed t_c; the source then reports it again, on another day.
+    const readd: ChangeSource = [{ txnId: 't_c', txn: { ...BASE[2], date: '2026-01-15', amount: 3.5 } }];
+    const readdModel = () => {
+      const m = nextModel();
+      applyToModel(m, readd);
+      return m;
+    };
+    for (const failAt of [1, 2, 3]) {
+      const itemId = await newItem();
+      await commitTransactions(deps, itemId, BASE.map((t) => ({ txnId: t.transaction_id, txn: t })));
+      await commitTransactions(deps, itemId, NEXT);
+      const afterRemoval = await syncTransactions(deps, (await getItem(deps, itemId))!, undefined, 100);
+      await expect(commitTransactions(failingDeps(failAt, false), itemId, readd)).rejects.toThrow(/injected failure/);
+      await expectView(itemId, nextModel(), probe);
+      expect(await syncedFromScratch(itemId)).toEqual(newestFirst(nextModel().values()));
+      // A commit that does not touch t_c undoes the orphan: t_c stays removed, its tombstone current.
+      await commitTransactions(deps, itemId, [{ txnId: 't_g', txn: txn('t_g', '2026-02-20', 'acct_a', 7) }]);
+      const without = nextModel();
+      without.set('t_g', txn('t_g', '2026-02-20', 'acct_a', 7));
+      await expectView(itemId, without, probe);
+      const retried = await commitTransactions(deps, itemId, readd);
+      expect(retried).toMatchObject({ added: 1, modified: 0, removed: 0 });
+      const final = readdModel();
+      final.set('t_g', txn('t_g', '2026-02-20', 'acct_a', 7));
+      await expectView(itemId, final, probe);
+      expect(await syncedFromScratch(itemId)).toEqual(newestFirst(final.values()));
+      // A caller that saw the removal gets the re-added transaction as added.
+      const caughtUp = await syncTransactions(deps, (await getItem(deps, itemId))!, afterRemoval.next_cursor, 100);
+      expect(caughtUp.added.map((t) => t.transaction_id).sort()).toEqual(['t_c', 't_g']);
+      expect(caughtUp.removed).toEqual([]);
+    }
+  });
 
   it('shows a reader the last committed state while a commit is writing, and the new one once it publishes', async () => {
     const itemId = await newItem();
