@@ -28,6 +28,7 @@ import {
   getEvent,
   getSecretRecord,
   insertEndpoint,
+  isExpired,
   listEndpoints,
   parseDeliveryId,
   recordAttempt,
@@ -254,7 +255,7 @@ function deliveryRef(event: EventRecord, endpointId: string, replay: number): De
 }
 
 /** The body every attempt of an event sends (identical bytes each time; receivers dedupe on id). */
-export function eventBody(event: EventRecord): string {
+export function eventBody(event: Pick<EventRecord, 'eventId' | 'type' | 'created' | 'data'>): string {
   return JSON.stringify({ id: event.eventId, type: event.type, created: event.created, data: event.data });
 }
 
@@ -326,10 +327,15 @@ async function startRetries(deps: Deps, event: EventRecord, body: string, delive
   await deps.ports.deliveries.start({ ...deliveryRef(event, delivery.endpointId, delivery.replay), body, attempts_made: attemptsMade });
 }
 
-/** A replay: a new delivery per endpoint, with the same event id, its attempts made by an execution. */
+/**
+ * A replay: a new delivery per endpoint, with the same event id, its attempts made by an execution.
+ * An event past its retention answers as one that never existed (the TTL deletes it lazily, and it
+ * answers the same once deleted). Replay numbers count every delivery row still stored, expired
+ * ones too, since a new delivery's row must not land on an existing one.
+ */
 export async function replayEvent(deps: Deps, t: Tenant, eventId: string, endpointId?: string) {
   const { event, deliveries: existing } = await eventWithDeliveries(deps, eventId);
-  if (!event || event.applicationId !== t.applicationId || event.environment !== t.environment) fail('event_not_found');
+  if (!event || isExpired(event, deps.clock.now()) || event.applicationId !== t.applicationId || event.environment !== t.environment) fail('event_not_found');
   const endpoints = (await listEndpoints(deps, t.applicationId, t.environment)).filter((e) => !endpointId || e.endpointId === endpointId);
   if (endpointId && endpoints.length === 0) fail('webhook_endpoint_not_found');
   const ids: string[] = [];

@@ -48,6 +48,16 @@ export const LIMITS = {
   meteringShardShareOfPartition: 0.3,
 } as const;
 
+/**
+ * How long an event and each delivery of it (with its attempts) are kept: the table's TTL removes
+ * them this many days after they were created (functions/data/webhooks-repo.ts). Thirty days covers
+ * replaying a missed event and reading the delivery log well past the retry schedule (the last
+ * attempt is about 2.6 hours in), matches what webhook providers commonly keep, and bounds the
+ * largest share of the table's storage, which point-in-time recovery bills again. The spec sets no
+ * event retention or replay window.
+ */
+export const EVENT_RETENTION_DAYS = 30;
+
 export const PLANS = {
   free: { apiPerMonth: 10_000, aiPerMonth: 1_000, connectedUsers: 100, ratePerSecond: 10, liveAccess: false },
   startup: { apiPerMonth: 500_000, aiPerMonth: 50_000, connectedUsers: 5_000, ratePerSecond: 50, liveAccess: true },

@@ -2,14 +2,15 @@
 // unpublished; publishing hands it to the event bus and clears the flag only once the bus holds it
 // durably (on AWS: SQS accepted the message; locally: dispatch has made the first attempts and
 // written their delivery rows, and the execution rows of the failed ones). A crash in between leaves the event in the outbox for the sweep
-// (app/webhooks.ts `sweepOutbox`), and dispatch is idempotent. Here, in the data layer, so that app
+// (app/webhooks.ts `sweepOutbox`), and dispatch is idempotent. Clearing the flag also starts the
+// event's retention (its TTL): an event in the outbox never expires, however long it waits there. Here, in the data layer, so that app
 // code and the HTTP middleware (usage notices) emit events the same way.
 import { assertEventData, type EventData, type EventType } from '../contracts/events';
 import { randomToken } from '../core/api-keys';
 import { logger } from '../platform/observability';
 import type { Deps } from '../platform/runtime';
 import type { Environment } from '../contracts/schemas';
-import { markPublished, putEvent, type EventRecord } from './webhooks-repo';
+import { markPublished, putEvent, type NewEventRecord } from './webhooks-repo';
 
 /** Whose event it is: an event goes to the endpoints of one application and environment. */
 export interface EventTenant {
@@ -21,7 +22,7 @@ export interface EventTenant {
  * The event row, not yet written (callers that commit it with their change use `eventPut`). Where
  * responses are validated (tests), the payload is checked against the event catalogue too.
  */
-export function newEvent<T extends EventType>(deps: Deps, t: EventTenant, type: T, data: EventData<T>): Omit<EventRecord, 'published'> {
+export function newEvent<T extends EventType>(deps: Deps, t: EventTenant, type: T, data: EventData<T>): NewEventRecord {
   if (deps.config.validateResponses) assertEventData(type, data);
   return {
     eventId: `evt_${randomToken(24)}`,

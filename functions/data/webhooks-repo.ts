@@ -1,8 +1,16 @@
 // Webhook endpoints, the per-environment signing secrets (sealed), events with their outbox state,
 // and deliveries with every attempt.
+//
+// Retention: events and deliveries carry `expires_at` (the table's TTL attribute), EVENT_RETENTION_DAYS
+// after they were created. A delivery's attempts live in its row and its per-application index entry
+// is that row's gsi1 attributes, so the TTL removes them with it. An event gets its `expires_at` only
+// when it is marked published: an event still in the outbox never expires, however long publishing
+// takes. DynamoDB deletes expired rows lazily (up to days late), so what the API shows (the
+// deliveries list, replay) treats a row past its `expires_at` as absent.
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { queryByPrefix, writeIf, type Row } from './dynamo';
+import { EVENT_RETENTION_DAYS } from '../contracts/limits';
 import type { Environment } from '../contracts/schemas';
 import { sha256Hex } from '../core/api-keys';
 import { normalizeWebhookUrl } from '../core/webhook-url';
@@ -247,6 +255,21 @@ export async function rotateSecretRecord(
   );
 }
 
+// ---------- retention ----------
+
+const RETENTION_SECONDS = EVENT_RETENTION_DAYS * 86_400;
+
+/** When (Unix seconds) a row created at `createdSeconds` has outlived the retention. */
+const retentionEndOf = (createdSeconds: number) => createdSeconds + RETENTION_SECONDS;
+
+/**
+ * Whether a record's retention has ended at `now` (ms). The TTL deletes such rows some time later;
+ * until then readers that expose them must drop them.
+ */
+export function isExpired(record: { expiresAt: number | null }, now: number): boolean {
+  return record.expiresAt !== null && record.expiresAt * 1000 <= now;
+}
+
 // ---------- events (with outbox state) ----------
 
 export interface EventRecord {
@@ -258,20 +281,33 @@ export interface EventRecord {
   environment: Environment;
   data: Record<string, unknown>;
   published: boolean;
+  /** Unix seconds; null while the event is in the outbox (it never expires there). */
+  expiresAt: number | null;
 }
 
-const eventFromRow = (r: Row): EventRecord => ({
-  eventId: r.event_id,
-  type: r.type,
-  created: r.created,
-  applicationId: r.application_id,
-  environment: r.environment,
-  data: r.data,
-  published: r.published === true,
-});
+/** An event about to be written: into the outbox, so not published and without an expiry yet. */
+export type NewEventRecord = Omit<EventRecord, 'published' | 'expiresAt'>;
 
-/** The event row as a Put, so callers can commit it in the same transaction as the change. */
-export function eventPut(deps: Deps, e: Omit<EventRecord, 'published'>) {
+function eventFromRow(r: Row): EventRecord {
+  const published = r.published === true;
+  return {
+    eventId: r.event_id,
+    type: r.type,
+    created: r.created,
+    applicationId: r.application_id,
+    environment: r.environment,
+    data: r.data,
+    published,
+    // Events published before retention existed have no expires_at: they expire by the same rule.
+    expiresAt: typeof r.expires_at === 'number' ? r.expires_at : published && typeof r.created === 'number' ? retentionEndOf(r.created) : null,
+  };
+}
+
+/**
+ * The event row as a Put, so callers can commit it in the same transaction as the change. It has no
+ * expires_at: it gets one when it is published (markPublished).
+ */
+export function eventPut(deps: Deps, e: NewEventRecord) {
   const createdAt = new Date(e.created * 1000).toISOString();
   return {
     TableName: deps.config.tableName,
@@ -290,7 +326,7 @@ export function eventPut(deps: Deps, e: Omit<EventRecord, 'published'>) {
   };
 }
 
-export async function putEvent(deps: Deps, e: Omit<EventRecord, 'published'>): Promise<void> {
+export async function putEvent(deps: Deps, e: NewEventRecord): Promise<void> {
   await deps.ddb.send(new PutCommand(eventPut(deps, e)));
 }
 
@@ -299,14 +335,19 @@ export async function getEvent(deps: Deps, eventId: string): Promise<EventRecord
   return res.Item ? eventFromRow(res.Item) : undefined;
 }
 
+/**
+ * Takes the event out of the outbox and starts its retention: expires_at = created + the retention,
+ * computed from the row's own `created` in the same write (so marking twice writes the same value).
+ * Rows without `created` (none are written so) count from now.
+ */
 export async function markPublished(deps: Deps, eventId: string): Promise<void> {
   await deps.ddb.send(
     new UpdateCommand({
       TableName: deps.config.tableName,
       Key: keys.event(eventId),
-      UpdateExpression: 'SET published = :true REMOVE gsi1pk, gsi1sk',
+      UpdateExpression: 'SET published = :true, expires_at = if_not_exists(created, :now) + :retention REMOVE gsi1pk, gsi1sk',
       ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':true': true },
+      ExpressionAttributeValues: { ':true': true, ':now': Math.floor(deps.clock.now() / 1000), ':retention': RETENTION_SECONDS },
     }),
   );
 }
@@ -361,7 +402,11 @@ export interface DeliveryRecord {
   attempts: DeliveryAttempt[];
   createdAt: string;
   finishedAt: string | null;
+  /** Unix seconds: created + the retention. */
+  expiresAt: number;
 }
+
+const secondsOf = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
 const deliveryFromRow = (r: Row): DeliveryRecord => ({
   deliveryId: r.delivery_id,
@@ -376,6 +421,8 @@ const deliveryFromRow = (r: Row): DeliveryRecord => ({
   attempts: r.attempts ?? [],
   createdAt: r.created_at,
   finishedAt: r.finished_at ?? null,
+  // Deliveries written before retention existed have no expires_at: they expire by the same rule.
+  expiresAt: typeof r.expires_at === 'number' ? r.expires_at : retentionEndOf(secondsOf(r.created_at)),
 });
 
 export function deliveryIdOf(eventId: string, endpointId: string, replay: number): string {
@@ -398,7 +445,8 @@ export interface FirstAttempt {
  * creates it pending with no attempt; dispatch, with its first attempt and that attempt's outcome.
  */
 export async function createDelivery(deps: Deps, event: EventRecord, endpoint: WebhookEndpoint, replay: number, first?: FirstAttempt): Promise<DeliveryRecord | null> {
-  const createdAt = new Date(deps.clock.now()).toISOString();
+  const now = deps.clock.now();
+  const createdAt = new Date(now).toISOString();
   const deliveryId = deliveryIdOf(event.eventId, endpoint.endpointId, replay);
   const row = {
     ...keys.delivery(event.eventId, endpoint.endpointId, replay),
@@ -415,6 +463,7 @@ export async function createDelivery(deps: Deps, event: EventRecord, endpoint: W
     attempts: first ? [first.attempt] : [],
     created_at: createdAt,
     ...(first?.status === 'delivered' ? { finished_at: first.attempt.at } : {}),
+    expires_at: retentionEndOf(Math.floor(now / 1000)),
   };
   const created = await writeIf(() => deps.ddb.send(new PutCommand({ TableName: deps.config.tableName, Item: row, ConditionExpression: 'attribute_not_exists(pk)' })));
   return created ? deliveryFromRow(row) : null;
@@ -561,6 +610,11 @@ export function isDeliveryCursor(cursor: string): boolean {
   return Number.isFinite(at) && new Date(at).toISOString() === m[1] && parseDeliveryId(m[2]) !== null;
 }
 
+/**
+ * A page of the environment's deliveries, newest first, without expired ones. A delivery expires
+ * `created + retention`, and the index orders by creation time, so the expired ones are exactly the
+ * oldest: once a page holds one, no later page holds a live one, and the list ends there.
+ */
 export async function listDeliveries(
   deps: Deps,
   applicationId: string,
@@ -579,5 +633,11 @@ export async function listDeliveries(
     }),
   );
   const items = res.Items ?? [];
-  return { deliveries: items.map(deliveryFromRow), next: res.LastEvaluatedKey ? (items[items.length - 1].gsi1sk as string) : null };
+  const now = deps.clock.now();
+  const live = items.filter((r) => !isExpired(deliveryFromRow(r), now));
+  const reachedExpired = live.length < items.length;
+  return {
+    deliveries: live.map(deliveryFromRow),
+    next: res.LastEvaluatedKey && !reachedExpired ? (items[items.length - 1].gsi1sk as string) : null,
+  };
 }
