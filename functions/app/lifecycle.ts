@@ -27,16 +27,17 @@ export async function requestRefresh(deps: Deps, item: ItemRecord) {
 
 /**
  * The refresh worker: pulls what is new from the item's connector and commits it; the sync webhook
- * fires only if something changed. The sandbox simulator advances one step per refresh: new
- * transactions, pendings that post, and (every other refresh) a pending that is dropped. A refresh,
+ * fires only if something changed. The sandbox simulator advances one step per refresh of the day:
+ * new transactions, pendings that post, and (every other refresh) a pending that is dropped. A refresh,
  * scheduled or on demand, puts the item's next scheduled one a full interval of its plan away.
  */
 export async function refreshItem(deps: Deps, input: RefreshExecutionInput) {
   const item = await getItem(deps, input.item_id);
   if (!item || item.status !== 'healthy') return { refreshed: false, reason: item ? item.status : 'removed' };
   const { connector, connection } = connectorOfItem(item);
-  const refreshCount = await bumpRefreshCount(deps, item.itemId);
-  const result = await syncFromSource(deps, item, ingestable(await connector.refresh(connection, todayOf(deps), refreshCount)));
+  const today = todayOf(deps);
+  const refreshCount = await bumpRefreshCount(deps, item.itemId, today);
+  const result = await syncFromSource(deps, item, ingestable(await connector.refresh(connection, today, refreshCount)));
   await scheduleNextRefresh(deps, item);
   return { refreshed: true, changed: result?.committedSeq != null, added: result?.added ?? 0, modified: result?.modified ?? 0, removed: result?.removed ?? 0 };
 }

@@ -94,8 +94,8 @@ export interface ConnectorPort {
   /** The full history at connect time (24 months for the sandbox). */
   initialHistory(connection: Connection, today: string): Promise<SourceBatch>;
   /**
-   * What the source reports at the item's `refreshCount`-th refresh (1 for the first). The
-   * simulator advances one step per refresh; a real connector reads its current state.
+   * What the source reports at the item's `refreshCount`-th refresh on `today` (1 for the day's
+   * first). The simulator advances one step per refresh; a real connector reads its current state.
    */
   refresh(connection: Connection, today: string, refreshCount: number): Promise<SourceBatch>;
 

@@ -228,19 +228,38 @@ export async function updateItemState(
   await deps.ddb.send(new TransactWriteCommand({ TransactItems: [{ Update: update }, due] }));
 }
 
-/** Counts a refresh of the item; returns the new count (the sandbox simulator's step). */
-export async function bumpRefreshCount(deps: Deps, itemId: string): Promise<number> {
-  const res = await deps.ddb.send(
-    new UpdateCommand({
-      TableName: deps.config.tableName,
-      Key: keys.item(itemId),
-      UpdateExpression: 'ADD refresh_count :one',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':one': 1 },
-      ReturnValues: 'UPDATED_NEW',
-    }),
-  );
-  return res.Attributes?.refresh_count as number;
+/**
+ * Counts a refresh of the item on `today` (YYYY-MM-DD); returns the count of that day, 1 for the
+ * day's first (the sandbox simulator's step). The count restarts each day: the simulator replays
+ * that many steps over the day's generated data, so a lifetime count would make every refresh of a
+ * long-lived item slower than the last.
+ */
+export async function bumpRefreshCount(deps: Deps, itemId: string, today: string): Promise<number> {
+  const update = (input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName' | 'Key'>) =>
+    deps.ddb.send(new UpdateCommand({ TableName: deps.config.tableName, Key: keys.item(itemId), ReturnValues: 'UPDATED_NEW', ...input }));
+  // Two refreshes of one item can race across midnight: each write is conditional, and one that
+  // loses to the other tries the other form again.
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    try {
+      const res = await update({
+        UpdateExpression: 'ADD refresh_count :one',
+        ConditionExpression: 'refresh_day = :today',
+        ExpressionAttributeValues: { ':one': 1, ':today': today },
+      });
+      return res.Attributes?.refresh_count as number;
+    } catch (err) {
+      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    }
+    const started = await writeIf(() =>
+      update({
+        UpdateExpression: 'SET refresh_day = :today, refresh_count = :one',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(refresh_day) OR refresh_day <> :today)',
+        ExpressionAttributeValues: { ':one': 1, ':today': today },
+      }),
+    );
+    if (started) return 1;
+  }
+  throw new Error(`item ${itemId} is gone: its refresh count cannot be kept`);
 }
 
 // ---------- the refresh-due index (scheduled refresh) ----------
