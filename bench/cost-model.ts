@@ -1048,19 +1048,15 @@ function lineRows(report: PlanReport, ops: Record<string, RawUnits>) {
 }
 
 /**
- * Custom metric series a deployment keeps: the route and worker series this run saw, projected to
- * every route and worker (a run exercises some routes only), plus one ColdStart series per function
- * (every function flushes with captureColdStartMetric, dimensioned by function name; one process
- * here starts cold once at most). Errors a run does not provoke (4xx) add series it does not see.
+ * Custom metric series a deployment pays for. Only failures publish one (functions/platform/
+ * middleware.ts, functions/workers/define-worker.ts): ClientError, one series for the API, is sent
+ * about every hour at any real traffic, so it counts as a full metric-month; ServerError by route and
+ * Error by worker exist only in the hours that route or worker fails, and CloudWatch prorates a
+ * series by the hours it is sent, so a healthy month adds next to nothing. The projection is the
+ * series this run saw (it provokes 4xx answers, and 5xx only where a test of a failure does).
  */
-function projectedMetricSeries(seen: readonly string[], functions: number): { seen: number; projected: number } {
-  const dimensionOf = (series: string, name: string) => series.split('|')[2].split(',').find((d) => d.startsWith(`${name}=`));
-  const perKind = (name: string) => {
-    const series = seen.filter((s) => dimensionOf(s, name) !== undefined);
-    return series.length / Math.max(1, new Set(series.map((s) => dimensionOf(s, name))).size);
-  };
-  const projected = perKind('route') * ROUTES.length + perKind('worker') * Object.keys(WORKER_ACCESS).length + functions;
-  return { seen: seen.length, projected: Math.round(Math.max(projected, seen.length)) };
+function projectedMetricSeries(seen: readonly string[]): { seen: number; projected: number } {
+  return { seen: seen.length, projected: seen.length };
 }
 
 function report(measurement: Measurement, say: (line: string) => void): void {
@@ -1165,7 +1161,7 @@ function report(measurement: Measurement, say: (line: string) => void): void {
 
   // Fixed monthly costs of one deployment, whatever its tenants.
   const functions = ROUTES.length + 1 + Object.keys(WORKER_ACCESS).length;
-  const series = projectedMetricSeries(measurement.metricSeries, functions);
+  const series = projectedMetricSeries(measurement.metricSeries);
   const sweepUnits = addUnits(zeroUnits(), measurement.emptySweep, SWEEPS_PER_MONTH);
   const estimate = (label: string) => (l: LineItem) => ({ ...l, label: `${l.label} (${label})` });
   const fixedLines = [
@@ -1177,7 +1173,7 @@ function report(measurement: Measurement, say: (line: string) => void): void {
       alarmMetricMonths: 3 + functions + 2,
       dashboardMonths: 1,
     }),
-    ...priceQuantities({ customMetricMonths: series.projected }).map(estimate(`${series.seen} series seen, projected to every route, worker and function`)),
+    ...priceQuantities({ customMetricMonths: series.projected }).map(estimate(`${series.seen} series seen: failures only, prorated by the hours they are sent`)),
     ...priceQuantities(billableQuantities(sweepUnits, pricing)).map(estimate(`scheduled sweep with nothing due, MEASURED, x ${count(SWEEPS_PER_MONTH)} runs`)),
     // Estimates, not measured: Lambda's pollers long-poll each queue (about 5 pollers x 3 calls a minute) even when idle.
     ...priceQuantities({ sqsStandardRequests: 5 * 3 * 60 * HOURS_PER_MONTH, sqsFifoRequests: 5 * 3 * 60 * HOURS_PER_MONTH }).map(estimate('idle event-source polling, estimate')),

@@ -194,7 +194,7 @@ describe('every worker handler', () => {
     await expect(refresh.handler({ item_id: 'item_1', reason: 'on_demand' })).rejects.toBe(failure);
   });
 
-  it('on Lambda, flushes its metrics after every invocation, failed ones included, with a cold-start metric', async () => {
+  it('on Lambda, publishes an Error metric for a failed invocation and nothing for a successful one', async () => {
     const saved = process.env.AWS_LAMBDA_FUNCTION_NAME;
     process.env.AWS_LAMBDA_FUNCTION_NAME = 'fincore-worker';
     try {
@@ -215,14 +215,10 @@ describe('every worker handler', () => {
         metrics.clearDimensions();
         return metrics;
       });
-      const coldStart = jest.spyOn(observability.metrics, 'captureColdStartMetric').mockImplementation(() => undefined);
       await expect(worker.handler(attempt, lambdaContext)).resolves.toEqual({ delivered: true, status: 200 });
+      expect(published).toEqual([]);
       await expect(worker.handler({ ...attempt, attempt: 0 }, lambdaContext)).rejects.toThrow(/malformed delivery attempt input/);
-      expect(coldStart).toHaveBeenCalledWith('fincore-worker');
-      expect(published).toEqual([
-        expect.objectContaining({ worker: 'webhook-delivery', Success: 1 }),
-        expect.objectContaining({ worker: 'webhook-delivery', Error: 1 }),
-      ]);
+      expect(published).toEqual([expect.objectContaining({ worker: 'webhook-delivery', Error: 1 })]);
     } finally {
       if (saved === undefined) delete process.env.AWS_LAMBDA_FUNCTION_NAME;
       else process.env.AWS_LAMBDA_FUNCTION_NAME = saved;
