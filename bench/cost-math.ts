@@ -30,7 +30,7 @@ export interface RawUnits {
   traceEntries: number;
   /** API responses (compressed as API Gateway would) and webhook POSTs leaving AWS. */
   transferOutBytes: number;
-  /** Events written to the outbox (they stay in the table: no TTL). */
+  /** Events written to the outbox (kept EVENT_RETENTION_DAYS with their deliveries). */
   eventsEmitted: number;
   /** Webhook first attempts POSTed (dispatch's own attempt). */
   webhookFirstAttempts: number;

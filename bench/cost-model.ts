@@ -37,8 +37,8 @@
 //   bench/cost-math.ts: balances, accounts, items, transactions/get, products, on-demand refresh,
 //   institution search, categories, webhook endpoints and deliveries);
 // - the AI quota on ai.categorize (planned: it validates, meters and answers 501; no model cost);
-// - storage: each user's rows after connect (24 months of history) and refreshes, plus 24 months of
-//   events and deliveries (they carry no TTL);
+// - storage: each user's rows after connect (24 months of history) and refreshes, plus the events and
+//   deliveries of the retention window (EVENT_RETENTION_DAYS; the TTL removes older ones);
 // - Enterprise: the Growth mix's composition scaled to 1,000 rps for one hour (3.6 M API requests),
 //   priced per hour, with an enterprise key.
 // Fixed monthly costs of one deployment (WAF, KMS keys, alarms, dashboard, custom metrics, the
@@ -58,7 +58,7 @@ import { ScanCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, Context, SQSEvent } from 'aws-lambda';
 import { StateMachine, type RunOptions } from 'aws-local-stepfunctions';
 import { DELIVERY_ATTEMPT_HEADER } from '../functions/contracts/events';
-import { PLANS, type PlanName } from '../functions/contracts/limits';
+import { EVENT_RETENTION_DAYS, PLANS, type PlanName } from '../functions/contracts/limits';
 import { ROUTES, routeById, type Route } from '../functions/contracts/routes';
 import type { DeliveryExecutionStart, RefreshExecutionInput } from '../functions/contracts/worker-messages';
 import { generateApiKey } from '../functions/core/api-keys';
@@ -136,6 +136,8 @@ const ENTERPRISE_RPS = 1_000;
 const ENTERPRISE_SECONDS = 3_600;
 /** Per-user gaps stop at a day: the caches on their path (the 15-minute balance cache) are cold long before. */
 const DAY_MS = 24 * 3_600_000;
+/** Months of events and deliveries the table holds in steady state: the TTL removes older ones. */
+const EVENT_MONTHS_KEPT = EVENT_RETENTION_DAYS / (365.25 / 12);
 const BASE_URL = 'https://api.fincore.example';
 const JOURNEY_PRODUCTS = ['transactions', 'identity', 'income', 'liabilities', 'recurring'];
 const INSTITUTION = 'ins_sandbox_first_bank';
@@ -955,7 +957,7 @@ const LEVERS: Partial<Record<PriceKey, string>> = {
   xrayTracesRecorded: 'an X-Ray sampling rule below the default 5 % beyond the reservoir (for example 1 %, errors always)',
   dynamoReadRequestUnits: 'fewer reads in the operation named: read only what it can change',
   dynamoWriteRequestUnits: 'fewer or smaller rows written by the operation named',
-  dynamoStorageGbMonths: 'a TTL on events and deliveries (they are kept forever today) and fewer bytes per transaction',
+  dynamoStorageGbMonths: 'fewer bytes per transaction (the 24 months of history are most of it)',
   dynamoPitrGbMonths: 'a smaller table (see storage)',
   lambdaArmGbSeconds: 'less time or memory in the operation named (its DynamoDB round trips first)',
   apiGatewayRequests: 'an HTTP API ($1.00 a million) instead of REST, weighed against the REST-only features the stack uses (WAF association, gateway responses)',
@@ -1101,14 +1103,14 @@ function report(measurement: Measurement, say: (line: string) => void): void {
     const eventsPerMonth = scaleToPeriod(ops, counts).eventsEmitted;
     const store = measurement.storage[plan];
     const usersGb = bytesToGb(shape.connectedUsers * store.bytesPerUser);
-    const eventsGb = bytesToGb(24 * eventsPerMonth * store.bytesPerEvent);
+    const eventsGb = bytesToGb(EVENT_MONTHS_KEPT * eventsPerMonth * store.bytesPerEvent);
     const r = priced(counts, ops, usersGb + eventsGb);
     const price = PLAN_PRICES[plan];
     say(`\n-- ${plan}: ${price === 0 ? 'free' : `${price} USD a month`}; ${count(shape.apiPerMonth)} API + ${count(shape.aiPerMonth)} AI calls, ${count(shape.connectedUsers)} users refreshed every ${shape.refreshHours} h --`);
     say(`SCALED mix a month: ${Object.entries(counts).filter(([, n]) => n > 0).map(([op, n]) => `${op} ${count(n)}`).join(', ')}`);
     say(
       `metered API calls ${count(r.units.meteredApiCalls)} (quota ${count(shape.apiPerMonth)}); API Gateway requests ${count(r.units.apiRequests)}; webhooks ${count(r.units.webhookFirstAttempts)}; ` +
-        `storage ${fmt(usersGb + eventsGb, 1)} GB = users ${fmt(usersGb, 1)} GB (${kb(store.bytesPerUser)} KB each, MEASURED) + events and deliveries of 24 months ${fmt(eventsGb, 1)} GB (${fmt(store.bytesPerEvent, 0)} B an event, MEASURED; no TTL)`,
+        `storage ${fmt(usersGb + eventsGb, 1)} GB = users ${fmt(usersGb, 1)} GB (${kb(store.bytesPerUser)} KB each, MEASURED) + events and deliveries of ${EVENT_RETENTION_DAYS} days ${fmt(eventsGb, 1)} GB (${fmt(store.bytesPerEvent, 0)} B an event, MEASURED; older ones expire)`,
     );
     say(table(lineRows(r, ops)));
     const top = biggest(r.lines, 5);
