@@ -8,6 +8,7 @@ import { runProductReads } from './product-reads';
 import { runWebhooks } from './webhooks';
 import { runRefreshSweep } from './refresh-sweep';
 import { runEnrichment } from './enrichment';
+import { runEnrichmentFallback } from './enrichment-fallback';
 import { runColdStart } from './cold-start';
 import { runCostModel } from './cost-model';
 
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
   await runWebhooks();
   await runRefreshSweep();
   await runEnrichment();
+  await runEnrichmentFallback();
   await runColdStart();
   await runCostModel();
 }

@@ -4,7 +4,7 @@
 import { connectorOfItem } from '../connectors';
 import { windowChanges, type TxnChange } from '../core/change-feed';
 import type { SourceBatch, SourceTransaction } from '../core/connector-port';
-import { enrichDescriptor } from '../core/enrichment/rules';
+import { enrichTransaction } from '../core/enrichment/enrich';
 import { newEvent, publishEvent } from '../data/events';
 import { commitTransactions, type ChangeSource, type CommitResult, type StoredTransaction } from '../data/feed-repo';
 import { putAccounts, type ItemRecord, type StoredAccount } from '../data/items-repo';
@@ -16,7 +16,8 @@ export function todayOf(deps: Deps): string {
 }
 
 export function enrich(raw: SourceTransaction): StoredTransaction {
-  const e = enrichDescriptor(raw.name, raw.amount);
+  // the connector's MCC and counterparty name help where the descriptor rules abstain; they are not stored
+  const e = enrichTransaction(raw.name, raw.amount, { mcc: raw.mcc, counterparty: raw.counterparty });
   return {
     transaction_id: raw.transaction_id,
     account_id: raw.account_id,

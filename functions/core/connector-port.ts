@@ -39,8 +39,17 @@ export type LoginResult =
   /** The institution locked this login: the item enters the error state. */
   | { status: 'locked' };
 
-/** A transaction as a connector reports it: the contract's fields minus the ones ingestion derives. */
-export type SourceTransaction = Omit<TransactionRecord, 'merchant_name' | 'category' | 'category_detailed' | 'payment_channel'>;
+/**
+ * A transaction as a connector reports it: the contract's fields minus the ones ingestion derives,
+ * plus optional enrichment hints. The hints help enrichment when the descriptor alone says too
+ * little; they are not stored (the stored transaction keeps the contract's twelve fields).
+ */
+export type SourceTransaction = Omit<TransactionRecord, 'merchant_name' | 'category' | 'category_detailed' | 'payment_channel'> & {
+  /** The card network's merchant category code (ISO 18245), when the source reports one. */
+  mcc?: string;
+  /** The counterparty's name as the source reports it (a SEPA creditor, an aggregator's merchant). */
+  counterparty?: string;
+};
 
 /**
  * The transactions of one pull, in whichever of the two shapes the source speaks:

@@ -9,6 +9,8 @@ import {
   ruleOutputs,
 } from '../../functions/core/enrichment/rules';
 import { generateSandboxItem } from '../../functions/core/sandbox/generator';
+import { categoryForMcc, mccCategories } from '../../functions/core/enrichment/mcc';
+import { enrich } from '../../functions/app/item-source';
 
 // Hand-written statement lines in the shapes banks print them (processor prefixes, store numbers,
 // card trailers, ACH records, truncation, locations). None is taken from the sandbox generator.
@@ -216,5 +218,192 @@ describe('descriptor rules engine', () => {
     }
     expect(considered).toBeGreaterThan(1000);
     expect(categorized / considered).toBeGreaterThanOrEqual(0.95);
+  });
+});
+
+// Shapes seen on real statements that the engine used to miss. Each pattern is tested with
+// descriptors written for these tests (other names, other words, other lengths), never with lines
+// copied from a statement.
+describe('descriptor patterns from real-world statements', () => {
+  const detailedOf = (descriptor: string, amount = 20) => enrichDescriptor(descriptor, amount).category_detailed;
+
+  test.each([
+    ['GRANADA MEXICAN RESTA', 'food_and_drink_restaurants', 'Granada Mexican Restaurant'],
+    ['LAKESIDE COFF', 'food_and_drink_coffee', 'Lakeside Coffee'],
+    ['SUNNY DAY FROZEN YOG', 'food_and_drink_other', 'Sunny Day Frozen Yogurt'],
+    ['RIVERBEND BREWER', 'food_and_drink_bars_and_alcohol', 'Riverbend Brewery'],
+    ['ORCHARD HARDWA', 'home_hardware', 'Orchard Hardware'],
+    ['WESTSIDE LAUNDRO', 'services_and_government_other', 'Westside Laundromat'],
+    ['EASTGATE PHARMAC #12 DENVER CO', 'health_and_personal_care_pharmacy', 'Eastgate Pharmacy'],
+    ['SQ *KOI POND SUSH', 'food_and_drink_restaurants', 'Koi Pond Sushi'],
+  ])('a category word cut off at the end of the name still counts: %s', (descriptor, detailed, name) => {
+    expect(enrichDescriptor(descriptor, 20)).toMatchObject({ category_detailed: detailed, merchant_name: name });
+  });
+
+  test.each([
+    ['PINE RIDGE COLL'], // COLLEGE or COLLISION
+    ['SUNSET HOST'], // HOSTEL or HOSTING
+    ['GRAND PARK'], // a complete word (THEME PARK), not PARKING
+    ['STONE BOWL'], // a common word, not BOWLING
+    ['JOES MOVI'], // MOVIE cut short, not MOVING
+    ['OAK IVY #3310 SPRI'], // after a store number the last word is a location
+    ['NORTHSIDE COUN'], // COUNTY or COUNCIL, not COUNSELING
+  ])('a cut-off word that is ambiguous or complete leaves %s uncategorised', (descriptor) => {
+    expect(detailedOf(descriptor)).toBeNull();
+  });
+
+  test.each([
+    ['HARBOR VIEW RESTAURANTS', 'food_and_drink_restaurants'],
+    ['DELMAR BAKERIES', 'food_and_drink_other'],
+    ['PINECREST DENTISTS', 'health_and_personal_care_dental'],
+    ['STATE ROUTE 9 TOLLS', 'transportation_tolls'],
+    ['BAYSIDE TAPHOUSE', 'food_and_drink_bars_and_alcohol'],
+    ['SAKURA HIBACHI', 'food_and_drink_restaurants'],
+  ])('plurals and venue words: %s', (descriptor, detailed) => {
+    expect(detailedOf(descriptor)).toBe(detailed);
+  });
+
+  test.each([
+    ['ACCT MAINT CHG', 12, 'bank_fees_other'],
+    ['MTHLY SVC CHG', 5, 'bank_fees_other'],
+    ['INTL TXN FEE', 1.1, 'bank_fees_foreign_transaction'],
+    ['SAVINGS INTRST CREDIT', -3.2, 'income_interest'],
+    ['CASH WDRL BRANCH 0412', 60, 'transfer_out_cash_withdrawal'],
+    ['CIVIC CENTER PRKG GARAGE', 14, 'transportation_parking'],
+    ['HARBOR PKNG METR', 3, 'transportation_parking'],
+    ['LOAN PYMNT 0044', 310, 'loan_payments_personal_loan'],
+    ['MONTGOMERY ST UNIV PMNT', 2100, 'services_and_government_education'],
+  ])('statement abbreviations read as words: %s', (descriptor, amount, detailed) => {
+    expect(detailedOf(descriptor, amount)).toBe(detailed);
+  });
+
+  test.each([
+    ['Withdrawal Debit Card WINCO FOODS 0123', 'WINCO FOODS', 'WinCo Foods'],
+    ['Withdrawal POS #88213 TRADER JOE S', 'TRADER JOE S', "Trader Joe's"],
+    ['POS22NOV ALDI', 'ALDI', 'Aldi'],
+    ['POS 31,20 AT K1 05.11. 18:02 REWE 1234', 'REWE', 'REWE'],
+    ['COMPRA TARJETA 1234 ZARA', 'ZARA', 'Zara'],
+    ['PAGAMENTO POS IKEA 12/03', 'IKEA', 'IKEA'],
+    ['ACHAT CB CARREFOUR 12/03', 'CARREFOUR', 'Carrefour'],
+  ])('bank lead-ins are stripped: %s', (descriptor, cleaned, merchant) => {
+    expect(normalizeDescriptor(descriptor)).toBe(cleaned);
+    expect(enrichDescriptor(descriptor, 20).merchant_name).toBe(merchant);
+  });
+
+  test('codes glued to a name are cut off, keeping the name (and a two-letter brand)', () => {
+    expect(enrichDescriptor('ZARA0891 BARCELONA ES', 45).merchant_name).toBe('Zara');
+    expect(enrichDescriptor('H&M0451 AUSTIN TX', 45).merchant_name).toBe('H&M');
+    expect(enrichDescriptor('EXPEDIACOM8812', 300).merchant_name).toBe('Expedia');
+    expect(enrichDescriptor('STARBUCKS12 BELLEVUE', 5).merchant_name).toBe('Starbucks');
+    expect(normalizeDescriptor('LITTLE FOX BOOKS WA98101')).toBe('LITTLE FOX BOOKS');
+  });
+
+  test('the card-number stripper keeps CREDIT CARD in a card payment, and still drops card trailers', () => {
+    expect(normalizeDescriptor('CREDIT CARD 7788 PAYMENT')).toBe('CREDIT CARD PAYMENT');
+    expect(detailedOf('CREDIT CARD 7788 PAYMENT', 400)).toBe('loan_payments_credit_card');
+    expect(normalizeDescriptor('PURCHASE AUTHORIZED ON 05/21 SAFEWAY #1234 CARD 5566')).toBe('SAFEWAY');
+  });
+
+  test.each([
+    ['Deposit From Share 01', -250, 'transfer_in_account_transfer'],
+    ['Withdrawal To Share 09', 75, 'transfer_out_account_transfer'],
+    ['TRANSFERRED FROM MONEY MARKET', -500, 'transfer_in_account_transfer'],
+    ['Withdrawal Transfer To Loan 02', 410, 'loan_payments_personal_loan'],
+    ['BILL PAYMENT COMENITY BANK', 120, 'loan_payments_credit_card'],
+    ['CARDMEMBER SERV WEB PYMT', 300, 'loan_payments_credit_card'],
+    ['ZINSGUTSCHRIFT', -2.4, 'income_interest'],
+    ['INTERESSI ATTIVI', -1.9, 'income_interest'],
+    ['AGIOS TRIMESTRE', 8.1, 'bank_fees_interest_charge'],
+    ['COTISATION CARTE PREMIER', 45, 'bank_fees_other'],
+    ['KONTOGEBUEHR 03/2025', 4.9, 'bank_fees_other'],
+    ['SPESE TENUTA CONTO', 3, 'bank_fees_other'],
+    ['CUOTA TARJETA CREDITO', 30, 'bank_fees_other'],
+    ['PRELIEVO BANCOMAT 1234 MILANO', 100, 'transfer_out_cash_withdrawal'],
+    ['CAJERO AUTOMATICO 0021 MADRID', 50, 'transfer_out_cash_withdrawal'],
+    ['BANKOMAT 0077 GRAZ', 50, 'transfer_out_cash_withdrawal'],
+    ['DAB 15/06 TOULOUSE', 40, 'transfer_out_cash_withdrawal'],
+  ])('credit-union and European bank phrasing: %s', (descriptor, amount, detailed) => {
+    expect(detailedOf(descriptor, amount)).toBe(detailed);
+  });
+
+  test('ambiguous words resolve to the business the descriptor names', () => {
+    // a pet word beats a medical word anywhere in the name
+    expect(detailedOf('HILLCREST VETERINARY SPECIALTY CLINIC', 240)).toBe('shopping_pets');
+    expect(detailedOf('ELMWOOD ANIMAL CLINIC', 90)).toBe('shopping_pets');
+    expect(detailedOf('MEADOWBROOK FAMILY CLINIC', 90)).toBe('health_and_personal_care_doctors');
+    // a health club is a gym, not a night club
+    expect(detailedOf('DOWNTOWN HEALTH CLUB', 49)).toBe('health_and_personal_care_fitness');
+    expect(detailedOf('VELVET ROPE CLUB', 49)).toBe('entertainment_other');
+    // fuel sold by a grocer or a warehouse club, tolls billed by a car rental company
+    expect(enrichDescriptor('SAFEWAY FUEL 1234', 45)).toMatchObject({ merchant_name: 'Safeway', category_detailed: 'transportation_fuel' });
+    expect(enrichDescriptor('COSTCO GAS #0456', 52)).toMatchObject({ category_detailed: 'transportation_fuel' });
+    expect(detailedOf('SAFEWAY #1234', 45)).toBe('food_and_drink_groceries');
+    expect(enrichDescriptor('BUDGET RENT A CAR TOLLS', 18)).toMatchObject({ merchant_name: 'Budget', category_detailed: 'transportation_tolls' });
+    expect(detailedOf('AVIS E-TOLL 0042', 9)).toBe('transportation_tolls');
+    expect(detailedOf('AVIS RENT A CAR 0042', 190)).toBe('travel_rental_cars');
+    // a .io address is a software tool, even when its name is a brand's
+    expect(enrichDescriptor('CODEHOST.IO', 19)).toMatchObject({ merchant_name: 'Codehost.io', category_detailed: 'services_and_government_software' });
+    expect(detailedOf('COINBASE.IO 8812', 19)).toBe('services_and_government_software');
+    expect(detailedOf('COINBASE INC. 8889087930 CA', 200)).toBe('transfer_out_crypto');
+    // Amazon's grocery stores are groceries
+    expect(enrichDescriptor('AMZN FRESH 0423 SEATTLE', 64)).toMatchObject({ merchant_name: 'Amazon Fresh', category_detailed: 'food_and_drink_groceries' });
+    // a cuisine names a restaurant only when nothing more specific is there
+    expect(detailedOf('LOS COMPADRES MEXICAN', 31)).toBe('food_and_drink_restaurants');
+    expect(detailedOf('LOTUS KOREAN SPA', 80)).toBe('health_and_personal_care_beauty');
+    expect(detailedOf('SEOUL KOREAN MARKET', 80)).toBe('food_and_drink_groceries');
+  });
+});
+
+describe('MCC and counterparty hints', () => {
+  test('the MCC table covers ISO 18245 ranges and codes, and every category it names exists', () => {
+    expect(categoryForMcc('3058')).toBe('travel_flights');
+    expect(categoryForMcc('3390')).toBe('travel_rental_cars');
+    expect(categoryForMcc('3710')).toBe('travel_lodging');
+    expect(categoryForMcc('5411')).toBe('food_and_drink_groceries');
+    expect(categoryForMcc('5541')).toBe('transportation_fuel');
+    expect(categoryForMcc('5542')).toBe('transportation_fuel');
+    expect(categoryForMcc('5812')).toBe('food_and_drink_restaurants');
+    expect(categoryForMcc('5814')).toBe('food_and_drink_fast_food');
+    expect(categoryForMcc('742')).toBe('shopping_pets'); // leading zero lost in a CSV
+    expect(categoryForMcc(' 4784 ')).toBe('transportation_tolls');
+    expect(categoryForMcc('6012')).toBeNull(); // says nothing about the purchase
+    expect(categoryForMcc('99999')).toBeNull();
+    expect(categoryForMcc('FOOD')).toBeNull();
+    expect(categoryForMcc(undefined)).toBeNull();
+    for (const detailed of mccCategories()) expect({ detailed, primary: primaryOf(detailed) }).toEqual({ detailed, primary: expect.any(String) });
+  });
+
+  test('an MCC decides only where the descriptor rules abstain', () => {
+    expect(enrichDescriptor('ZEBULON HOLDINGS 0042', 35, { mcc: '5812' })).toEqual({
+      merchant_name: 'Zebulon Holdings', category: 'food_and_drink', category_detailed: 'food_and_drink_restaurants', payment_channel: 'in_store',
+    });
+    expect(enrichDescriptor('ZEBULON HOLDINGS 0042', -35, { mcc: '5812' }).category_detailed).toBe('income_refunds');
+    expect(enrichDescriptor('ZEBULON HOLDINGS 0042', 35, { mcc: '6012' }).category).toBeNull();
+    // the rules decided: the MCC does not override them
+    expect(enrichDescriptor('STARBUCKS STORE 08721 BELLEVUE WA', 7, { mcc: '5541' }).category_detailed).toBe('food_and_drink_coffee');
+  });
+
+  test('a counterparty name goes through the rules when the descriptor abstains, and names an abstention', () => {
+    expect(enrichDescriptor('SEPA 88412 REF 12', 15.99, { counterparty: 'Netflix International B.V.' })).toMatchObject({
+      merchant_name: 'Netflix', category_detailed: 'entertainment_streaming',
+    });
+    expect(enrichDescriptor('SEPA 88412 REF 12', 60, { counterparty: 'Blue Door Studio', mcc: '7230' })).toMatchObject({
+      merchant_name: 'Blue Door Studio', category_detailed: 'health_and_personal_care_beauty',
+    });
+    expect(enrichDescriptor('SEPA 88412 REF 12', 60, { counterparty: 'Blue Door Studio' })).toMatchObject({ merchant_name: 'Blue Door Studio', category: null, category_detailed: null });
+    expect(enrichDescriptor('SEPA 88412 REF 12', 60)).toMatchObject({ merchant_name: null, category: null });
+  });
+
+  test('ingestion passes a connector\'s hints to enrichment and does not store them', () => {
+    const raw = {
+      transaction_id: 'txn_1', account_id: 'acc_1', date: '2026-07-01', authorized_datetime: null, name: 'ZEBULON HOLDINGS 0042',
+      amount: 35, iso_currency_code: 'USD', pending: false, mcc: '5812', counterparty: 'Quill Studio',
+    };
+    const stored = enrich(raw);
+    expect(stored).toMatchObject({ merchant_name: 'Quill Studio', category_detailed: 'food_and_drink_restaurants' });
+    expect(Object.keys(stored).sort()).toEqual([
+      'account_id', 'amount', 'authorized_datetime', 'category', 'category_detailed', 'date', 'iso_currency_code', 'merchant_name', 'name',
+      'payment_channel', 'pending', 'transaction_id',
+    ]);
   });
 });

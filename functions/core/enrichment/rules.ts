@@ -22,15 +22,22 @@
 //      After an owning processor the remainder is also tried behind the owner's word (GOOGLE *FI ->
 //      GOOGLE FI).
 //   C. Merchant pattern at a later word (leftmost, then longest), except `^` (start-only) patterns.
+//      A department word outside the brand's pattern moves the category (fuel at a grocer or a
+//      warehouse club, tolls billed by a car rental company). A `.io` address is software.
 //   D. Category words (PIZZA, PHARMACY, HOTEL, RENT ...): a phrase inside a longer matching phrase
 //      does not count (ANIMAL HOSPITAL over HOSPITAL), otherwise the first rule wins. The name is
 //      the cleaned descriptor.
-//   E. Fallback words (bare WATER or ELECTRIC, CITY OF, DEPOSIT, TRANSFER, FEE) when D found nothing.
+//      Keyword tiers read abbreviations as words (PYMNT, INTRST, PRKG ...) and tier-D words also in
+//      the plural. Failing D, a category word cut off at the end of the name (COFFE, ICE CRE) counts
+//      when it can only be one rule's word.
+//   E. Fallback words (bare WATER or ELECTRIC, CITY OF, DEPOSIT, TRANSFER, FEE, cuisines) when D found nothing.
 //   F. The processor's own fallback (GOOGLE * -> Google, IC* -> Instacart), if it has one.
-//   -. Unmatched: merchant_name, category and category_detailed null; channel from the descriptor.
+//   -. Unmatched: connector hints, if given (the counterparty name through these rules, then the MCC's
+//      category); else merchant_name, category and category_detailed null; channel from the descriptor.
 // Inflows (amount < 0): a rule's `in` category applies; without one, spending categories become
 // income_refunds (a refund at that merchant) and non-spending ones keep their category.
 import { primaryOf } from '../taxonomy';
+import { categoryForMcc } from './mcc';
 import {
   FALLBACK_KEYWORDS,
   GENERIC_KEYWORDS,
@@ -58,6 +65,7 @@ export const RULES_VERSION: string = TABLE_VERSION;
 // Normalization tables
 // ---------------------------------------------------------------------------------------------
 
+const MONTH = '(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)';
 /** Card lead-ins banks add (a card was used). Each may be followed by a date, a 4-digit card or a masked card. */
 const BANK_PREFIXES = [
   'PURCHASE AUTHORIZED ON \\d\\d/\\d\\d', 'RECURRING PAYMENT AUTHORIZED ON \\d\\d/\\d\\d', 'PURCHASE AUTHORISED ON \\d\\d/\\d\\d',
@@ -68,16 +76,28 @@ const BANK_PREFIXES = [
   'CARD PAYMENT TO', 'CARD TRANSACTION', 'INTERAC PURCHASE', 'INTERAC RETAIL PURCHASE', 'IDP PURCHASE', 'VISA DEBIT PURCHASE', 'VISA DEBIT PUR',
   'VISA DEBIT', 'OPOS',
   'KARTENZAHLUNG', 'GIROCARD', 'EC', 'PAIEMENT PAR CARTE', 'PAIEMENT CB', 'CARTE X\\d{4}', 'CB',
+  // credit unions: the posting type leads ("Withdrawal Debit Card ...", "Withdrawal POS #123 ...")
+  'WITHDRAWAL DEBIT CARD', 'WITHDRAWAL DEBIT', 'WITHDRAWAL POS', 'WITHDRAWAL PURCHASE', 'DEBIT CARD WITHDRAWAL',
+  'POS SIGNATURE PURCHASE', 'SIGNATURE PURCHASE', 'POS TRANSACTION', 'PIN POS PURCHASE', 'POS PIN PURCHASE', 'DEBIT POS',
+  'VISA CHECK CARD', 'VISA CHECKCARD', 'MASTERCARD PURCHASE', 'MC PURCHASE',
+  // POS with the date glued on (POS01SEP, POS 14MAR24), Austrian POS with amount and terminal (POS 12,50 AT K1)
+  `POS ?\\d\\d${MONTH}(?:\\d\\d)?`, 'POS \\d+[.,]\\d\\d(?: EUR)?(?: [A-Z]{2})? K\\d+',
+  // Spain, Italy, France, Germany, the Netherlands
+  'COMPRA TARJETA', 'COMPRA TARJ', 'COMPRA EN', 'PAGO CON TARJETA', 'PAGAMENTO POS', 'PAGAMENTO CARTA', 'PAGAMENTO TRAMITE POS',
+  'ACHAT CB', 'FACTURE CARTE', 'KARTENUMSATZ', 'DEBITKARTE', 'BETAALPAS', 'BEA',
 ];
 /** Other lead-ins: ACH, bill pay, direct debit, www. */
 const ACH_PREFIXES = [
   'ACH DEBIT', 'ACH CREDIT', 'ACH PMT', 'ACH WEB', 'ACH', 'ELECTRONIC WITHDRAWAL', 'EXTERNAL WITHDRAWAL', 'ELECTRONIC PAYMENT',
   'BILL PAYMENT', 'BILL PAY', 'BILLPAY', 'WEB PMT', 'DIRECT DEBIT PAYMENT TO', 'DIRECT DEBIT', 'SEPA LASTSCHRIFT', 'SEPA-LASTSCHRIFT',
   'LASTSCHRIFT', 'PRLV SEPA', 'PRLV', 'WWW',
+  'WITHDRAWAL ACH', 'ACH WITHDRAWAL', 'FOLGELASTSCHRIFT', 'ERSTLASTSCHRIFT', 'BASISLASTSCHRIFT', 'SEPA DIRECT DEBIT',
+  'PRELEVEMENT', 'ADDEBITO SDD', 'ADDEBITO DIRETTO', 'ADEUDO RECIBO', 'RECIBO', 'DOMICILIACION',
 ];
 /** Regex alternation, longest first so that POS DEBIT wins over POS. */
 const alternation = (alts: string[]) => [...alts].sort((a, b) => b.length - a.length).join('|');
-const TRAILER = '(?:\\s+(?:\\d\\d/\\d\\d(?:/\\d\\d(?:\\d\\d)?)?|X*\\d{4}|CARD \\d{4}|\\d{4}))*';
+/** What may follow a lead-in: dates (02/14, 14.03., 01SEP), times, a card number or a masked card. */
+const TRAILER = `(?:\\s+(?:\\d\\d/\\d\\d(?:/\\d\\d(?:\\d\\d)?)?|\\d\\d\\.\\d\\d\\.(?:\\d{2,4})?|\\d\\d?${MONTH}(?:\\d\\d)?|\\d\\d[:.]\\d\\d|X*\\d{4}|CARD \\d{4}|\\d{4}))*`;
 /** First words of the prefixes above: the prefix regexes only run when the descriptor starts with one. */
 const PREFIX_LEADS: ReadonlySet<string> = new Set([...BANK_PREFIXES, ...ACH_PREFIXES].map((p) => /^[A-Z]+/.exec(p)![0]));
 const CARD_PREFIX_RE = new RegExp(`^(?:${alternation(BANK_PREFIXES)})${TRAILER}[\\s.:*-]+`);
@@ -108,9 +128,16 @@ const PROCESSORS: readonly Processor[] = [
   { re: /^APPLE\.COM\/BILL\s*/, ch: 'online', owner: 'Apple' },
 ];
 
-/** Phone numbers, dates, times, card trailers, reference numbers and #store numbers. */
+/**
+ * Phone numbers, dates (02/14), times, card trailers, reference numbers and #store numbers. A card number is cut with the word CARD (see
+ * CREDIT_CARD_NUMBER_RE for the exception).
+ */
 const NOISE_RE =
-  /\b1?-?\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}\b|\b\d{1,2}\/\d{1,2}(?:\/\d{2,4})?\b|\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AP]M)?\b|\bX{2,}\d{2,4}\b|\*{2,}\d{2,4}|#\s*[A-Z]?\d+|\bCARD\s+\d{4}\b|(?<=\b(?:STORE|STR|STE|UNIT|LOC|TERMINAL|TERM)\s+)#?\d+\b|\b(?:REF|CONF|TRACE|TRN|AUTH|CONFIRMATION|INV|INVOICE|ORDER)\s*(?:NO|NUM|NBR)?\s*[#:.]?\s*[A-Z]*\d[A-Z0-9]*\b/g;
+  /\b1?-?\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}\b|\b\d{1,2}\/\d{1,2}(?:\/\d{2,4})?\b|\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AP]M)?\b|\bX{2,}\d{2,4}\b|\*{2,}\d{2,4}|#\s*[A-Z]?\d+|\bCARD\s+(?:ENDING\s+(?:IN\s+)?)?\d{4}\b|(?<=\b(?:STORE|STR|STE|UNIT|LOC|TERMINAL|TERM)\s+)#?\d+\b|\b(?:REF|CONF|TRACE|TRN|AUTH|CONFIRMATION|INV|INVOICE|ORDER)\s*(?:NO|NUM|NBR)?\s*[#:.]?\s*[A-Z]*\d[A-Z0-9]*\b/g;
+/** European dates with dots (14.03., 14.03.2024) and amounts with a decimal comma (12,50): only run when a dot or comma is there. */
+const EU_NOISE_RE = /\b\d{1,2}\.\d{1,2}\.(?:\d{2,4}\b)?|\b\d+,\d\d\b(?!,)/g;
+/** "CREDIT CARD 3333 PAYMENT": the card number goes, the words CREDIT CARD stay (a card payment phrase). */
+const CREDIT_CARD_NUMBER_RE = /\bCREDIT CARD (?:ENDING (?:IN )?)?\d{4}\b/g;
 /** ACH record trailers: everything from PPD ID:, WEB ID:, CO ID:, INDN: onward. */
 const ACH_TAIL_RE = /\s+(?:(?:PPD|CCD|WEB|TEL|CTX|IAT|ARC|BOC|POP|CIE)\s+ID|CO ID|ID|INDN|SEC|TRACE|EED|IND ID|IND NAME)\s*:.*$/;
 const ORIG_CO_RE = /ORIG CO NAME:\s*(.+?)\s+(?:ORIG ID:|CO ID:).*?CO ENTRY DESCR:\s*(.+?)\s+(?:SEC:|TRACE#?:?|EED:|IND ID:|$)/;
@@ -141,6 +168,47 @@ const NAME_STOPWORDS: ReadonlySet<string> = new Set([
   'ONLINE', 'DEBIT', 'CREDIT', 'PURCHASE', 'POS', 'REF', 'TRN', 'THE', 'WWW', 'COM', 'NET', 'DIRECT', 'DEP', 'DEPOSIT', 'RECURRING',
   'AUTOPAY', 'EFT', 'BGC', 'SO', 'DD', 'FPS', 'VIA', 'DIR', 'PAYROLL', 'SALARY', 'GUSTO', 'ADP', 'PAYCHEX', 'PAY', 'WAGES',
 ]);
+
+/**
+ * Statement abbreviations and inflections, read as the full word by the keyword tiers (A, D, E) and
+ * compiled the same way into their phrases, so "INTRST PYMNT" meets INTEREST PAYMENT, "PRKG METR"
+ * meets PARKING METER and "SVC CHG" meets SERVICE CHARGE. Names are still built from the words as
+ * printed. The compiler throws if a mapping makes two rules' phrases equal. Not here on purpose:
+ * PMT and PYMT (CARD PMT is a card payment, CARD PAYMENT a UK card purchase), TFR (a priority
+ * transfer word, while a bare TRANSFER is only a fallback word), TRANS (TRANS UNION, TRANSIT ...).
+ */
+const ABBREVIATIONS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    PAYMENT: 'PYMNT PYMNTS PMNT PAYMNT PAYMT PAYMENTS',
+    INTEREST: 'INTRST INTRS INTST INTERESTS',
+    WITHDRAWAL: 'WDRL WTHDRL WTHDRWL WITHDRWL WITHDRAWL WDRWL WITHDRAWALS',
+    TRANSFER: 'TRANSFERRED TRANSFERED TRNSFR TRANSFR TRSF TRSFR TRANFER TRANSFERS',
+    DEPOSIT: 'DEP DEPOSITS',
+    PARKING: 'PRKG PKNG PARKNG',
+    METER: 'METR',
+    SERVICE: 'SVC SRVC',
+    SERVICES: 'SVCS SRVCS',
+    CHARGE: 'CHG CHRG',
+    MAINTENANCE: 'MAINT MNTNC',
+    MONTHLY: 'MTHLY MNTHLY',
+    ACCOUNT: 'ACCT',
+    INTERNATIONAL: 'INTL',
+    TRANSACTION: 'TXN TRXN TRANSACTN',
+    RESTAURANT: 'RSTRNT RESTRNT RESTAURNT',
+    STATION: 'STN',
+    CENTER: 'CTR CENTRE',
+    UNIVERSITY: 'UNIV',
+    HOSPITAL: 'HOSP',
+    CLINIC: 'CLNC',
+    DENTAL: 'DNTL',
+    PHARMACY: 'PHCY PHRMCY',
+    GROCERY: 'GRCRY',
+    ASSOCIATION: 'ASSN ASSOC',
+  }).flatMap(([word, forms]) => forms.split(' ').map((form) => [form, word] as const)),
+);
+function canonicalWord(token: string): string {
+  return ABBREVIATIONS.get(token) ?? token;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Compilation
@@ -200,11 +268,18 @@ for (const source of [...MERCHANTS.flatMap((r) => brandsOf(r).map((b) => b[0])),
   for (const alt of source.split('|')) for (const t of charNormalize(alt.replace(/^\^/, '').toUpperCase()).split(' ')) if (/\d/.test(t)) KEEP_TOKENS.add(t);
 }
 
+/** Two-letter brands (H&M -> HM, BP, EE): kept when a code is glued to them (HM0483), unlike other two-letter codes. */
+const SHORT_BRANDS: ReadonlySet<string> = new Set(
+  MERCHANTS.flatMap((r) => brandsOf(r).flatMap((b) => b[0].split('|'))).map((alt) => charNormalize(alt.replace(/^\^/, '').toUpperCase())).filter((t) => /^[A-Z]{2}$/.test(t)),
+);
+
 const PREFIX_INDEX = new Map<string, PrefixEntry[]>();
 /** merchant_name -> the rule and pattern entry that name it (processor owners, refunds). */
 const MERCHANT_BY_NAME = new Map<string, { rule: Rule; name: string }>();
 const ALL_RULES: Rule[] = [];
 let order = 0;
+/** Phrases of every keyword tier, for matching a cut-off last word (see partialPhrase). */
+const PARTIAL_SOURCES: Array<{ tokens: string[]; rule: Rule }> = [];
 const PRIORITY_INDEX = phraseIndex(PRIORITY_KEYWORDS, 'A');
 for (const row of MERCHANTS) {
   const brands = brandsOf(row);
@@ -233,23 +308,176 @@ for (const bucket of PREFIX_INDEX.values()) bucket.sort((a, b) => b.pattern.leng
 
 function phraseIndex(rows: readonly KeywordRow[], tier: 'A' | 'D' | 'E'): Map<string, PhraseEntry[]> {
   const index = new Map<string, PhraseEntry[]>();
+  /** Phrase (canonical) -> the rule that owns it: an abbreviation must not make two rules' phrases equal. */
+  const owners = new Map<string, Rule>();
+  const add = (tokens: string[], rule: Rule) => {
+    let bucket = index.get(tokens[0]);
+    if (!bucket) index.set(tokens[0], (bucket = []));
+    bucket.push({ tokens, rule });
+  };
   for (const row of rows) {
     const rule = makeRule(order++, tier, row[0].split('|')[0], row[0].split('|'), row[1], row[2], row[3] ?? {});
     ALL_RULES.push(rule);
     for (const alt of row[0].split('|')) {
-      const tokens = charNormalize(alt.toUpperCase()).split(' ').filter(Boolean);
-      if (tokens.length === 0) continue;
-      let bucket = index.get(tokens[0]);
-      if (!bucket) index.set(tokens[0], (bucket = []));
-      bucket.push({ tokens, rule });
+      const written = charNormalize(alt.toUpperCase()).split(' ').filter(Boolean);
+      if (written.length === 0) continue;
+      const tokens = written.map(canonicalWord);
+      const phrase = tokens.join(' ');
+      const owner = owners.get(phrase);
+      if (owner && owner !== rule && phrase !== written.join(' ')) {
+        throw new Error(`enrichment rule table: "${alt}" reads as "${phrase}" after abbreviations, a phrase of ${tier} "${owner.label}"`);
+      }
+      owners.set(phrase, rule);
+      add(tokens, rule);
+      PARTIAL_SOURCES.push({ tokens, rule });
+    }
+  }
+  // Category words also match in the plural (TOLLS, RESTAURANTS, BAKERIES), unless that plural is
+  // a phrase of its own.
+  if (tier === 'D') {
+    for (const { tokens, rule } of [...index.values()].flat()) {
+      const plural = pluralOf(tokens[tokens.length - 1]);
+      if (!plural) continue;
+      const pluralTokens = [...tokens.slice(0, -1), plural];
+      if (owners.has(pluralTokens.join(' '))) continue;
+      owners.set(pluralTokens.join(' '), rule);
+      add(pluralTokens, rule);
     }
   }
   return index;
 }
+
+/** The regular English plural of a keyword word, or null for abbreviations (MD, RX) and words already ending in S. */
+function pluralOf(word: string): string | null {
+  if (word.length < 3 || word.endsWith('S') || !/[AEIOUY]/.test(word) || /\d/.test(word)) return null;
+  if (/[^AEIOU]Y$/.test(word)) return `${word.slice(0, -1)}IES`;
+  if (/(?:X|Z|CH|SH)$/.test(word)) return `${word}ES`;
+  return `${word}S`;
+}
+
 const GENERIC_INDEX = phraseIndex(GENERIC_KEYWORDS, 'D');
 const FALLBACK_INDEX = phraseIndex(FALLBACK_KEYWORDS, 'E');
 /** Every word of a keyword phrase: never taken for a city when cleaning a name. */
 const KEYWORD_WORDS: ReadonlySet<string> = new Set([PRIORITY_INDEX, GENERIC_INDEX, FALLBACK_INDEX].flatMap((ix) => [...ix.values()].flat().flatMap((e) => e.tokens)));
+
+// A category word the bank cut off at the end of its name field (JAPANESE RESTAUR, CORNER COFFE,
+// POLAR ICE CRE). The cut word matches a keyword when it is a prefix of keyword words of one rule
+// only: 4+ letters alone, 3+ letters after the phrase's first words (ICE CRE). It never matches when
+// the word is complete somewhere in the table (PARK: THEME PARK; a brand's word) or is a common word
+// that merely starts a keyword (listed below), and words of different rules make it ambiguous
+// (COLL: COLLEGE or COLLISION; HOST: HOSTEL or HOSTING; RES: RESTAURANT or RESORT). The shortest
+// completion wins when every other one extends it (MARKE: MARKET, not MARKETPLACE).
+/** Complete words that happen to start a keyword: BOWL is not BOWLING, POKE is not POKER, DENT is not DENTAL. */
+const PARTIAL_STOPWORDS: ReadonlySet<string> = new Set(
+  // common words, names and the cut-off starts of other words (COUN: COUNTY, STRE: STREET, PRODU: PRODUCTIONS)
+  ('ACCO ACCOU ACCOUN ALTER ANTI AQUA BABY BAKER BARR BAUM BEAU BETT BING BOUL BOUT BOWL BRAS BRASS BREW BURG BURR CAME ' +
+    'CARB CHEM CHIL CHOP CLEAN COCK COLLE COMMU CONC CONSU CONSUL CONT CONVE CONVEN COUN COUR CREAM DENT DISC DISCO DOLL ' +
+    'DONE DUMP FISH FLOR FLORI FLOW FOUN FOUND FUND GROOM HAND HANDY HARD HEAL IMAGE IMPO LANDS LEGA LIBR LIBRA LICE ' +
+    'LOCK MARK MASS MATT MEMBER MEMBERS MONT MONTE MOVE MOVI MUSE NIGHT NURS NURSE PAIN PAINT PARI PARIS PASS PEDI PERM ' +
+    'PLUM POKE POST PRES PRIN PROD PRODU PRODUC PROPER RADIO REGI REGIS RENTA RIDES ROAST SHIP SOFT SPEN SPEND SPIRIT ' +
+    'STOR STORE STRE STREAM SUIT TAIL TANK TANKS TEMP TICK TRAIT TRAM TREASURE TURN WING').split(' '),
+);
+interface PartialEntry {
+  lead: string[];
+  word: string;
+  rule: Rule;
+}
+const PARTIAL_INDEX = new Map<string, PartialEntry[]>();
+for (const { tokens, rule } of PARTIAL_SOURCES) {
+  const word = tokens[tokens.length - 1];
+  const lead = tokens.slice(0, -1);
+  for (let len = lead.length > 0 ? 3 : 4; len < word.length; len++) {
+    const prefix = word.slice(0, len);
+    let bucket = PARTIAL_INDEX.get(prefix);
+    if (!bucket) PARTIAL_INDEX.set(prefix, (bucket = []));
+    bucket.push({ lead, word, rule });
+  }
+}
+/** Words that are complete as printed: keyword and brand words, cities, region codes, abbreviations, the stopwords above. */
+const COMPLETE_WORDS: ReadonlySet<string> = new Set([
+  ...PARTIAL_SOURCES.flatMap((e) => e.tokens),
+  ...[...PREFIX_INDEX.values()].flat().flatMap((e) => e.pattern.trim().split(' ')),
+  ...[...CITIES].flatMap((c) => c.split(' ')),
+  ...REGION_CODES,
+  ...NAME_STOPWORDS,
+  ...ABBREVIATIONS.keys(),
+  ...PARTIAL_STOPWORDS,
+]);
+
+/** The category rule a cut-off word at `at` completes, with the completed word; null when none or ambiguous. */
+function partialPhrase(tokens: readonly string[], at: number): { rule: Rule; word: string } | null {
+  const cut = tokens[at];
+  if (cut.length < 3 || COMPLETE_WORDS.has(cut)) return null;
+  const candidates = PARTIAL_INDEX.get(cut);
+  if (!candidates) return null;
+  let best: PartialEntry[] = [];
+  let bestLead = -1;
+  for (const c of candidates) {
+    const n = c.lead.length;
+    if (n > at || n < bestLead) continue;
+    let fits = true;
+    for (let j = 0; j < n && fits; j++) fits = tokens[at - n + j] === c.lead[j];
+    if (!fits) continue;
+    if (n > bestLead) {
+      best = [];
+      bestLead = n;
+    }
+    best.push(c);
+  }
+  if (best.length === 0) return null;
+  let word = best[0].word;
+  for (const c of best) if (c.word.length < word.length) word = c.word;
+  let rule: Rule | null = best[0].rule;
+  if (best.some((c) => c.rule !== rule)) {
+    // words of different rules: only the shortest completion, when every other one extends it
+    rule = null;
+    for (const c of best) {
+      if (!c.word.startsWith(word)) return null;
+      if (c.word !== word) continue;
+      if (rule && c.rule !== rule) return null;
+      rule = c.rule;
+    }
+  }
+  return rule && rule.tier === 'D' && !rule.opts.sign ? { rule, word } : null;
+}
+
+/**
+ * A department of a merchant whose own category is something else: fuel sold by a grocer, a
+ * warehouse club or a convenience store (KROGER FUEL, a club's GAS station), tolls billed by a car
+ * rental company. The merchant keeps its name; the category follows the department.
+ */
+const DEPARTMENTS: ReadonlyArray<{ words: ReadonlySet<string>; at: ReadonlySet<string>; rule: Rule }> = [
+  {
+    words: new Set(['FUEL', 'GAS', 'GASOLINE', 'PETROL', 'DIESEL']),
+    at: new Set(['food_and_drink_groceries', 'shopping_superstores', 'shopping_convenience_stores']),
+    detailed: 'transportation_fuel',
+  },
+  {
+    words: new Set(['TOLL', 'TOLLS', 'ETOLL', 'TOLLPASS', 'PLATEPASS']),
+    at: new Set(['travel_rental_cars']),
+    detailed: 'transportation_tolls',
+  },
+].map(({ words, at, detailed }) => {
+  const rule = ALL_RULES.find((r) => r.tier === 'D' && r.detailed === detailed);
+  if (!rule) throw new Error(`enrichment rules: no category rule for department ${detailed}`);
+  return { words, at, rule };
+});
+
+/** The department rule for a merchant match, if the descriptor names one outside the brand's own pattern. */
+function departmentOf(entry: PrefixEntry, tokens: readonly string[]): Rule | null {
+  for (const dep of DEPARTMENTS) {
+    if (!dep.at.has(entry.rule.detailed)) continue;
+    for (const t of tokens) if (dep.words.has(t) && !` ${entry.pattern}`.includes(` ${t} `)) return dep.rule;
+  }
+  return null;
+}
+
+/** The software category rule: a `.io` address names a developer or SaaS tool. */
+const SOFTWARE_RULE: Rule = (() => {
+  const rule = ALL_RULES.find((r) => r.tier === 'D' && r.detailed === 'services_and_government_software');
+  if (!rule) throw new Error('enrichment rules: no category rule for services_and_government_software');
+  return rule;
+})();
 
 /** One public view per rule object: what RULE_COUNT counts. */
 export interface RuleInfo {
@@ -306,8 +534,16 @@ function tokensOf(input: string): string[] {
         if (word.length < 3) out.push(word); // keep "24" (24 HOUR FITNESS), drop store numbers and zips
       } else if (word.length < 4 || digits < 2) out.push(word); // keep O2, 7ELEVEN, F45
       else {
-        const lead = /^([A-Z]{3,})\d{3,}$/.exec(word); // IMPARK00120034 -> IMPARK; codes like 2K4LM1 go
-        if (lead) out.push(lead[1]);
+        // a name with a code glued on: IMPARK00120034 -> IMPARK, H&M0483 -> HM (a two-letter brand
+        // only), HOTELSCOM7264 -> HOTELS COM; codes like 2K4LM1 or WA98101 go
+        const glued = /^([A-Z]{2,})\d{2,}$/.exec(word);
+        if (glued) {
+          const letters = glued[1];
+          if (letters.length === 2) {
+            if (SHORT_BRANDS.has(letters)) out.push(letters);
+          } else if (letters.length >= 7 && /(?:COM|NET)$/.test(letters)) out.push(letters.slice(0, -3), letters.slice(-3));
+          else out.push(letters);
+        }
       }
       word = '';
       digits = 0;
@@ -328,9 +564,15 @@ interface Normalized {
   core: string[];
   /** Words of `core` that name the merchant: an unknown city left before a stripped state code is dropped too. */
   nameEnd: number;
+  /** `core` with abbreviations read as words (PYMNT -> PAYMENT): input to the keyword tiers. Same positions as `core`. */
+  kw: string[];
   processor: Processor | null;
   web: boolean;
   cardPresent: boolean;
+  /** The name in a `.io` web address at the start (KRAKEN.IO -> KRAKEN), else null. */
+  io: string | null;
+  /** The descriptor after lead-ins and the processor prefix, before noise removal. */
+  printed: string;
 }
 
 function normalize(raw: string): Normalized {
@@ -370,9 +612,13 @@ function normalize(raw: string): Normalized {
     }
   }
 
+  const io = s.includes('.IO') ? /^([A-Z0-9][A-Z0-9-]*)\.IO\b/.exec(s)?.[1] ?? null : null;
   if (s.includes(':')) s = s.replace(/\bDES:/, ' ').replace(ACH_TAIL_RE, '');
+  const printed = s;
   if (/\d/.test(s)) {
     if (/#\s*\d/.test(s)) cardPresent = true;
+    if (s.includes('CREDIT CARD ')) s = s.replace(CREDIT_CARD_NUMBER_RE, 'CREDIT CARD');
+    if (s.includes('.') || s.includes(',')) s = s.replace(EU_NOISE_RE, ' ');
     s = s.replace(NOISE_RE, ' ');
   }
   const tokens = tokensOf(s);
@@ -398,7 +644,9 @@ function normalize(raw: string): Normalized {
     nameEnd = end - 1;
     if (nameEnd >= 3 && CITY_PREFIXES.has(tokens[nameEnd - 1])) nameEnd--;
   }
-  return { key: `${tokens.join(' ')} `, core: tokens.slice(0, end), nameEnd, processor, web, cardPresent };
+  const core = tokens.slice(0, end);
+  const kw = core.some((t) => ABBREVIATIONS.has(t)) ? core.map(canonicalWord) : core;
+  return { key: `${tokens.join(' ')} `, core, kw, nameEnd, processor, web, cardPresent, io, printed };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -531,15 +779,67 @@ function result(rule: Rule, inflow: boolean, n: Normalized, merchant: string | n
 }
 
 /**
+ * Hints a connector may supply beside the descriptor. They are used only when the descriptor rules
+ * abstain (see enrichDescriptor) and are never stored.
+ */
+export interface EnrichmentHints {
+  /** The card network's merchant category code (ISO 18245), such as "5812". */
+  mcc?: string | null;
+  /** The counterparty's name as the source reports it (a creditor name, an aggregator's merchant). */
+  counterparty?: string | null;
+}
+
+/**
  * Enriches one raw descriptor. `amount` follows the API sign convention: positive is money out of
  * the account, negative is money in.
+ *
+ * The descriptor rules decide first. When they abstain and `hints` are given: the counterparty name
+ * goes through the same rules; failing that, the MCC's category applies (./mcc), named after the
+ * counterparty or the cleaned descriptor. When everything abstains, `category` and
+ * `category_detailed` are null (callers rely on this to run a fallback); `merchant_name` is the
+ * counterparty's cleaned name when one was given, else null.
  */
-export function enrichDescriptor(descriptor: string, amount: number): Enrichment {
+export function enrichDescriptor(descriptor: string, amount: number, hints?: EnrichmentHints): Enrichment {
   const n = normalize(descriptor ?? '');
   const inflow = amount < 0;
+  const ruled = matchRules(n, inflow);
+  if (ruled) return ruled;
+  const counterparty = hints?.counterparty ? normalize(hints.counterparty) : null;
+  if (counterparty) {
+    const byName = matchRules(counterparty, inflow);
+    if (byName) return byName;
+  }
+  const counterpartyName = counterparty ? titleCase(counterparty.core.slice(0, counterparty.nameEnd)) : null;
+  const mccDetailed = hints?.mcc ? categoryForMcc(hints.mcc) : null;
+  if (mccDetailed) {
+    const rule = mccRule(mccDetailed);
+    return result(rule, inflow, n, counterpartyName ?? titleCase(n.core.slice(0, n.nameEnd)));
+  }
+  return { merchant_name: counterpartyName, category: null, category_detailed: null, payment_channel: unmatchedChannel(n) };
+}
 
+/** One rule object per MCC category, built on first use; not part of the rule table or RULE_COUNT. */
+const MCC_RULES = new Map<string, Rule>();
+/** Inflows under a money-movement MCC: a withdrawal code on a credit is a deposit, a transfer a transfer in. */
+const MCC_INFLOW: Readonly<Record<string, string>> = {
+  transfer_out_cash_withdrawal: 'transfer_in_deposit',
+  transfer_out_account_transfer: 'transfer_in_account_transfer',
+  transfer_out_investment: 'transfer_in_investment',
+};
+function mccRule(detailed: string): Rule {
+  let rule = MCC_RULES.get(detailed);
+  if (!rule) {
+    const inDetailed = MCC_INFLOW[detailed];
+    rule = makeRule(-1, 'D', `MCC ${detailed}`, [detailed], null, detailed, inDetailed ? { in: inDetailed } : {});
+    MCC_RULES.set(detailed, rule);
+  }
+  return rule;
+}
+
+/** The descriptor rules, tiers A to F; null when they abstain. */
+function matchRules(n: Normalized, inflow: boolean): Enrichment | null {
   // A: priority keywords
-  const a = matchPhrases(PRIORITY_INDEX, n.core, inflow);
+  const a = matchPhrases(PRIORITY_INDEX, n.kw, inflow);
   if (a) {
     const r = a.rule;
     let merchant = r.merchant;
@@ -559,23 +859,40 @@ export function enrichDescriptor(descriptor: string, amount: number): Enrichment
 
   // B, C: merchants (after an owning processor, also as "OWNER remainder": GOOGLE *FI -> GOOGLE FI)
   const m = matchMerchant(n.key, n.processor !== null) ?? (n.processor?.word ? matchMerchant(`${n.processor.word} ${n.key}`) : null);
-  if (m) return result(m.rule, inflow, n, m.name);
-
-  // D: generic category words
-  const d = matchPhrases(GENERIC_INDEX, n.core, inflow, true) ?? matchPhrases(FALLBACK_INDEX, n.core, inflow);
-  if (d) {
-    const r = d.rule;
-    const merchant = r.merchant ?? (r.opts.name === 'none' ? null : titleCase(n.core.slice(0, Math.max(n.nameEnd, d.at + d.len))));
-    return result(r, inflow, n, merchant);
+  // a .io address is a developer or SaaS tool, unless a brand's pattern names that very address
+  // (KRAKEN.IO is not the exchange Kraken)
+  if (n.io && !(m && m.pattern === `${n.io.replace(/-/g, ' ')} IO `)) {
+    return result(SOFTWARE_RULE, inflow, n, `${n.io[0]}${n.io.slice(1).toLowerCase()}.io`);
   }
+  if (m) return result(departmentOf(m, n.kw) ?? m.rule, inflow, n, m.name);
+
+  // D: generic category words; then a category word cut off at the end of the name; then E: fallback words
+  const d = matchPhrases(GENERIC_INDEX, n.kw, inflow, true);
+  if (d) return keywordResult(d.rule, inflow, n, titleCase(n.core.slice(0, Math.max(n.nameEnd, d.at + d.len))));
+  const lastAt = n.core.length - 1;
+  // the last word of the name: before an unknown city (cut with its state), else the last word
+  // unless it follows a number (ROOK & RAVEN #2486 BOUL: a location field, maybe cut, not the name)
+  const cutAt = n.nameEnd - 1 < lastAt ? n.nameEnd - 1 : /\d\s+[A-Z]+\s*$/.test(n.printed) ? -1 : lastAt;
+  const cut = cutAt >= 0 ? partialPhrase(n.kw, cutAt) : null;
+  if (cut) {
+    const named = n.core.slice(0, Math.max(n.nameEnd, cutAt + 1));
+    named[cutAt] = cut.word;
+    return keywordResult(cut.rule, inflow, n, titleCase(named));
+  }
+  const e = matchPhrases(FALLBACK_INDEX, n.kw, inflow);
+  if (e) return keywordResult(e.rule, inflow, n, titleCase(n.core.slice(0, Math.max(n.nameEnd, e.at + e.len))));
 
   // F: processor fallback
   if (n.processor?.owner) {
     const owner = MERCHANT_BY_NAME.get(n.processor.owner)!;
     return result(owner.rule, inflow, n, owner.name);
   }
+  return null;
+}
 
-  return { merchant_name: null, category: null, category_detailed: null, payment_channel: unmatchedChannel(n) };
+/** A category or fallback word's result; the name is the cleaned descriptor unless the rule says otherwise. */
+function keywordResult(rule: Rule, inflow: boolean, n: Normalized, cleanedName: string | null): Enrichment {
+  return result(rule, inflow, n, rule.merchant ?? (rule.opts.name === 'none' ? null : cleanedName));
 }
 
 /** The cleaned descriptor the rules see (upper case, noise and location removed). For tests and debugging. */
