@@ -10,7 +10,7 @@ const layer = {
   contracts: '^functions/contracts/',
   core: '^functions/core/',
   connectors: '^functions/connectors/',
-  platform: '^functions/platform/(runtime|ports|observability|aws-ports|aws-call-tracing|bundled-sdks)\\.ts$|^functions/platform/crypto/',
+  platform: '^functions/platform/(runtime|ports|observability|aws-ports|aws-call-tracing|bundled-sdks|model-port|model-bedrock|model-openai|model-environment)\\.ts$|^functions/platform/crypto/',
   data: '^functions/data/',
   app: '^functions/app/',
   edge: '^functions/platform/(middleware|operation|fallback|openapi|llms|planned-route)\\.ts$|^functions/platform/link-ui/(?!browser/)',

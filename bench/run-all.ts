@@ -7,8 +7,10 @@ import { runFeedCost } from './feed-cost';
 import { runProductReads } from './product-reads';
 import { runWebhooks } from './webhooks';
 import { runRefreshSweep } from './refresh-sweep';
+import { runLinkConnect } from './link-connect';
 import { runEnrichment } from './enrichment';
 import { runEnrichmentFallback } from './enrichment-fallback';
+import { runAiCategorize } from './ai-categorize';
 import { runColdStart } from './cold-start';
 import { runCostModel } from './cost-model';
 
@@ -23,8 +25,10 @@ async function main(): Promise<void> {
   await runProductReads();
   await runWebhooks();
   await runRefreshSweep();
+  await runLinkConnect();
   await runEnrichment();
   await runEnrichmentFallback();
+  await runAiCategorize();
   await runColdStart();
   await runCostModel();
 }

@@ -2,6 +2,7 @@
 // status) and the per-route row table below. Pure, so the CDK test can compare every role and
 // environment in the template with the access its route should get.
 import { ENVIRONMENTS } from '../functions/contracts/schemas';
+import { AI_MODEL_ENVIRONMENT } from '../functions/contracts/stages';
 import type { Route, RouteId } from '../functions/contracts/routes';
 import { TABLE, keys } from '../functions/data/keys';
 
@@ -82,6 +83,13 @@ const LINK_CONNECTION: RowAccess = {
 const LINK_PAGE_CALL: RowAccess = { linkCalls: ['UpdateItem'], linkToken: ['GetItem'] };
 /** Registering a webhook endpoint: its rows, the URL and count rows, and the environment's secret (all under `APP#`). */
 const ENDPOINT_REGISTRATION: RowAccess = { application: ['GetItem', 'PutItem', 'UpdateItem', 'Query'] };
+/**
+ * An AI route's item data (functions/app/ai.ts): the current transactions from the feed's date view
+ * (a Query, and a GetItem of the feed's counts when the view is empty) and the cached accounts.
+ */
+const AI_ITEM_DATA: RowAccess = { item: ['Query'], feed: ['GetItem', 'Query'] };
+/** categorize reads only the transactions. */
+const AI_ITEM_TRANSACTIONS: RowAccess = { feed: ['GetItem', 'Query'] };
 /** Products derived from the feed and stored in the item's partition (functions/data/products-repo.ts). */
 const FEED_DERIVED_PRODUCT: RowAccess = { item: ['Query', 'GetItem', 'PutItem', 'BatchWriteItem'], feed: ['Query', 'GetItem'] };
 
@@ -117,7 +125,9 @@ export const ROUTE_ROWS: Partial<Record<RouteId, readonly RowAccess[] | { wholeT
   'link.institutions': [LINK_PAGE_CALL],
   'link.connect': [LINK_PAGE_CALL, LINK_CONNECTION, { linkToken: ['UpdateItem'] }],
   'link.mfa': [LINK_PAGE_CALL, LINK_CONNECTION, { linkToken: ['UpdateItem'] }],
-  'sandbox.public_token.create': [LINK_CONNECTION],
+  // A new item only: its history loads in the refresh worker, so the feed is only ever deleted here
+  // (a connection that fails to commit is discarded with its partitions).
+  'sandbox.public_token.create': [{ ...LINK_CONNECTION, feed: ['Query', 'BatchWriteItem'] }],
   'sandbox.fire_webhook': [],
   // The item row, and its refresh-due row (deleted while the item needs its user) in one transaction.
   'sandbox.item.reset_login': [{ item: ['UpdateItem', 'DeleteItem'] }],
@@ -127,6 +137,16 @@ export const ROUTE_ROWS: Partial<Record<RouteId, readonly RowAccess[] | { wholeT
   'webhooks.secret.rotate': [{ application: ['GetItem', 'PutItem', 'UpdateItem'] }],
   'webhooks.deliveries.list': [{ deliveriesOfApplication: ['Query'] }],
   'webhooks.events.replay': [{ event: ['Query', 'PutItem'], application: ['Query'] }],
+  // The AI routes that take an item or a raw payload resolve the access token themselves (they are
+  // not `item: true`, since the token is optional), hence ACCESS_TOKEN_ROWS here.
+  'ai.categorize': [ACCESS_TOKEN_ROWS, AI_ITEM_TRANSACTIONS],
+  'ai.subscriptions': [ACCESS_TOKEN_ROWS, AI_ITEM_DATA],
+  'ai.cashflow': [ACCESS_TOKEN_ROWS, AI_ITEM_DATA],
+  'ai.fraud-risk': [ACCESS_TOKEN_ROWS, AI_ITEM_DATA],
+  'ai.health-score': [AI_ITEM_DATA],
+  'ai.financial-summary': [AI_ITEM_DATA],
+  'ai.purchase-analysis': [AI_ITEM_DATA],
+  'ai.weekly-report': [AI_ITEM_DATA],
 };
 
 /** One table statement: actions on the table (or one of its indexes), limited to these partitions. */
@@ -190,7 +210,20 @@ export const ENV_VARS = {
   deliveryStateMachineArn: 'FC_WEBHOOK_DELIVERY_STATE_MACHINE_ARN',
   /** Set only with a custom domain (StageConfig.customDomain). */
   baseUrl: 'FC_BASE_URL',
+  /** Set on the AI routes of a stage with a model (StageConfig.ai.model). */
+  bedrockModelId: AI_MODEL_ENVIRONMENT.bedrockModelId,
 } as const;
+
+/** What the Converse API needs on the model: IAM authorises Converse as bedrock:InvokeModel. */
+export const MODEL_ACTIONS: readonly string[] = ['bedrock:InvokeModel'];
+
+/**
+ * The ARN the AI functions may invoke: the stage's foundation model in the stack's region (AWS
+ * writes foundation-model ARNs without an account).
+ */
+export function foundationModelArn(partition: string, region: string, modelId: string): string {
+  return `arn:${partition}:bedrock:${region}::foundation-model/${modelId}`;
+}
 
 /**
  * Background capabilities a route's code may use, each listing exactly the routes whose code reaches
@@ -201,10 +234,11 @@ export const ENV_VARS = {
  */
 export const ROUTE_CAPABILITIES = {
   /**
-   * `RefreshQueue.enqueue`: functions/app/lifecycle.ts requestRefresh, and update-mode Link
-   * (functions/app/link.ts), which leaves the sync to the refresh worker while a refresh holds the item.
+   * `RefreshQueue.enqueue`: functions/app/lifecycle.ts requestRefresh, and Link (functions/app/link.ts),
+   * which queues a new item's history load, and in update mode leaves the sync to the refresh worker
+   * while a refresh holds the item.
    */
-  refreshQueue: ['items.refresh', 'link.connect', 'link.mfa'],
+  refreshQueue: ['items.refresh', 'link.connect', 'link.mfa', 'sandbox.public_token.create'],
   /** `DeliveryStarter.start`: replayEvent starts a WebhookDelivery execution per new delivery. */
   deliveryWorkflow: ['webhooks.events.replay'],
   /**
@@ -212,6 +246,21 @@ export const ROUTE_CAPABILITIES = {
    * webhook signing secret (ensureSecret, rotateSecret), including link.token.create with a webhook.
    */
   secretsKey: ['link.token.create', 'webhooks.endpoints.create', 'webhooks.secret.rotate'],
+  /**
+   * `ModelPort.refine`: the AI routes (functions/app/ai.ts). On a stage with a model
+   * (StageConfig.ai.model) they get its id and `bedrock:InvokeModel` on it, and carry the Bedrock SDK.
+   */
+  model: [
+    'ai.categorize',
+    'ai.subscriptions',
+    'ai.cashflow',
+    'ai.merchant',
+    'ai.health-score',
+    'ai.financial-summary',
+    'ai.fraud-risk',
+    'ai.purchase-analysis',
+    'ai.weekly-report',
+  ],
 } as const satisfies Record<string, readonly string[]>;
 export type RouteCapability = keyof typeof ROUTE_CAPABILITIES;
 
@@ -238,6 +287,11 @@ export interface RouteAccess {
   secretsKey: boolean;
   /** `FC_WEBHOOK_DELIVERY_STATE_MACHINE_ARN` + `states:StartExecution` on the WebhookDelivery machine. */
   deliveryWorkflow: boolean;
+  /**
+   * Calls the AI model: on a stage with one, `FC_AI_BEDROCK_MODEL_ID` + MODEL_ACTIONS on that model's
+   * ARN, and the Bedrock SDK in the bundle (lib/api-route-stack.ts decides with the stage's config).
+   */
+  model: boolean;
 }
 
 type RouteFacts = Pick<Route, 'id' | 'auth' | 'dataAccess'> & Partial<Pick<Route, 'item' | 'status'>>;
@@ -297,5 +351,5 @@ export function routeAccessFor(route: RouteFacts): RouteAccess {
   if ((refreshQueue || deliveryWorkflow || secretsKey) && (table === 'none' || table === 'auth-and-meter')) {
     throw new Error(`${route.id}: enqueues refreshes, starts deliveries or opens webhook secrets, so it needs dataAccess: true`);
   }
-  return { table, eventsQueue: table !== 'none', refreshQueue, secretsKey, deliveryWorkflow };
+  return { table, eventsQueue: table !== 'none', refreshQueue, secretsKey, deliveryWorkflow, model: uses('model') };
 }

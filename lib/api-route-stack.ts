@@ -16,7 +16,18 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
 import { aliasPaths, PLANNED_ROUTE_ID_VARIABLE, type Route } from '../functions/contracts/routes';
-import { ENV_VARS, SECRETS_KEY_ACTIONS, SECRETS_KEY_CONDITIONS, TABLE_KEY_ACTIONS, routeAccessFor, tableGrantsFor, wholeTableReason } from './api-grants';
+import {
+  ENV_VARS,
+  MODEL_ACTIONS,
+  SECRETS_KEY_ACTIONS,
+  SECRETS_KEY_CONDITIONS,
+  TABLE_KEY_ACTIONS,
+  foundationModelArn,
+  routeAccessFor,
+  tableGrantsFor,
+  wholeTableReason,
+  type RouteAccess,
+} from './api-grants';
 import { pascalId, pathParameterName, type RouteStackPlan } from './api-layout';
 import { bundledSdksFor } from './bundled-sdks';
 import { FincoreFunction } from './fincore-function';
@@ -178,16 +189,18 @@ export class RouteStack extends NestedStack {
     const methodOptions = { authorizationType: apigw.AuthorizationType.NONE };
 
     for (const route of plan.routes) {
+      const model = stageModelOf(route, config);
       const fn = new FincoreFunction(this, routeConstructId(route.id), {
         entry: routeEntry(route, props.handlerEntry),
         description: `${route.id}: ${route.method} ${route.path}`,
         config,
-        environment: routeEnvironment(route, tableName, background),
+        environment: { ...routeEnvironment(route, tableName, background), ...(model ? { [ENV_VARS.bedrockModelId]: model.bedrockModelId } : {}) },
         memorySize: config.apiFunction.memorySize,
-        timeout: config.apiFunction.timeout,
-        bundledSdks: bundledSdksFor(routeAccessFor(route)),
+        timeout: routeAccessFor(route).model && route.status === 'live' ? config.ai.functionTimeout : config.apiFunction.timeout,
+        bundledSdks: bundledSdksFor({ ...routeAccessFor(route), model: model !== null }),
       });
       grantRoute(route, fn, table, tableArn, tableKeyArn, background);
+      if (model) fn.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...MODEL_ACTIONS], resources: [foundationModelArn(Aws.PARTITION, Aws.REGION, model.bedrockModelId)] }));
       this.routeFunctions.set(route.id, fn);
 
       const integration = lambdaProxy(fn.fn.functionArn);
@@ -209,6 +222,16 @@ export class RouteStack extends NestedStack {
       this.wiring.push(`ANY ${path} -> fallback`);
     }
   }
+}
+
+/**
+ * The model a route's function may call: the stage's (StageConfig.ai.model) for a live route that
+ * calls the model (ROUTE_CAPABILITIES.model); null for every other function, and on a stage without
+ * a model (rules answers only: no variable, no grant, no Bedrock SDK).
+ */
+export function stageModelOf(route: Route, config: Pick<StageConfig, 'ai'>): { bedrockModelId: string } | null {
+  const access: Pick<RouteAccess, 'model'> = routeAccessFor(route);
+  return access.model && route.status === 'live' ? config.ai.model : null;
 }
 
 /** The background resources this stack received as parameters (undefined: none of its routes needs it). */

@@ -6,11 +6,12 @@ import type { RouteAccess } from './api-grants';
 
 export const ALL_OPTIONAL_SDKS: readonly OptionalSdk[] = Object.keys(SDK_BUNDLE_SWITCHES) as OptionalSdk[];
 
-export function bundledSdksFor(access: Pick<RouteAccess, 'eventsQueue' | 'refreshQueue' | 'deliveryWorkflow' | 'secretsKey'>): OptionalSdk[] {
+export function bundledSdksFor(access: Pick<RouteAccess, 'eventsQueue' | 'refreshQueue' | 'deliveryWorkflow' | 'secretsKey' | 'model'>): OptionalSdk[] {
   return [
     ...(access.eventsQueue || access.refreshQueue ? (['sqs'] as const) : []),
     ...(access.deliveryWorkflow ? (['sfn'] as const) : []),
     ...(access.secretsKey ? (['kms'] as const) : []),
+    ...(access.model ? (['bedrock'] as const) : []),
   ];
 }
 

@@ -3,7 +3,8 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 
-import { DEPLOYED_STAGES, type DeployedStage } from '../functions/contracts/stages';
+import { LIMITS } from '../functions/contracts/limits';
+import { AI_MODEL_BY_STAGE, DEPLOYED_STAGES, type DeployedStage } from '../functions/contracts/stages';
 import { STAGE_REFRESH_CADENCE, type StageRefreshCadence } from '../functions/core/refresh-schedule';
 
 export interface StageConfig {
@@ -46,6 +47,13 @@ export interface StageConfig {
   manageApiGatewayAccount: boolean;
   /** API functions answer well inside API Gateway's 29 s integration timeout. */
   apiFunction: { memorySize: number; timeout: Duration };
+  /**
+   * The AI routes' model: the Bedrock model id (functions/contracts/stages.ts AI_MODEL_BY_STAGE, the
+   * same table the docs quote), or null for rules answers only; and the AI functions' timeout, which
+   * covers the model's own limit (LIMITS.aiModelTimeoutMs) plus reading the item, still well inside
+   * API Gateway's 29 s.
+   */
+  ai: { model: { bedrockModelId: string } | null; functionTimeout: Duration };
   alarms: {
     /** 5XXError / Count over one period, in percent. */
     api5xxRatePercent: number;
@@ -56,6 +64,9 @@ export interface StageConfig {
     evaluationPeriods: number;
   };
 }
+
+/** The model's limit plus 7 s for reading the item and computing the rules answer. */
+const AI_FUNCTION_TIMEOUT = Duration.millis(LIMITS.aiModelTimeoutMs).plus(Duration.seconds(7));
 
 const CONFIGS: Record<DeployedStage, StageConfig> = {
   sandbox: {
@@ -70,6 +81,7 @@ const CONFIGS: Record<DeployedStage, StageConfig> = {
     terminationProtection: false,
     manageApiGatewayAccount: false,
     apiFunction: { memorySize: 512, timeout: Duration.seconds(10) },
+    ai: { model: AI_MODEL_BY_STAGE.sandbox, functionTimeout: AI_FUNCTION_TIMEOUT },
     alarms: {
       api5xxRatePercent: 5,
       apiLatencyP99Ms: 3000,
@@ -90,6 +102,7 @@ const CONFIGS: Record<DeployedStage, StageConfig> = {
     terminationProtection: true,
     manageApiGatewayAccount: false,
     apiFunction: { memorySize: 512, timeout: Duration.seconds(10) },
+    ai: { model: AI_MODEL_BY_STAGE.production, functionTimeout: AI_FUNCTION_TIMEOUT },
     alarms: {
       api5xxRatePercent: 1,
       apiLatencyP99Ms: 1500,

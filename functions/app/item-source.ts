@@ -7,7 +7,9 @@ import type { SourceBatch, SourceTransaction } from '../core/connector-port';
 import { enrichTransaction } from '../core/enrichment/enrich';
 import { newEvent, publishEvent } from '../data/events';
 import { commitTransactions, type ChangeSource, type CommitResult, type StoredTransaction } from '../data/feed-repo';
-import { putAccounts, type ItemRecord, type StoredAccount } from '../data/items-repo';
+import { INITIAL_UPDATE_DAYS } from '../contracts/limits';
+import type { TransactionsUpdateStatus } from '../contracts/schemas';
+import { advanceTransactionsUpdate, putAccounts, transactionsUpdateFields, type ItemRecord, type StoredAccount } from '../data/items-repo';
 import { eventPut } from '../data/webhooks-repo';
 import type { Deps } from '../platform/runtime';
 
@@ -102,4 +104,57 @@ export async function syncFromSource(deps: Deps, item: ItemRecord, fetched?: Sou
   const result = await commitTransactions(deps, item.itemId, changesFrom(data.transactions), { announce: () => eventPut(deps, event) });
   if (result.committedSeq !== null) await publishEvent(deps, event.eventId);
   return result;
+}
+
+/** The first day (YYYY-MM-DD) of a history load's initial stage: the INITIAL_UPDATE_DAYS days up to `today`. */
+export function initialUpdateStart(today: string): string {
+  return new Date(Date.parse(`${today}T00:00:00Z`) - (INITIAL_UPDATE_DAYS - 1) * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * The initial stage of a history batch: its transactions dated on or after `from`. A window stays a
+ * window (its own start is then within the recent days, so nothing older is touched); removals wait
+ * for the whole batch.
+ */
+export function recentPart(batch: SourceData['transactions'], from: string): SourceData['transactions'] {
+  return batch.kind === 'window'
+    ? { kind: 'window', transactions: batch.transactions.filter((t) => t.date >= from) }
+    : { kind: 'changes', upserted: batch.upserted.filter((t) => t.date >= from), removed: [] };
+}
+
+/**
+ * Commits one stage of a history load and records the stage reached. When the batch changes the
+ * feed, the status is set by the publishing write itself, with its announcement. When it changes
+ * nothing (nothing in the recent days, or a job running again after a crash that came after its
+ * commit) the status moves in its own transaction with the announcement, only if the item is not
+ * there yet: either way the feed and the status never disagree, and each stage is announced once.
+ */
+async function commitStage(deps: Deps, item: ItemRecord, batch: ChangeSource, status: TransactionsUpdateStatus): Promise<CommitResult> {
+  const event = newEvent(deps, item, 'transactions.sync_updates_available', {
+    item_id: item.itemId,
+    initial_update_complete: true,
+    historical_update_complete: status === 'historical_update_complete',
+  });
+  const result = await commitTransactions(deps, item.itemId, batch, { announce: () => eventPut(deps, event), itemFields: transactionsUpdateFields(status) });
+  const announced = result.committedSeq !== null || (await advanceTransactionsUpdate(deps, item.itemId, status, eventPut(deps, event)));
+  if (announced) await publishEvent(deps, event.eventId);
+  return result;
+}
+
+/**
+ * Loads a new item's history from its connector in two commits, each announced by a
+ * `transactions.sync_updates_available` event: the most recent INITIAL_UPDATE_DAYS days
+ * (`initial_update_complete`), then everything (`historical_update_complete`; the recent days are
+ * already in the feed and the window's digests skip them). A stage the item already reached is not
+ * committed again. Serialised with every other ingestion of the item by the feed's lease.
+ */
+export async function loadHistory(deps: Deps, item: ItemRecord): Promise<CommitResult[]> {
+  const data = await fetchFromSource(deps, item);
+  await putAccounts(deps, item.itemId, data.accounts, deps.clock.now());
+  const stages: CommitResult[] = [];
+  if (item.transactionsUpdateStatus === 'not_ready') {
+    stages.push(await commitStage(deps, item, changesFrom(recentPart(data.transactions, initialUpdateStart(todayOf(deps)))), 'initial_update_complete'));
+  }
+  stages.push(await commitStage(deps, item, changesFrom(data.transactions), 'historical_update_complete'));
+  return stages;
 }

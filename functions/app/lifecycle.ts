@@ -12,7 +12,7 @@ import { emitEvent } from '../data/events';
 import { bumpRefreshCount, claimDueRefresh, dueRefreshes, getItem, scheduleNextRefresh, updateItemState, type ItemRecord } from '../data/items-repo';
 import { logger } from '../platform/observability';
 import type { Deps } from '../platform/runtime';
-import { ingestable, syncFromSource, todayOf } from './item-source';
+import { ingestable, loadHistory, syncFromSource, todayOf } from './item-source';
 
 export function requireHealthy(item: ItemRecord): void {
   if (item.status === 'login_required') fail('item_login_required');
@@ -30,10 +30,22 @@ export async function requestRefresh(deps: Deps, item: ItemRecord) {
  * fires only if something changed. The sandbox simulator advances one step per refresh of the day:
  * new transactions, pendings that post, and (every other refresh) a pending that is dropped. A refresh,
  * scheduled or on demand, puts the item's next scheduled one a full interval of its plan away.
+ *
+ * An item whose history is not loaded yet (Link connected it a moment ago) gets its history instead,
+ * in two announced stages (loadHistory), whatever the job's reason: the first job to run loads it,
+ * be it the one Link queued or the scheduled sweep's when that one was lost. A history job that finds
+ * the history loaded does nothing.
  */
 export async function refreshItem(deps: Deps, input: RefreshExecutionInput) {
   const item = await getItem(deps, input.item_id);
   if (!item || item.status !== 'healthy') return { refreshed: false, reason: item ? item.status : 'removed' };
+  if (item.transactionsUpdateStatus !== 'historical_update_complete' && item.consentedProducts.includes('transactions')) {
+    const stages = await loadHistory(deps, item);
+    await scheduleNextRefresh(deps, item);
+    const sum = (field: 'added' | 'modified' | 'removed') => stages.reduce((n, s) => n + s[field], 0);
+    return { refreshed: true, history: true, changed: stages.some((s) => s.committedSeq !== null), added: sum('added'), modified: sum('modified'), removed: sum('removed') };
+  }
+  if (input.reason === 'initial_history') return { refreshed: false, reason: 'history_loaded' };
   const { connector, connection } = connectorOfItem(item);
   const today = todayOf(deps);
   const refreshCount = await bumpRefreshCount(deps, item.itemId, today);

@@ -11,7 +11,6 @@ import { embedOriginAllowed, redirectUriRefusal, successRedirect } from '../core
 import { mintToken, newItemId, tokenHash } from '../core/tokens';
 import { getLinkSettings, type AuthContext } from '../data/api-keys-repo';
 import { newEvent, publishEvent } from '../data/events';
-import { commitTransactions } from '../data/feed-repo';
 import {
   commitLinkConnection,
   countLinkCall,
@@ -31,11 +30,12 @@ import {
   type ItemCommit,
   type ItemRecord,
   type LinkSessionRecord,
+  type StoredAccount,
 } from '../data/items-repo';
 import { eventPut } from '../data/webhooks-repo';
 import { logger } from '../platform/observability';
 import type { Deps } from '../platform/runtime';
-import { changesFrom, fetchFromSource, sourceAccounts, syncFromSource } from './item-source';
+import { loadHistory, sourceAccounts, syncFromSource } from './item-source';
 import { markItemError } from './lifecycle';
 import { registerEndpoint } from './webhooks';
 
@@ -207,10 +207,11 @@ export async function submitMfaCode(deps: Deps, body: RequestOf<'link.mfa'>, cal
 }
 
 /**
- * Ends a session with a connected item. Everything that can fail (the institution, the initial
- * ingestion of a new item) happens first; then ONE transaction issues the public token, spends the
- * session and makes the item healthy (commitLinkConnection). A failure before it leaves the session
- * open, so the user can simply retry, and a new item invisible (the reaper removes what it wrote).
+ * Ends a session with a connected item. Everything that can fail (the institution, a new item's
+ * accounts) happens first; then ONE transaction issues the public token, spends the session and makes
+ * the item healthy (commitLinkConnection). A failure before it leaves the session open, so the user
+ * can simply retry, and a new item invisible (the reaper removes what it wrote). A new item's history
+ * is loaded afterwards by the refresh worker (refreshItem), so Link answers without waiting for it.
  */
 async function finishConnection(deps: Deps, session: LinkSessionRecord, institution: CatalogInstitution, username: string) {
   const connected = session.updateItemId
@@ -257,7 +258,8 @@ function publicTokenRecord(deps: Deps, item: ItemRecord, rotate: boolean) {
 /**
  * Update mode: the user signed in again. The repair commits first; the data sync follows and may
  * not make Link fail, since the public token is already issued: while a refresh holds the item's
- * ingestion lease (or the sync fails for any reason) the sync is left to the refresh worker.
+ * ingestion lease (or the sync fails for any reason) the sync is left to the refresh worker. An
+ * item whose history had not finished loading when its login broke has it loaded by the worker.
  */
 async function repairItem(deps: Deps, session: LinkSessionRecord, itemId: string) {
   const current = (await getItem(deps, itemId)) ?? fail('invalid_item_id');
@@ -272,6 +274,7 @@ async function repairItem(deps: Deps, session: LinkSessionRecord, itemId: string
   const repairEvent = current.status !== 'healthy' ? newEvent(deps, current, 'item.login_repaired', { item_id: itemId }) : null;
   const publicToken = mintToken('public');
   const commit: ItemCommit = { kind: 'repair', item: repaired, consentedProducts: repaired.consentedProducts, webhook: repaired.webhook };
+  const historyPending = repaired.transactionsUpdateStatus !== 'historical_update_complete';
   const outcome = await commitLinkConnection(deps, {
     session,
     maxAttempts: LIMITS.linkAttemptsMax,
@@ -279,12 +282,27 @@ async function repairItem(deps: Deps, session: LinkSessionRecord, itemId: string
     publicToken,
     publicTokenRecord: publicTokenRecord(deps, repaired, true),
     outbox: repairEvent ? [eventPut(deps, repairEvent)] : [],
+    firstRefreshDueAt: historyPending ? deps.clock.now() : undefined,
   });
   if (outcome === 'session_spent') sessionRefusal((await getLinkSessionByHash(deps, session.linkTokenHash)) ?? session);
   if (outcome === 'item_gone') fail('invalid_item_id');
   if (repairEvent) await publishEvent(deps, repairEvent.eventId);
-  await syncOrLeaveToRefresh(deps, repaired);
+  if (historyPending) await queueHistoryLoad(deps, itemId);
+  else await syncOrLeaveToRefresh(deps, repaired);
   return { item: repaired, publicToken, accounts };
+}
+
+/**
+ * Hands a connected item's history load to the refresh worker. Never fails the connection, which is
+ * committed already: the item's refresh-due row is due at once, so a lost job is made up for by the
+ * scheduled sweep (every 5 minutes on AWS).
+ */
+async function queueHistoryLoad(deps: Deps, itemId: string): Promise<void> {
+  try {
+    await deps.ports.refreshQueue.enqueue({ item_id: itemId, reason: 'initial_history' });
+  } catch (err) {
+    logger.warn('could not queue the history load; the scheduled sweep will load it', { item_id: itemId, error: (err as Error).message });
+  }
 }
 
 async function syncOrLeaveToRefresh(deps: Deps, item: ItemRecord): Promise<void> {
@@ -298,28 +316,37 @@ async function syncOrLeaveToRefresh(deps: Deps, item: ItemRecord): Promise<void>
   }
 }
 
-/** A new item: written invisibly (connecting), committed with its public token, or removed again. */
-async function connectNewItem(deps: Deps, session: LinkSessionRecord | null, args: ConnectArgs) {
-  const item = await ingestNewItem(deps, args);
+/**
+ * A new item: written invisibly (connecting) with its accounts, committed with its public token (or
+ * removed again), and then its history is queued for the refresh worker: the item is visible with
+ * `transactions_update_status` `not_ready` until the worker's first stage lands. An item without the
+ * transactions product has no history to load.
+ */
+async function connectNewItem(deps: Deps, session: LinkSessionRecord | null, args: ConnectArgs, history: 'queue' | 'caller loads' = 'queue') {
+  const item = await createNewItem(deps, args);
+  const historyPending = item.transactionsUpdateStatus !== 'historical_update_complete';
+  let accounts: StoredAccount[];
+  const publicToken = mintToken('public');
   try {
-    const accounts = await sourceAccounts(deps, item.record);
-    const publicToken = mintToken('public');
+    accounts = await sourceAccounts(deps, item);
+    await putAccounts(deps, item.itemId, accounts, deps.clock.now());
     const outcome = await commitLinkConnection(deps, {
       session,
       maxAttempts: LIMITS.linkAttemptsMax,
-      item: { kind: 'create', item: item.record },
+      item: { kind: 'create', item },
       publicToken,
-      publicTokenRecord: publicTokenRecord(deps, item.record, false),
-      outbox: item.announcement ? [eventPut(deps, item.announcement)] : [],
+      publicTokenRecord: publicTokenRecord(deps, item, false),
+      outbox: [],
+      firstRefreshDueAt: historyPending ? deps.clock.now() : undefined,
     });
     if (outcome === 'session_spent' && session) sessionRefusal((await getLinkSessionByHash(deps, session.linkTokenHash)) ?? session);
-    if (outcome !== 'committed') throw new Error(`the connection of ${item.record.itemId} passed its deadline before it committed`);
-    if (item.announcement) await publishEvent(deps, item.announcement.eventId);
-    return { item: item.record, publicToken, accounts };
+    if (outcome !== 'committed') throw new Error(`the connection of ${item.itemId} passed its deadline before it committed`);
   } catch (err) {
-    await discardConnection(deps, item.record.itemId);
+    await discardConnection(deps, item.itemId);
     throw err;
   }
+  if (historyPending && history === 'queue') await queueHistoryLoad(deps, item.itemId);
+  return { item, publicToken, accounts };
 }
 
 /** Removes a connection that will never commit now, rather than waiting for the reaper. */
@@ -343,14 +370,10 @@ interface ConnectArgs {
   webhook: string | null;
 }
 
-/**
- * Writes a new item served by the login's connector, still invisible (connecting), and loads its
- * accounts and history. The `transactions.sync_updates_available` event is returned, not written:
- * it goes into the outbox with the commit, so nobody hears of an item that never commits.
- */
-async function ingestNewItem(deps: Deps, args: ConnectArgs) {
+/** Writes a new item served by the login's connector, still invisible (connecting). */
+async function createNewItem(deps: Deps, args: ConnectArgs): Promise<ItemRecord> {
   const connector = connectorFor(args.environment, args.institution, deps.config.connectorEnv ?? {});
-  const item = await createConnectingItem(
+  return createConnectingItem(
     deps,
     {
       itemId: args.itemId,
@@ -363,24 +386,20 @@ async function ingestNewItem(deps: Deps, args: ConnectArgs) {
       connectionLogin: args.username,
       clientUserId: args.clientUserId,
       webhook: args.webhook,
+      transactionsUpdateStatus: args.products.includes('transactions') ? 'not_ready' : 'historical_update_complete',
     },
     deps.clock.now() + CONNECT_DEADLINE_MS,
   );
-  const data = await fetchFromSource(deps, item);
-  await putAccounts(deps, item.itemId, data.accounts, deps.clock.now());
-  if (!item.consentedProducts.includes('transactions')) return { record: item, announcement: null };
-  const committed = await commitTransactions(deps, item.itemId, changesFrom(data.transactions));
-  const record = { ...item, committedSeq: committed.committedSeq ?? item.committedSeq };
-  const announcement =
-    committed.committedSeq === null
-      ? null
-      : newEvent(deps, item, 'transactions.sync_updates_available', { item_id: item.itemId, initial_update_complete: true, historical_update_complete: true });
-  return { record, announcement };
 }
 
-/** Creates a healthy item served by the login's connector, with its accounts and history loaded. */
+/**
+ * Creates a healthy item served by the login's connector, with its accounts and its whole history
+ * loaded in this process, in the refresh worker's two stages (benchmarks and tests; no Link session).
+ */
 export async function connectItem(deps: Deps, args: ConnectArgs): Promise<ItemRecord> {
-  return (await connectNewItem(deps, null, args)).item;
+  const { item } = await connectNewItem(deps, null, args, 'caller loads');
+  if (item.transactionsUpdateStatus !== 'historical_update_complete') await loadHistory(deps, item);
+  return (await getItem(deps, item.itemId)) ?? fail('invalid_item_id');
 }
 
 /** Removes what Link connections that never committed left behind (run on the refresh schedule). */

@@ -22,7 +22,7 @@ import { productVersion, readStoredProduct, storeProduct, type StoredProductName
 import { logger } from '../platform/observability';
 import type { Deps } from '../platform/runtime';
 import { todayOf } from './item-source';
-import { cachedAccounts, selectAccounts } from './reads';
+import { cachedAccounts, requireHistory, selectAccounts } from './reads';
 
 /**
  * The item's connector, and what its products are computed against: today and the accounts with
@@ -78,10 +78,12 @@ async function feedDerived<T>(deps: Deps, item: ItemRecord, product: StoredProdu
 }
 
 export async function recurringOf(deps: Deps, item: ItemRecord) {
+  requireHistory(item, 'historical_update_complete');
   return { recurring_streams: await feedDerived(deps, item, 'recurring', detectRecurring) };
 }
 
 export async function incomeOf(deps: Deps, item: ItemRecord) {
+  requireHistory(item, 'historical_update_complete');
   return { income_streams: await feedDerived(deps, item, 'income', detectIncome) };
 }
 
@@ -113,6 +115,7 @@ export async function investmentTransactionsOf(deps: Deps, item: ItemRecord, bod
 }
 
 export async function assetsOf(deps: Deps, item: ItemRecord) {
+  requireHistory(item, 'historical_update_complete');
   const accounts = await cachedAccounts(deps, item);
   const { connector, connection, context } = institutionView(deps, item, accounts);
   const holdingsValue: Record<string, number> = {};

@@ -2,6 +2,7 @@
 import { fail } from '../contracts/errors';
 import { LIMITS } from '../contracts/limits';
 import type { RequestOf } from '../contracts/routes';
+import { TRANSACTIONS_UPDATE_STATUSES, type TransactionsUpdateStatus } from '../contracts/schemas';
 import { readTransactionsPage } from '../data/feed-repo';
 import { listAccounts, putAccounts, type ItemRecord, type StoredAccount } from '../data/items-repo';
 import type { Deps } from '../platform/runtime';
@@ -36,6 +37,19 @@ export async function freshAccounts(deps: Deps, item: ItemRecord, accountIds?: s
   return selectAccounts(fresh, accountIds);
 }
 
+// ---------- history readiness ----------
+
+/**
+ * Answers 400 `product_not_ready` while the item's history has not reached `stage`: a read that
+ * needs the recent days (transactions/get) waits for the initial update, one derived from the whole
+ * history (recurring, income, assets) for the historical update. An empty answer instead would look
+ * like an account without transactions, and a product computed from a partial history would be wrong.
+ */
+export function requireHistory(item: ItemRecord, stage: Exclude<TransactionsUpdateStatus, 'not_ready'>): void {
+  // The statuses are declared in the order an item goes through them.
+  if (TRANSACTIONS_UPDATE_STATUSES.indexOf(item.transactionsUpdateStatus) < TRANSACTIONS_UPDATE_STATUSES.indexOf(stage)) fail('product_not_ready');
+}
+
 // ---------- /v1/transactions/get ----------
 
 /**
@@ -46,6 +60,7 @@ export async function freshAccounts(deps: Deps, item: ItemRecord, accountIds?: s
  */
 export async function getTransactions(deps: Deps, item: ItemRecord, body: RequestOf<'transactions.get'>) {
   if (body.start_date > body.end_date) fail('invalid_date_range');
+  requireHistory(item, 'initial_update_complete');
   const accounts = await cachedAccounts(deps, item, body.options?.account_ids);
   const page = await readTransactionsPage(deps, item.itemId, item.committedSeq, {
     from: body.start_date,

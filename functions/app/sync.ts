@@ -1,4 +1,5 @@
-// POST /v1/transactions/sync on the change feed (see functions/core/change-feed.ts).
+// POST /v1/transactions/sync on the change feed (see functions/core/change-feed.ts). While a new
+// item's history loads it answers what is committed so far (nothing while `not_ready`), as Plaid does.
 import { fail } from '../contracts/errors';
 import { afterSequence } from '../core/change-feed';
 import { decodeCursor, encodeCursor, type CursorState } from '../core/sync-cursor';
@@ -34,6 +35,15 @@ export async function syncTransactions(deps: Deps, item: ItemRecord, cursor: str
   const next: CursorState = page.hasMore
     ? { ...state, pos: page.lastSk ?? state.pos }
     : { itemId: item.itemId, base: state.snap, snap: state.snap, pos: '', at: now };
-  return { added, modified, removed, next_cursor: encodeCursor(next, item.cursorSecret), has_more: page.hasMore };
+  // The status was read with the item, like committed_seq, and the two move in one write: a page
+  // never claims more of the history than it could have served.
+  return {
+    added,
+    modified,
+    removed,
+    next_cursor: encodeCursor(next, item.cursorSecret),
+    has_more: page.hasMore,
+    transactions_update_status: item.transactionsUpdateStatus,
+  };
 }
 

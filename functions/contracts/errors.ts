@@ -130,6 +130,11 @@ export const ERRORS = {
   },
   no_mfa_pending: { type: 'invalid_request', message: 'There is no MFA challenge to answer; submit credentials first.' },
   invalid_date_range: { type: 'invalid_request', message: 'start_date must not be after end_date.' },
+  product_not_ready: {
+    type: 'invalid_request',
+    message:
+      "The item's transaction history is still loading (items/get `transactions_update_status`). Retry after the `transactions.sync_updates_available` webhook: transactions/get answers once `initial_update_complete` is true, recurring, income and assets once `historical_update_complete` is true. transactions/sync serves what is loaded meanwhile.",
+  },
   invalid_webhook_url: {
     type: 'invalid_request',
     message: 'The webhook URL is not allowed: live endpoints must be public https URLs (no private, loopback or link-local addresses).',

@@ -12,6 +12,11 @@ export const LIMITS = {
   offsetMax: 1_000_000,
   accountIdsMax: 100,
   aiTransactionsMax: 1000,
+  /**
+   * How long an AI route waits for its model before answering with the rules result: well inside
+   * API Gateway's 29 s integration limit and the AI functions' own timeout (lib/stage-config.ts).
+   */
+  aiModelTimeoutMs: 8_000,
   descriptorMaxLength: 500,
   idMaxLength: 128,
   tokenMaxLength: 256,
@@ -57,6 +62,15 @@ export const LIMITS = {
  * event retention or replay window.
  */
 export const EVENT_RETENTION_DAYS = 30;
+
+/**
+ * The first stage of a new item's history load: the transactions of the most recent this many days
+ * (counted back from today, inclusive), committed and announced before the rest. Plaid's initial
+ * update covers the last 30 days, so an integrator written for its webhook and status semantics sees
+ * the same split; and the recent month is what an app shows first (a balance screen, this month's
+ * spending), while the older history (some 23 of 24 months) can follow seconds later.
+ */
+export const INITIAL_UPDATE_DAYS = 30;
 
 export const PLANS = {
   free: { apiPerMonth: 10_000, aiPerMonth: 1_000, connectedUsers: 100, ratePerSecond: 10, liveAccess: false },

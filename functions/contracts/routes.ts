@@ -21,17 +21,29 @@ import {
   InvestmentTransaction,
   Item,
   Offset,
+  PaymentChannel,
   Product,
   PRODUCTS,
   RemovedTransaction,
   Transaction,
+  TransactionsUpdateStatus,
   tokenOrTransactions,
 } from './schemas';
 import { EVENT_TYPES } from './events';
-import { LIMITS } from './limits';
+import { INITIAL_UPDATE_DAYS, LIMITS } from './limits';
 import { LinkSession, LinkStep, LinkTokenField } from './link-schemas';
 import { WebhookDelivery, WebhookEndpoint } from './webhook-schemas';
 import { ExcludedAccount, Identity, IncomeStream, Liabilities, RecurringStream } from './product-schemas';
+import {
+  CashflowResult,
+  FinancialSummaryResult,
+  FraudRiskResult,
+  HealthScoreResult,
+  HorizonDays,
+  PurchaseAnalysisResult,
+  SubscriptionsResult,
+  WeeklyReportResult,
+} from './ai-schemas';
 
 /** `link`: the hosted Link page's own API, authenticated by the link token in the body (not metered). */
 export type AuthMode = 'none' | 'key' | 'link';
@@ -122,8 +134,65 @@ const pageOptions = z
   .strictObject({ count: Count.optional(), offset: Offset.optional(), account_ids: AccountIds.optional() })
   .optional();
 const loose = (description: string) => z.looseObject({}).meta({ description });
-const aiResponse = (fields: z.ZodRawShape, description: string) =>
-  z.looseObject({ ...fields, ...EngineMeta }).meta({ description });
+
+// ---------- AI routes: shared request and response shapes ----------
+
+/**
+ * Body of the AI routes that take an item or a raw payload: exactly one of the two, and ids unique
+ * within the payload (each answer row echoes its id).
+ */
+function aiItemOrRows<T extends z.ZodRawShape>(extra: T) {
+  // The generic shape hides the two fields from the checks' parameter type; they are always there.
+  const fieldsOf = (body: unknown) => body as { access_token?: string; transactions?: ReadonlyArray<{ id: string }> };
+  return tokenOrTransactions(extra)
+    .refine((body) => !(fieldsOf(body).access_token !== undefined && fieldsOf(body).transactions !== undefined), {
+      message: 'send access_token or transactions, not both',
+      path: ['transactions'],
+      params: { code: 'invalid_field' },
+    })
+    .refine((body) => {
+      const rows = fieldsOf(body).transactions;
+      return !rows || new Set(rows.map((t) => t.id)).size === rows.length;
+    }, {
+      message: 'every transaction id must be unique',
+      path: ['transactions'],
+      params: { code: 'invalid_field' },
+    });
+}
+
+const AI_ITEM_OR_ROWS = `Send \`access_token\` (the item's transactions, with the \`transactions\` consent) or a raw \`transactions\` array (at most ${LIMITS.aiTransactionsMax} rows with unique ids; a row without a date counts as today), not both.`;
+const AI_FALLBACK_NOTE =
+  'When the model is unavailable, slow or answers badly, the rules answer is served with `engine: "rules"`: the route never fails for that reason. See docs/ai.md.';
+const AI_ENGINE_NOTE = `Rules first: the answer is computed by the rules engine; a configured model may rewrite its prose fields (summary, highlights, narrative, recommendation, explanation, reason, note), never its ids, amounts or dates. ${AI_FALLBACK_NOTE}`;
+const AI_ROWS_NOTE = `Rules first: the descriptor rules, the brand directory and the learned fallback; a configured model only fills what all three leave open, with a category of the taxonomy. ${AI_FALLBACK_NOTE}`;
+
+/** Which engine decided a categorized row or a merchant (null: none did). */
+const DecidedBy = z
+  .enum(['rules', 'directory', 'learned', 'ai'])
+  .nullable()
+  .meta({
+    id: 'AiDecidedBy',
+    description:
+      'Which engine decided this answer: `rules` (descriptor rules), `directory` (the brand directory), `learned` (the embedded learned fallback), `ai` (the configured model, only where the others abstained), or null when none did.',
+  });
+
+const CategorizedTransaction = z
+  .object({
+    id: z.string().meta({ description: 'Echoes the input id (the transaction_id with an item).' }),
+    category: z.string().meta({ description: 'Primary category id of the taxonomy, or `uncategorized` when no engine decided.' }),
+    category_detailed: z.string().meta({ description: 'Detailed category id of the taxonomy, or `uncategorized` when no engine decided.' }),
+    confidence: z.number().min(0).max(1).meta({ description: '0 for `uncategorized` rows.' }),
+    decided_by: DecidedBy,
+  })
+  .meta({ id: 'CategorizedTransaction' });
+const CATEGORIZED_EXAMPLE = { id: 't1', category: 'food_and_drink', category_detailed: 'food_and_drink_coffee', confidence: 0.9, decided_by: 'rules' };
+
+/** A rules answer (ai-schemas.ts) with the engine metadata, its example carrying them too. */
+function aiResponse<S extends z.ZodObject>(id: string, result: S) {
+  const meta = result.meta() ?? {};
+  const example = meta.example as Record<string, unknown> | undefined;
+  return result.extend(EngineMeta).meta({ ...meta, id, ...(example ? { example: { ...example, engine: 'rules', model: 'rules-2026.07.2' } } : {}) });
+}
 
 const DECLARED_ROUTES = [
   // ---------- discovery (public documents) ----------
@@ -209,7 +278,7 @@ const DECLARED_ROUTES = [
   route('items.get', {
     path: '/v1/items/get',
     tag: 'Items',
-    summary: 'Status, institution, consented products and last sync time of an item.',
+    summary: 'Status, institution, consented products, last sync time and history readiness of an item.',
     item: true,
     request: tokenOnly,
     response: z.object({ item: Item }),
@@ -278,7 +347,7 @@ const DECLARED_ROUTES = [
     tag: 'Transactions',
     summary: 'Page through transaction changes since a cursor (full history without one).',
     description:
-      'Loop while has_more, applying each page and keeping next_cursor. Cursors are opaque, bound to the item (they survive token rotation) and signed; anything else is 400 `invalid_cursor` (resync without a cursor). A pending row that posts keeps its transaction_id and comes in `modified`; one that never posts comes in `removed`; a removal is never sent for a row you were never sent. Serves cached data also while the item needs repair.',
+      'Loop while has_more, applying each page and keeping next_cursor. Cursors are opaque, bound to the item (they survive token rotation) and signed; anything else is 400 `invalid_cursor` (resync without a cursor). A pending row that posts keeps its transaction_id and comes in `modified`; one that never posts comes in `removed`; a removal is never sent for a row you were never sent. Serves cached data also while the item needs repair. While a new item\'s history loads, answers what is loaded so far with `transactions_update_status` (`not_ready`: nothing yet, `added` is empty); sync again after each `transactions.sync_updates_available` webhook.',
     item: true,
     consent: 'transactions',
     request: z.strictObject({
@@ -292,6 +361,7 @@ const DECLARED_ROUTES = [
       removed: z.array(RemovedTransaction),
       next_cursor: z.string(),
       has_more: z.boolean(),
+      transactions_update_status: TransactionsUpdateStatus,
     }),
   }),
   route('transactions.get', {
@@ -299,7 +369,7 @@ const DECLARED_ROUTES = [
     tag: 'Transactions',
     summary: 'Transactions in a date range, paged by count and offset; removed rows excluded.',
     description:
-      'Both dates inclusive. Order: newest first (date descending, then transaction_id ascending), stable across pages. Pending rows are included with their authorization date. Serves cached data also while the item needs repair.',
+      `Both dates inclusive. Order: newest first (date descending, then transaction_id ascending), stable across pages. Pending rows are included with their authorization date. Serves cached data also while the item needs repair. Answers 400 \`product_not_ready\` until a new item's most recent ${INITIAL_UPDATE_DAYS} days are loaded (\`transactions_update_status\` \`initial_update_complete\`).`,
     item: true,
     consent: 'transactions',
     request: z.strictObject({
@@ -423,104 +493,135 @@ const DECLARED_ROUTES = [
 
   // ---------- AI enrichment (rules first) ----------
   route('ai.categorize', {
-    status: 'planned',
     dataAccess: true,
     path: '/v1/ai/categorize',
     tag: 'AI',
     summary: 'Categorize transactions into the platform taxonomy.',
+    description: `${AI_ITEM_OR_ROWS} With an item: its newest ${LIMITS.aiTransactionsMax} transactions. Each row says which engine decided it (\`decided_by\`); a row no engine decided is \`uncategorized\` with confidence 0. ${AI_ROWS_NOTE}`,
     metering: 'ai',
-    request: tokenOrTransactions({}),
-    response: z.object({
-      categorized: z.array(
-        z.object({ id: z.string(), category: z.string(), category_detailed: z.string(), confidence: z.number().min(0).max(1) }),
-      ),
-      ...EngineMeta,
-    }),
+    consent: 'transactions',
+    request: aiItemOrRows({}),
+    response: z
+      .object({ categorized: z.array(CategorizedTransaction), ...EngineMeta })
+      .meta({ id: 'AiCategorizeResponse', example: { categorized: [CATEGORIZED_EXAMPLE], engine: 'rules', model: 'rules-2026.07.2' } }),
   }),
   route('ai.subscriptions', {
-    status: 'planned',
     dataAccess: true,
     path: '/v1/ai/subscriptions',
     tag: 'AI',
     summary: 'Paid subscriptions with cadence, annual cost, likely-unused flags and savings notes.',
+    description: `${AI_ITEM_OR_ROWS} ${AI_ENGINE_NOTE}`,
     metering: 'ai',
-    request: tokenOrTransactions({}),
-    response: aiResponse({}, 'Subscriptions found.'),
+    consent: 'transactions',
+    request: aiItemOrRows({}),
+    response: aiResponse('AiSubscriptionsResponse', SubscriptionsResult),
   }),
   route('ai.cashflow', {
-    status: 'planned',
     dataAccess: true,
     path: '/v1/ai/cashflow',
     tag: 'AI',
     summary: 'Cash-flow balance forecast over a configurable horizon.',
+    description: `${AI_ITEM_OR_ROWS} With raw rows there are no balances: the forecast starts from 0 and shows the net change. ${AI_ENGINE_NOTE}`,
     metering: 'ai',
-    request: tokenOrTransactions({ horizon_days: z.int().min(1).max(365).optional() }),
-    response: aiResponse({}, 'A forecast.'),
+    consent: 'transactions',
+    request: aiItemOrRows({ horizon_days: HorizonDays.optional() }),
+    response: aiResponse('AiCashflowResponse', CashflowResult),
   }),
   route('ai.merchant', {
-    status: 'planned',
     path: '/v1/ai/merchant',
     tag: 'AI',
     summary: 'Resolve a raw descriptor to a merchant.',
+    description: `The sign of \`amount\` (positive is money out, the default 0 counts as out) tells refunds and income apart. ${AI_ROWS_NOTE}`,
     metering: 'ai',
     request: z.strictObject({
       description: z.string().min(1).max(LIMITS.descriptorMaxLength),
       amount: z.number().optional(),
     }),
-    response: aiResponse({}, 'The merchant.'),
+    response: z
+      .object({
+        merchant_name: z.string().nullable().meta({ description: 'The cleaned merchant name, or null when no engine knows it.' }),
+        category: z.string().nullable(),
+        category_detailed: z.string().nullable(),
+        payment_channel: PaymentChannel,
+        confidence: z.number().min(0).max(1),
+        decided_by: DecidedBy,
+        ...EngineMeta,
+      })
+      .meta({
+        id: 'AiMerchantResponse',
+        example: {
+          merchant_name: "Joe's Pizza",
+          category: 'food_and_drink',
+          category_detailed: 'food_and_drink_restaurant',
+          payment_channel: 'in_store',
+          confidence: 0.9,
+          decided_by: 'rules',
+          engine: 'rules',
+          model: 'rules-2026.07.2',
+        },
+      }),
   }),
   route('ai.health-score', {
-    status: 'planned',
     dataAccess: true,
     path: '/v1/ai/health-score',
     tag: 'AI',
     summary: 'Explainable 0-100 financial health score with subscores.',
+    description: AI_ENGINE_NOTE,
+    item: true,
+    consent: 'transactions',
     metering: 'ai',
     request: tokenOnly,
-    response: aiResponse({}, 'The score.'),
+    response: aiResponse('AiHealthScoreResponse', HealthScoreResult),
   }),
   route('ai.financial-summary', {
-    status: 'planned',
     dataAccess: true,
     path: '/v1/ai/financial-summary',
     tag: 'AI',
     summary: 'Plain-language summary with highlights.',
+    description: AI_ENGINE_NOTE,
+    item: true,
+    consent: 'transactions',
     metering: 'ai',
     request: tokenOnly,
-    response: aiResponse({}, 'The summary.'),
+    response: aiResponse('AiFinancialSummaryResponse', FinancialSummaryResult),
   }),
   route('ai.fraud-risk', {
-    status: 'planned',
     dataAccess: true,
     path: '/v1/ai/fraud-risk',
     tag: 'AI',
     summary: 'Fraud risk signals with an overall grade.',
+    description: `${AI_ITEM_OR_ROWS} ${AI_ENGINE_NOTE}`,
     metering: 'ai',
-    request: tokenOrTransactions({}),
-    response: aiResponse({}, 'Risk signals.'),
+    consent: 'transactions',
+    request: aiItemOrRows({}),
+    response: aiResponse('AiFraudRiskResponse', FraudRiskResult),
   }),
   route('ai.purchase-analysis', {
-    status: 'planned',
     dataAccess: true,
     path: '/v1/ai/purchase-analysis',
     tag: 'AI',
     summary: 'Buy, wait or skip analysis of a planned purchase, with opportunity cost.',
+    description: AI_ENGINE_NOTE,
+    item: true,
+    consent: 'transactions',
     metering: 'ai',
     request: z.strictObject({
       access_token: AccessToken,
       purchase: z.strictObject({ description: z.string().min(1).max(LIMITS.descriptorMaxLength), amount: z.number().positive() }),
     }),
-    response: aiResponse({}, 'The analysis.'),
+    response: aiResponse('AiPurchaseAnalysisResponse', PurchaseAnalysisResult),
   }),
   route('ai.weekly-report', {
-    status: 'planned',
     dataAccess: true,
     path: '/v1/ai/weekly-report',
     tag: 'AI',
     summary: 'Narrative weekly report.',
+    description: `The 7 days ending on \`week_ending\` (default: today). ${AI_ENGINE_NOTE}`,
+    item: true,
+    consent: 'transactions',
     metering: 'ai',
     request: z.strictObject({ access_token: AccessToken, week_ending: DateString.optional() }),
-    response: aiResponse({}, 'The report.'),
+    response: aiResponse('AiWeeklyReportResponse', WeeklyReportResult),
   }),
 
   // ---------- hosted Link (the page, the SDK and the page's own API) ----------

@@ -1,7 +1,7 @@
 // Resource and request-part schemas shared by the route table: the field names and bounds of the
 // public contract. Where the contract leaves a shape open, the choice is recorded in docs/products.md.
 import * as z from 'zod';
-import { LIMITS } from './limits';
+import { INITIAL_UPDATE_DAYS, LIMITS } from './limits';
 
 export const API_VERSION = '2026-07-01';
 
@@ -57,6 +57,18 @@ export const ITEM_STATUSES = ['healthy', 'login_required', 'error'] as const;
 export const ItemStatus = z.enum(ITEM_STATUSES).meta({ id: 'ItemStatus' });
 export type ItemStatus = z.infer<typeof ItemStatus>;
 
+/**
+ * How far an item's transaction history has loaded (Plaid's TRANSACTIONS_UPDATE_STATUS_*): Link
+ * answers as soon as the item and its accounts exist, and the refresh worker loads the history in
+ * two stages, the most recent days first (functions/app/lifecycle.ts).
+ */
+export const TRANSACTIONS_UPDATE_STATUSES = ['not_ready', 'initial_update_complete', 'historical_update_complete'] as const;
+export const TransactionsUpdateStatus = z.enum(TRANSACTIONS_UPDATE_STATUSES).meta({
+  id: 'TransactionsUpdateStatus',
+  description: `\`not_ready\`: no transactions are loaded yet. \`initial_update_complete\`: the most recent ${INITIAL_UPDATE_DAYS} days are loaded (\`/v1/transactions/get\` serves them). \`historical_update_complete\`: the whole history is loaded (recurring, income and assets serve it). An item without the transactions product is \`historical_update_complete\` from the start.`,
+});
+export type TransactionsUpdateStatus = z.infer<typeof TransactionsUpdateStatus>;
+
 export const ItemError = z
   .object({ type: z.string(), code: z.string(), message: z.string() })
   .meta({ id: 'ItemError', description: 'Why the item is not healthy.' });
@@ -72,6 +84,7 @@ export const Item = z
     consented_products: z.array(Product),
     last_successful_sync: Timestamp.nullable(),
     created_at: Timestamp,
+    transactions_update_status: TransactionsUpdateStatus,
   })
   .meta({ id: 'Item' });
 

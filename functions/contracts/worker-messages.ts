@@ -71,8 +71,12 @@ export type DeadLetterInput = z.infer<typeof DeadLetterInput>;
 /** Input of one ItemRefresh execution, and the body of an item-refresh queue message. */
 export const RefreshExecutionInput = z.object({
   item_id: z.string().min(1),
-  /** Why: on demand (/v1/items/refresh) or the periodic schedule. */
-  reason: z.enum(['on_demand', 'scheduled']),
+  /**
+   * Why: on demand (/v1/items/refresh), the periodic schedule, or the history load Link queues when
+   * it connects an item. Whatever the reason, an item whose history is not loaded yet gets it loaded
+   * first (functions/app/lifecycle.ts refreshItem).
+   */
+  reason: z.enum(['on_demand', 'scheduled', 'initial_history']),
 });
 export type RefreshExecutionInput = z.infer<typeof RefreshExecutionInput>;
 

@@ -439,6 +439,11 @@ export interface CommitOptions {
    * outbox event announcing it), so a change is never committed without its announcement.
    */
   announce?: (committedSeq: number) => { TableName: string; Item: Record<string, unknown>; ConditionExpression?: string };
+  /**
+   * Attributes of the item row to set in the publishing write when the batch changes something (a
+   * history-load stage reached), so the item's state never disagrees with its committed feed.
+   */
+  itemFields?: Record<string, string | number>;
 }
 
 /** What a writer holds of the item's view while it plans and writes one batch, as of `committed`. */
@@ -636,12 +641,19 @@ export async function commitTransactions(deps: Deps, itemId: string, source: Cha
     await writeRows(deps, due.map((g) => del({ pk: keys.feed(itemId).pk, sk: g.sk })));
     // 4. Publish: the sequence, the counts and the digests in one transaction (with the announcement).
     const graveyard = [...view.digests.graveyard.filter((g) => g.at > now - VIEW_GRACE_MS), ...derived.ended.map((sk) => ({ sk, at: now }))];
+    const extra = Object.entries(options.itemFields ?? {});
     const commit = {
       TableName: table,
       Key: keys.item(itemId),
-      UpdateExpression: 'SET committed_seq = :seq, reserved_seq = :seq, last_successful_sync = :at REMOVE ingest_lease_until',
+      UpdateExpression: `SET committed_seq = :seq, reserved_seq = :seq, last_successful_sync = :at${extra.map((_, i) => `, #f${i} = :f${i}`).join('')} REMOVE ingest_lease_until`,
       ConditionExpression: 'ingest_lease_until = :until',
-      ExpressionAttributeValues: { ':seq': seq, ':at': new Date(now).toISOString(), ':until': now + INGESTION_LEASE_MS },
+      ...(extra.length ? { ExpressionAttributeNames: Object.fromEntries(extra.map(([name], i) => [`#f${i}`, name])) } : {}),
+      ExpressionAttributeValues: {
+        ':seq': seq,
+        ':at': new Date(now).toISOString(),
+        ':until': now + INGESTION_LEASE_MS,
+        ...Object.fromEntries(extra.map(([, value], i) => [`:f${i}`, value])),
+      },
     };
     const announcement = options.announce?.(seq);
     await deps.ddb.send(

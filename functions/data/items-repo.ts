@@ -15,7 +15,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { PLAN_NAMES, type PlanName } from '../contracts/limits';
-import { ItemStatus, type AccountRecord, type Environment, type ItemError, type Product } from '../contracts/schemas';
+import { ItemStatus, TRANSACTIONS_UPDATE_STATUSES, type AccountRecord, type Environment, type ItemError, type Product, type TransactionsUpdateStatus } from '../contracts/schemas';
 import { firstRefreshIntervalMs, refreshIntervalMs } from '../core/refresh-schedule';
 import { tokenHash } from '../core/tokens';
 import type { Deps } from '../platform/runtime';
@@ -48,7 +48,15 @@ export interface ItemRecord {
   connectionLogin: string | null;
   clientUserId: string;
   webhook: string | null;
+  /** How far the item's transaction history has loaded (see TRANSACTIONS_UPDATE_STATUSES). */
+  transactionsUpdateStatus: TransactionsUpdateStatus;
 }
+
+/**
+ * An item stored before history loaded in the background had it loaded before it became visible,
+ * and an item without the transactions product has nothing to load: both are complete.
+ */
+const HISTORY_COMPLETE: TransactionsUpdateStatus = 'historical_update_complete';
 
 function itemFromRow(row: Row): ItemRecord {
   return {
@@ -70,6 +78,7 @@ function itemFromRow(row: Row): ItemRecord {
     connectionLogin: row.connection_login ?? row.sandbox_username ?? null,
     clientUserId: row.client_user_id,
     webhook: row.webhook ?? null,
+    transactionsUpdateStatus: row.transactions_update_status ?? HISTORY_COMPLETE,
   };
 }
 
@@ -85,6 +94,7 @@ export function publicItem(item: ItemRecord) {
     consented_products: item.consentedProducts,
     last_successful_sync: item.lastSuccessfulSync,
     created_at: item.createdAt,
+    transactions_update_status: item.transactionsUpdateStatus,
   };
 }
 
@@ -124,6 +134,8 @@ export interface NewItem {
   webhook: string | null;
   status?: ItemStatus;
   error?: ItemRecord['error'];
+  /** Omitted: the history is complete (an item written with its history, or without transactions). */
+  transactionsUpdateStatus?: TransactionsUpdateStatus;
 }
 
 /** Writes an item straight away (no Link connection); a healthy one gets its refresh-due row with it. */
@@ -183,6 +195,7 @@ function itemRow(item: NewItem, createdAt: string): Row {
     connection_login: item.connectionLogin,
     client_user_id: item.clientUserId,
     webhook: item.webhook,
+    ...(item.transactionsUpdateStatus ? { transactions_update_status: item.transactionsUpdateStatus } : {}),
   };
 }
 
@@ -262,6 +275,54 @@ export async function bumpRefreshCount(deps: Deps, itemId: string, today: string
   throw new Error(`item ${itemId} is gone: its refresh count cannot be kept`);
 }
 
+// ---------- history readiness ----------
+
+/** The item row's fields that record a readiness stage, for the feed commit that reaches it. */
+export function transactionsUpdateFields(status: TransactionsUpdateStatus): Record<string, string> {
+  return { transactions_update_status: status };
+}
+
+/**
+ * Records that the item's history reached `status`, with the outbox row announcing it, in one
+ * transaction, and only if the item is at an earlier stage: a job that runs again after a crash
+ * (the stage's feed commit already made, or nothing to commit) neither moves the status back nor
+ * announces a stage twice. False when the item is gone or already there.
+ */
+export async function advanceTransactionsUpdate(
+  deps: Deps,
+  itemId: string,
+  status: TransactionsUpdateStatus,
+  announcement: { TableName: string; Item: Record<string, unknown>; ConditionExpression?: string },
+): Promise<boolean> {
+  // The statuses are declared in the order an item goes through them.
+  const earlier = TRANSACTIONS_UPDATE_STATUSES.slice(0, TRANSACTIONS_UPDATE_STATUSES.indexOf(status));
+  if (earlier.length === 0) return false;
+  const values: Record<string, unknown> = { ':to': status };
+  earlier.forEach((s, i) => (values[`:e${i}`] = s));
+  try {
+    await deps.ddb.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: deps.config.tableName,
+              Key: keys.item(itemId),
+              UpdateExpression: 'SET transactions_update_status = :to',
+              ConditionExpression: `attribute_exists(pk) AND transactions_update_status IN (${earlier.map((_, i) => `:e${i}`).join(', ')})`,
+              ExpressionAttributeValues: values,
+            },
+          },
+          { Put: announcement },
+        ],
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+    throw err;
+  }
+}
+
 // ---------- the refresh-due index (scheduled refresh) ----------
 //
 // Exactly the healthy items have a refresh-due row (keys.refreshDue, in the item's own partition).
@@ -279,11 +340,12 @@ function refreshDueAttributes(itemId: string, dueAt: number, intervalMs: number)
 
 /**
  * Puts an item that has just become healthy on the schedule, its first refresh one (shortest)
- * interval away; an item already on it keeps its due time. A transaction item, for the status write.
+ * interval away unless `dueAt` says otherwise; an item already on it keeps its due time. A
+ * transaction item, for the status write.
  */
-function ensureRefreshDue(deps: Deps, itemId: string) {
+function ensureRefreshDue(deps: Deps, itemId: string, dueAt?: number) {
   const interval = firstRefreshIntervalMs(deps.config.stage);
-  const row = refreshDueAttributes(itemId, deps.clock.now() + interval, interval);
+  const row = refreshDueAttributes(itemId, dueAt ?? deps.clock.now() + interval, interval);
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const sets = Object.entries(row).map(([name, value], i) => {
@@ -691,6 +753,12 @@ export async function commitLinkConnection(
     publicToken: string;
     publicTokenRecord: Omit<PublicTokenRecord, 'spent'>;
     outbox: { TableName: string; Item: Record<string, unknown>; ConditionExpression?: string }[];
+    /**
+     * When the item's first scheduled refresh is due, if it is not on the schedule yet (default: one
+     * shortest interval on). A new item whose history is still to load is due at once, so that the
+     * scheduled sweep loads it even if the job queued for it is lost.
+     */
+    firstRefreshDueAt?: number;
   },
 ): Promise<ConnectionCommitOutcome> {
   const table = deps.config.tableName;
@@ -751,7 +819,7 @@ export async function commitLinkConnection(
           ...args.outbox.map((Put) => ({ Put })),
           // The healthy item is on the refresh schedule from the same commit (last: the reasons
           // read below are indexed from the start).
-          { Update: ensureRefreshDue(deps, item.itemId) },
+          { Update: ensureRefreshDue(deps, item.itemId, args.firstRefreshDueAt) },
         ],
       }),
     );

@@ -1,5 +1,5 @@
-// Which optional AWS SDKs a Lambda bundle carries. Most routes never enqueue, start a delivery or
-// open a secret, yet a literal `require` of those SDKs would put about 150 KB into every bundle.
+// Which optional AWS SDKs a Lambda bundle carries. Most routes never enqueue, start a delivery,
+// open a secret or call a model, yet a literal `require` of those SDKs would put about 150 KB into every bundle.
 // lib/fincore-function.ts therefore replaces each switch below with a build-time constant (esbuild
 // `define`), from the capabilities the stack grants that function (lib/api-grants.ts). Where a switch
 // is 'omit', esbuild folds `switch === 'omit' ? notBundled(...) : require(...)` and drops the SDK.
@@ -13,6 +13,8 @@ export const SDK_BUNDLE_SWITCHES = {
   sqs: 'FC_BUNDLE_SQS',
   sfn: 'FC_BUNDLE_SFN',
   kms: 'FC_BUNDLE_KMS',
+  /** Bedrock Runtime (the AI routes' model, model-bedrock.ts). */
+  bedrock: 'FC_BUNDLE_BEDROCK',
 } as const;
 export type OptionalSdk = keyof typeof SDK_BUNDLE_SWITCHES;
 

@@ -10,6 +10,7 @@ import type { KeyProvider } from './crypto/envelope';
 import type * as KmsKeyProviderModule from './crypto/kms-key-provider';
 import { createLocalKeyProvider } from './crypto/local-key-provider';
 import { tracer } from './observability';
+import type { ModelPort } from './model-port';
 import type { BackgroundPorts } from './ports';
 
 const ConfigSchema = z.object({
@@ -52,6 +53,11 @@ export interface Deps {
   keyProvider: KeyProvider;
   /** Queues and workflows: the AWS adapters on Lambda, the in-process ones locally, NO_PORTS where none may run. */
   ports: BackgroundPorts;
+  /**
+   * The AI routes' language model (model-port.ts), null for rules only. Left out, the AI routes take
+   * the one the environment names (model-environment.ts); tests and local runs may set it.
+   */
+  model?: ModelPort | null;
 }
 
 export interface DynamoDbCallStats {

@@ -467,6 +467,7 @@ describe('hosted Link', () => {
     const first = await exchange(created.json.public_token);
     expect(first.status).toBe(200);
     const { access_token: oldToken, item_id: itemId } = first.json;
+    await stack.historyLoaded(itemId);
     await updateItemState(stack.deps, itemId, {
       status: 'login_required',
       error: { type: 'item_error', code: 'item_login_required', message: 'The login details of this item have changed.' },

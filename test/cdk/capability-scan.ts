@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 import { FUNCTIONS_DIR, PROJECT_ROOT } from '../../lib/fincore-function';
 
-export type PortCall = 'eventBus.publish' | 'refreshQueue.enqueue' | 'deliveries.start' | 'keyProvider.generateDataKey' | 'keyProvider.decryptDataKey';
+export type PortCall = 'eventBus.publish' | 'refreshQueue.enqueue' | 'deliveries.start' | 'keyProvider.generateDataKey' | 'keyProvider.decryptDataKey' | 'model.refine';
 
 /** Interface member -> the capability it stands for. */
 const PORT_METHODS: Record<string, PortCall> = {
@@ -28,6 +28,8 @@ const PORT_METHODS: Record<string, PortCall> = {
   'DeliveryStarter.start': 'deliveries.start',
   'KeyProvider.generateDataKey': 'keyProvider.generateDataKey',
   'KeyProvider.decryptDataKey': 'keyProvider.decryptDataKey',
+  // The AI routes' model (functions/platform/model-port.ts): Bedrock on AWS.
+  'ModelPort.refine': 'model.refine',
 };
 
 /** What the code reachable from an entry can do to the table. */

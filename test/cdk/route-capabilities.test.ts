@@ -43,6 +43,7 @@ const CAPABILITY_CALLS: Record<RouteCapability, readonly PortCall[]> = {
   refreshQueue: ['refreshQueue.enqueue'],
   deliveryWorkflow: ['deliveries.start'],
   secretsKey: ['keyProvider.generateDataKey', 'keyProvider.decryptDataKey'],
+  model: ['model.refine'],
 };
 
 /** KMS action behind each key-provider call (functions/platform/crypto/kms-key-provider.ts). */

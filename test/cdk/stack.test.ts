@@ -44,7 +44,7 @@ import { addFincoreStack } from '../../lib/fincore-app';
 import type { FincoreFunction } from '../../lib/fincore-function';
 import type { FincoreStack } from '../../lib/fincore-stack';
 import { overridesFromContext, parseStage, stageConfig, type StageOverrides } from '../../lib/stage-config';
-import { DEPLOYED_STAGES as STAGES, type DeployedStage as Stage } from '../../functions/contracts/stages';
+import { AI_MODEL_BY_STAGE, DEPLOYED_STAGES as STAGES, type DeployedStage as Stage } from '../../functions/contracts/stages';
 import {
   DEAD_LETTER_TIMEOUT_SECONDS,
   DEAD_LETTER_TASK_TIMEOUT_SECONDS,
@@ -350,9 +350,10 @@ describe.each(STAGES)('the %s stack', (stage) => {
           .filter((s) => parameter in (nested.find((n) => n.stack === s)!.template.toJSON().Parameters ?? {}))
           .map((s) => s.node.id)
           .sort();
-      // items/refresh, and the Link page's connect and MFA steps (a busy item's sync is left to the worker).
-      expect(declaring('ItemRefreshQueueArn')).toEqual(['RoutesHostedLink', 'RoutesItems']);
-      expect(declaring('ItemRefreshQueueUrl')).toEqual(['RoutesHostedLink', 'RoutesItems']);
+      // items/refresh, and the routes that connect an item (the Link page's connect and MFA steps, the
+      // sandbox public token): a new item's history load, and a busy item's sync, go to the worker.
+      expect(declaring('ItemRefreshQueueArn')).toEqual(['RoutesHostedLink', 'RoutesItems', 'RoutesSandbox']);
+      expect(declaring('ItemRefreshQueueUrl')).toEqual(['RoutesHostedLink', 'RoutesItems', 'RoutesSandbox']);
       expect(declaring('SecretsKeyArn')).toEqual(['RoutesLink', 'RoutesWebhooks']);
       // webhooks/events/replay starts a WebhookDelivery execution per new delivery.
       expect(declaring('WebhookDeliveryStateMachineArn')).toEqual(['RoutesWebhooks']);
@@ -497,7 +498,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
 
     it('derives queue and secrets-key access from the route: events for every route with table access, refresh and secrets by id or tag', () => {
       const probe = (facts: Partial<Route>) => routeAccessFor({ id: 'probe', tag: 'Items', auth: 'key', dataAccess: true, ...facts });
-      const none = { refreshQueue: false, secretsKey: false, deliveryWorkflow: false };
+      const none = { refreshQueue: false, secretsKey: false, deliveryWorkflow: false, model: false };
       expect(probe({ auth: 'none', dataAccess: false })).toEqual({ table: 'none', eventsQueue: false, ...none });
       expect(probe({ dataAccess: false })).toEqual({ table: 'auth-and-meter', eventsQueue: true, ...none });
       expect(probe({ id: 'items.get', item: true })).toEqual({ table: 'partitions', eventsQueue: true, ...none });
@@ -539,7 +540,43 @@ describe.each(STAGES)('the %s stack', (stage) => {
         expect(tableAccessFor(route)).toBe('auth-and-meter');
         expect(tableGrantsFor(route)).toEqual(AUTH_AND_METER_GRANTS);
       }
-      expect(ROUTES.filter((r) => r.status === 'planned' && r.dataAccess).map((r) => r.id)).toEqual(expect.arrayContaining(['graphql.query', 'ai.categorize']));
+      expect(ROUTES.filter((r) => r.status === 'planned' && r.dataAccess).map((r) => r.id)).toEqual(expect.arrayContaining(['graphql.query']));
+    });
+
+    it("lets exactly the AI routes invoke the stage's model, on its foundation-model ARN only, with its id and a longer timeout", () => {
+      const { stack, resources } = get(stage);
+      const model = AI_MODEL_BY_STAGE[stage];
+      const aiRoutes = ROUTES.filter((r) => (ROUTE_CAPABILITIES.model as readonly string[]).includes(r.id));
+      expect(aiRoutes.map((r) => r.id).sort()).toEqual(ROUTES.filter((r) => r.tag === 'AI').map((r) => r.id).sort());
+      for (const route of ROUTES) {
+        const fn = stack.api.routeFunctions.get(route.id)!;
+        const calls = aiRoutes.includes(route) && model !== null;
+        expect({
+          id: route.id,
+          statements: withPrefix(statementsOf(route), 'bedrock:'),
+          modelId: envOf(fn)[ENV_VARS.bedrockModelId],
+          timeout: resources[logicalId(fn)].Properties!.Timeout,
+        }).toEqual({
+          id: route.id,
+          statements: calls
+            ? [
+                {
+                  actions: ['bedrock:InvokeModel'],
+                  resources: [{ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':bedrock:', { Ref: 'AWS::Region' }, `::foundation-model/${model.bedrockModelId}`]] }],
+                },
+              ]
+            : [],
+          modelId: calls ? model.bedrockModelId : undefined,
+          timeout: aiRoutes.includes(route) ? LIMITS.aiModelTimeoutMs / 1000 + 7 : 10,
+        });
+      }
+      // No other role of the app (fallback, workers, state machines) may call Bedrock at all.
+      const aiRoles = new Set(aiRoutes.map((r) => roleLogicalId(stack.api.routeFunctions.get(r.id)!)));
+      for (const [roleId] of ofType(resources, 'AWS::IAM::Role').filter(([id]) => !aiRoles.has(id))) {
+        expect({ roleId, bedrock: roleStatements(resources, roleId).flatMap((st) => st.actions).filter((a) => a.startsWith('bedrock:')) }).toEqual({ roleId, bedrock: [] });
+      }
+      // The timeout leaves API Gateway's 29 s integration limit room.
+      expect(LIMITS.aiModelTimeoutMs / 1000 + 7).toBeLessThan(29);
     });
 
     it('spells the partitions of a few routes out, so a wrong derivation fails here', () => {
@@ -653,9 +690,9 @@ describe.each(STAGES)('the %s stack', (stage) => {
       }
     });
 
-    it('lets only items.refresh and update-mode Link (among API routes) and the scheduled-refresh worker send to the refresh queue', () => {
+    it('lets only items.refresh and the connecting routes (among API routes) and the scheduled-refresh worker send to the refresh queue', () => {
       expect(rolesReaching(refs().refreshQueue, 'sqs:SendMessage')).toEqual(
-        [...routeRoles((r) => ['items.refresh', 'link.connect', 'link.mfa'].includes(r.id)), ...workerRoles('scheduledRefresh')].sort(),
+        [...routeRoles((r) => ['items.refresh', 'link.connect', 'link.mfa', 'sandbox.public_token.create'].includes(r.id)), ...workerRoles('scheduledRefresh')].sort(),
       );
     });
 

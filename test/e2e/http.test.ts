@@ -181,7 +181,7 @@ describe('routing', () => {
       const res = await stack.call(route.path, { method: route.method, body: route.method === 'POST' ? {} : undefined });
       expect({ id: route.id, status: res.status === 404 || res.status === 405 ? 'unrouted' : 'routed' }).toEqual({ id: route.id, status: 'routed' });
     }
-    const planned = await checked('POST', '/v1/ai/merchant', { body: { description: 'SQ *BLUE BOTTLE' } });
+    const planned = await checked('POST', '/v1/graphql', { body: { query: '{ __typename }' } });
     expect(planned.status).toBe(501);
     expect(planned.json.error).toMatchObject({ type: 'api_error', code: 'not_implemented' });
   });

@@ -40,10 +40,13 @@ async function exchange(publicToken: string) {
   return res.json as { access_token: string; item_id: string; rotated: boolean };
 }
 
+/** A connected sandbox item whose history the refresh worker has loaded. */
 async function sandboxItem(products = ['transactions'], username?: string) {
   const pt = await post('/v1/sandbox/public_token/create', { institution_id: 'ins_sandbox_first_bank', products, ...(username ? { username } : {}) });
   expect(pt.status).toBe(200);
-  return exchange(pt.json.public_token);
+  const exchanged = await exchange(pt.json.public_token);
+  await stack.historyLoaded(exchanged.item_id);
+  return exchanged;
 }
 
 async function syncAll(accessToken: string, count = 500, cursor?: string) {

@@ -60,6 +60,7 @@ async function exchange(publicToken: string) {
 async function brokenItem() {
   const pt = await post('/v1/sandbox/public_token/create', { institution_id: BANK, products: ['transactions'] });
   const item = await exchange(pt.json.public_token as string);
+  await stack.historyLoaded(item.item_id);
   expect((await post('/v1/sandbox/item/reset_login', { access_token: item.access_token })).status).toBe(200);
   return item;
 }

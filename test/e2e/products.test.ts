@@ -17,9 +17,12 @@ async function post(path: string, body: unknown) {
   return res;
 }
 
+/** A connected sandbox item whose history the refresh worker has loaded. */
 async function item(products: string[], username = 'user_good') {
   const pt = await post('/v1/sandbox/public_token/create', { institution_id: 'ins_sandbox_first_bank', products, username });
-  return (await post('/v1/link/token/exchange', { public_token: pt.json.public_token })).json as { access_token: string; item_id: string };
+  const exchanged = (await post('/v1/link/token/exchange', { public_token: pt.json.public_token })).json as { access_token: string; item_id: string };
+  await stack.historyLoaded(exchanged.item_id);
+  return exchanged;
 }
 
 async function allTransactions(accessToken: string) {

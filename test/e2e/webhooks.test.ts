@@ -28,6 +28,7 @@ async function post(path: string, body: unknown, init: CallInit = {}) {
   return res;
 }
 
+/** A connected sandbox item; its history loads in the background (tests wait with settle() or stack.historyLoaded). */
 async function sandboxItem(username = 'user_good') {
   const pt = await post('/v1/sandbox/public_token/create', { institution_id: 'ins_sandbox_first_bank', products: ['transactions'], username });
   const ex = await post('/v1/link/token/exchange', { public_token: pt.json.public_token });
@@ -110,16 +111,21 @@ describe('endpoints and secrets', () => {
 });
 
 describe('delivery', () => {
-  it('announces a new item with a signed transactions.sync_updates_available carrying its id', async () => {
+  it('announces each stage of a new item\'s history with a signed transactions.sync_updates_available carrying its id and flags', async () => {
     const { item_id } = await sandboxItem();
-    await settle();
+    await stack.historyLoaded(item_id);
     const got = receiver.received.filter((r) => JSON.parse(r.body).data.item_id === item_id);
-    expect(got).toHaveLength(1);
-    const event = verified(got[0]);
-    expect(event).toMatchObject({ type: 'transactions.sync_updates_available', data: { item_id, initial_update_complete: true } });
-    expect(event.id).toMatch(/^evt_/);
-    expect(typeof event.created).toBe('number');
-    expect(got[0].headers['fc-event-id']).toBe(event.id);
+    expect(got).toHaveLength(2);
+    const events = got.map((r) => verified(r));
+    expect(events.map((e) => [e.type, e.data])).toEqual([
+      ['transactions.sync_updates_available', { item_id, initial_update_complete: true, historical_update_complete: false }],
+      ['transactions.sync_updates_available', { item_id, initial_update_complete: true, historical_update_complete: true }],
+    ]);
+    for (const [i, event] of events.entries()) {
+      expect(event.id).toMatch(/^evt_/);
+      expect(typeof event.created).toBe('number');
+      expect(got[i].headers['fc-event-id']).toBe(event.id);
+    }
   });
 
   it('fires every event type of the catalogue from the sandbox, each body as openapi.json publishes it', async () => {

@@ -44,30 +44,30 @@ function coldStart(routeId: string | undefined): LambdaHandler {
 
 const context = { functionName: 'planned', awsRequestId: 'planned', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
 
-const aiUsage = async () => (await monthlyUsage(deps, key, new Date(deps.clock.now()))).ai;
+const apiUsage = async () => (await monthlyUsage(deps, key, new Date(deps.clock.now()))).api;
 
 describe('the planned-route handler', () => {
-  it('authenticates, meters against the AI quota and validates before answering 501 not_implemented', async () => {
-    const handler = coldStart('ai.merchant');
-    const before = await aiUsage();
+  it('authenticates, meters against its quota and validates before answering 501 not_implemented', async () => {
+    const handler = coldStart('graphql.query');
+    const before = await apiUsage();
 
-    const anonymous = await handler(apiEvent('POST', '/v1/ai/merchant', { body: { description: 'SQ *BLUE BOTTLE' } }), context);
+    const anonymous = await handler(apiEvent('POST', '/v1/graphql', { body: { query: '{ __typename }' } }), context);
     expect(anonymous.statusCode).toBe(401);
     expect(JSON.parse(anonymous.body).error.code).toBe('missing_api_key');
-    expect(await aiUsage()).toBe(before);
+    expect(await apiUsage()).toBe(before);
 
-    const invalid = await handler(apiEvent('POST', '/v1/ai/merchant', { key, body: {} }), context);
+    const invalid = await handler(apiEvent('POST', '/v1/graphql', { key, body: {} }), context);
     expect(invalid.statusCode).toBe(400);
     expect(JSON.parse(invalid.body).error.code).toBe('missing_field');
-    expect(await aiUsage()).toBe(before + 1);
+    expect(await apiUsage()).toBe(before + 1);
 
-    const valid = await handler(apiEvent('POST', '/v1/ai/merchant', { key, body: { description: 'SQ *BLUE BOTTLE' } }), context);
+    const valid = await handler(apiEvent('POST', '/v1/graphql', { key, body: { query: '{ __typename }' } }), context);
     expect(valid.statusCode).toBe(501);
     const error = JSON.parse(valid.body).error;
     expect(error).toMatchObject({ type: 'api_error', code: 'not_implemented' });
     expect(error.request_id).toBe(valid.headers?.['X-Request-Id']);
     expect(valid.headers?.['X-RateLimit-Limit']).toBeDefined();
-    expect(await aiUsage()).toBe(before + 2);
+    expect(await apiUsage()).toBe(before + 2);
   });
 
   it('answers a public planned page with 501 without a key', async () => {
@@ -88,18 +88,18 @@ describe('per-request state', () => {
 
   it('keeps concurrent requests apart: each access log line and response carries its own request id and outcome', async () => {
     configureRuntime(deps);
-    const handler = plannedOperation('ai.merchant');
+    const handler = plannedOperation('graphql.query');
     const accessLog = jest.spyOn(logger, 'info');
     // One context object for all of them, as a careless caller might pass: it must not carry state.
     const shared = { ...context };
     const requests = Array.from({ length: 12 }, (_, i) => ({
       requestId: `req_concurrent_${i}`,
       // Alternate outcomes, so that a mix-up of state between requests shows in the status.
-      init: i % 3 === 0 ? { body: { description: 'x' } } : i % 3 === 1 ? { key, body: {} } : { key, body: { description: 'x' } },
+      init: i % 3 === 0 ? { body: { query: 'x' } } : i % 3 === 1 ? { key, body: {} } : { key, body: { query: 'x' } },
       status: i % 3 === 0 ? 401 : i % 3 === 1 ? 400 : 501,
     }));
     const responses = await Promise.all(
-      requests.map((r) => handler(apiEvent('POST', '/v1/ai/merchant', { ...r.init, requestId: r.requestId }), shared)),
+      requests.map((r) => handler(apiEvent('POST', '/v1/graphql', { ...r.init, requestId: r.requestId }), shared)),
     );
     expect(responses.map((res) => [res.headers?.['X-Request-Id'], res.statusCode])).toEqual(requests.map((r) => [r.requestId, r.status]));
     expect(responses.map((res) => JSON.parse(res.body).error.request_id)).toEqual(requests.map((r) => r.requestId));

@@ -17,6 +17,7 @@ import type { RefreshJob } from '../../functions/platform/local/durable-store';
 import type { Deps } from '../../functions/platform/runtime';
 import { createTestItem, embeddedDeps, type ManualClock } from '../support/embedded';
 import { FakeSqs } from '../support/fake-sqs';
+import { runQueuedHistoryLoad } from '../support/readiness';
 
 const mockSqs = new FakeSqs();
 jest.mock('@aws-sdk/client-sqs', () => mockSqs.module());
@@ -44,10 +45,14 @@ beforeEach(async () => {
   await putApplication(deps, { applicationId: APP, name: 'Due', plan: PLAN });
 });
 
-/** A healthy item connected through the sandbox Link path (one commit), with its access token. */
-async function connectedItem(): Promise<{ itemId: string; accessToken: string }> {
+/**
+ * A healthy item connected through the sandbox Link path (one commit), with its access token; its
+ * history loaded by the job Link queued, unless the test wants it still loading.
+ */
+async function connectedItem({ loadHistory = true } = {}): Promise<{ itemId: string; accessToken: string }> {
   const { public_token } = await createSandboxPublicToken(deps, auth, { institution_id: 'ins_sandbox_first_bank', products: ['transactions'] });
   const exchanged = await exchangePublicToken(deps, auth, public_token);
+  if (loadHistory) await runQueuedHistoryLoad(deps, exchanged.item_id);
   return { itemId: exchanged.item_id, accessToken: exchanged.access_token };
 }
 
@@ -65,10 +70,13 @@ function idsInShard(shard: number, count: number, prefix: string): string[] {
 }
 
 describe('the refresh-due row follows the item', () => {
-  it('is written by the commit that connects an item, due one shortest interval later', async () => {
+  it('is written by the commit that connects an item, due at once while its history is to load, and moved a plan interval on by the load', async () => {
     const connectedAt = deps.clock.now();
-    const { itemId } = await connectedItem();
-    expect(await refreshDueOf(deps, itemId)).toEqual({ dueAt: connectedAt + firstRefreshIntervalMs('local'), intervalMs: firstRefreshIntervalMs('local') });
+    const { itemId } = await connectedItem({ loadHistory: false });
+    expect(await refreshDueOf(deps, itemId)).toEqual({ dueAt: connectedAt, intervalMs: firstRefreshIntervalMs('local') });
+    deps.clock.advance(60_000);
+    await runQueuedHistoryLoad(deps, itemId);
+    expect(await refreshDueOf(deps, itemId)).toEqual({ dueAt: deps.clock.now() + PLAN_REFRESH_HOURS[PLAN] * HOUR, intervalMs: PLAN_REFRESH_HOURS[PLAN] * HOUR });
   });
 
   it("is moved one interval of the application's plan on by a refresh", async () => {

@@ -12,6 +12,7 @@ import { getItem } from '../../functions/data/items-repo';
 import { keys } from '../../functions/data/keys';
 import type { TransactionRecord } from '../../functions/contracts/schemas';
 import { embeddedDeps } from '../support/embedded';
+import { runQueuedHistoryLoad } from '../support/readiness';
 
 const DAY = 86_400_000;
 const auth: AuthContext = {
@@ -28,6 +29,7 @@ it('refreshes an item on three consecutive days, twice a day, and a syncing call
   await putApplication(deps, { applicationId: auth.applicationId, name: 'Days', plan: 'growth' });
   const { public_token } = await createSandboxPublicToken(deps, auth, { institution_id: 'ins_sandbox_first_bank', products: ['transactions'] });
   const { item_id: itemId } = await exchangePublicToken(deps, auth, public_token);
+  await runQueuedHistoryLoad(deps, itemId);
 
   const replica = new Map<string, TransactionRecord>();
   const removedIds = new Set<string>();

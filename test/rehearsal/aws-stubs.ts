@@ -3,13 +3,14 @@
 // - a DynamoDB proxy in front of DynamoDB Local: it forwards every request unchanged and records, per
 //   item touched, the leading (partition) key, as `dynamodb:LeadingKeys` sees it;
 // - recording stubs of SQS (SendMessage, SendMessageBatch), Step Functions (StartExecution) and KMS (GenerateDataKey,
-//   Decrypt) speaking the SDK's JSON protocols. The KMS stub's ciphertext blob carries the data key and
+//   Decrypt) speaking the SDK's JSON protocols, and of Bedrock Runtime's Converse (over HTTP/2). The KMS stub's ciphertext blob carries the data key and
 //   the encryption context it was made under, and Decrypt refuses another context as KMS does.
 //
 // The caller is identified by its access key id (each function's process gets its own), as AWS
 // identifies a role session by its credentials.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttp2Server, type Http2Server, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { TABLE } from '../../functions/data/keys';
 import { ENV } from './synth';
@@ -38,6 +39,11 @@ export interface StartedExecution {
 
 export interface AwsStubs {
   dynamodbEndpoint: string;
+  /**
+   * A Bedrock Runtime stub (cleartext HTTP/2, which is all that client speaks): Converse answers a
+   * prose refinement by prefixing every text it was offered with `Rehearsed: `, and offers no fills.
+   */
+  bedrockEndpoint: string;
   /** One endpoint for SQS, Step Functions and KMS: the X-Amz-Target header names the API. */
   stubEndpoint: string;
   calls: AwsCall[];
@@ -61,7 +67,7 @@ function callerOf(req: IncomingMessage): string {
   return match ? match[1] : 'anonymous';
 }
 
-function listen(server: Server): Promise<string> {
+function listen(server: Server | Http2Server): Promise<string> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 }
 
@@ -242,12 +248,62 @@ export async function startAwsStubs(dynamodbLocal: string, keyArnOf: (keyId: str
     });
   });
 
-  const [dynamodbEndpoint, stubEndpoint] = await Promise.all([listen(dynamo), listen(stub)]);
+  const bedrockSessions = new Set<Http2Session>();
+  const bedrock = createHttp2Server((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const caller = callerOf(req as unknown as IncomingMessage);
+      const match = /^\/model\/([^/]+)\/converse$/.exec(req.url ?? '');
+      if (req.method !== 'POST' || !match) {
+        unexpected.push(`${caller}: no Bedrock stub for ${req.method} ${req.url}`);
+        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'no stub' }));
+        return;
+      }
+      const modelId = decodeURIComponent(match[1]);
+      // IAM authorises Converse as bedrock:InvokeModel on the model's ARN (foundation models have no account).
+      calls.push({ caller, action: 'bedrock:InvokeModel', resource: `arn:aws:bedrock:${ENV.region}::foundation-model/${modelId}`, context: {} });
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: Array<{ content: Array<{ text: string }> }> };
+      const input = JSON.parse(body.messages[0].content[0].text) as { texts?: Record<string, string>; rows?: unknown[] };
+      const answer = input.texts
+        ? { texts: Object.fromEntries(Object.entries(input.texts).map(([pointer, text]) => [pointer, `Rehearsed: ${text}`])) }
+        : { fills: [] };
+      res.writeHead(200, { 'content-type': 'application/json', 'x-amzn-requestid': randomUUID() }).end(
+        JSON.stringify({
+          output: { message: { role: 'assistant', content: [{ text: JSON.stringify(answer) }] } },
+          stopReason: 'end_turn',
+          usage: { inputTokens: 1, outputTokens: 1, totalTokens: 2 },
+          metrics: { latencyMs: 1 },
+        }),
+      );
+    });
+  });
+  bedrock.on('session', (session: Http2Session) => {
+    bedrockSessions.add(session);
+    session.on('close', () => bedrockSessions.delete(session));
+  });
+
+  const [dynamodbEndpoint, stubEndpoint, bedrockEndpoint] = await Promise.all([listen(dynamo), listen(stub), listen(bedrock)]);
   const close = (server: Server) => new Promise<void>((resolve) => {
     server.closeAllConnections();
     server.close(() => resolve());
   });
-  return { dynamodbEndpoint, stubEndpoint, calls, messages, executions, unexpected, close: async () => { await Promise.all([close(dynamo), close(stub)]); } };
+  const closeBedrock = () => new Promise<void>((resolve) => {
+    for (const session of bedrockSessions) session.destroy();
+    bedrock.close(() => resolve());
+  });
+  return {
+    dynamodbEndpoint,
+    stubEndpoint,
+    bedrockEndpoint,
+    calls,
+    messages,
+    executions,
+    unexpected,
+    close: async () => {
+      await Promise.all([close(dynamo), close(stub), closeBedrock()]);
+    },
+  };
 }
 
 const sortedEntries = (context: Record<string, string>) => Object.entries(context).sort(([a], [b]) => a.localeCompare(b));

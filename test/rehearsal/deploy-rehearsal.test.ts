@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, SQSEvent } from 'aws-lambda';
 import { ROUTES, aliasPaths, routeById } from '../../functions/contracts/routes';
+import { AI_MODEL_BY_STAGE } from '../../functions/contracts/stages';
 import { keys } from '../../functions/data/keys';
 import { ensureTable } from '../../functions/platform/local/dynamodb-local';
 import { applySeed } from '../../functions/platform/local/seed';
@@ -66,7 +67,7 @@ beforeAll(async () => {
   ]);
 
   await inParallel(functions, PARALLEL, async (fn) => {
-    containers.set(fn.logicalId, await startContainer(fn, { dynamodb: stubs.dynamodbEndpoint, stubs: stubs.stubEndpoint }));
+    containers.set(fn.logicalId, await startContainer(fn, { dynamodb: stubs.dynamodbEndpoint, stubs: stubs.stubEndpoint, bedrock: stubs.bedrockEndpoint }));
   });
 }, 300_000);
 
@@ -159,7 +160,8 @@ let itemId: string;
 let linkItemId: string;
 
 describe('the sandbox journey', () => {
-  it('creates a sandbox public token, exchanges it, lists accounts and syncs transactions', async () => {
+  it('creates a sandbox public token, exchanges it, loads its history in the refresh worker, lists accounts and syncs transactions', async () => {
+    const before = stubs.messages.length;
     const publicToken = await post('/v1/sandbox/public_token/create', { institution_id: 'ins_sandbox_first_bank', products: PRODUCTS });
     expectStatus(publicToken, 200);
     expect(publicToken.json.public_token).toMatch(/^fc_pub_/);
@@ -169,6 +171,13 @@ describe('the sandbox journey', () => {
     accessToken = exchanged.json.access_token;
     itemId = exchanged.json.item_id;
     expect(accessToken).toBeTruthy();
+
+    // Connecting answered before the history loaded: the job it queued runs in the refresh worker.
+    const queued = stubs.messages.slice(before).filter((m) => m.queueUrl.endsWith('.fifo'));
+    expect(queued.map((m) => JSON.parse(m.body))).toEqual([{ item_id: itemId, reason: 'initial_history' }]);
+    expect((await post('/v1/items/get', { access_token: accessToken })).json.item.transactions_update_status).toBe('not_ready');
+    expect(await worker('ItemRefreshWorker').invoke(sqsBatch(queued.map((m) => m.body)))).toMatchObject({ refreshed: true, history: true });
+    expect((await post('/v1/items/get', { access_token: accessToken })).json.item.transactions_update_status).toBe('historical_update_complete');
 
     const accounts = await post('/v1/accounts/get', { access_token: accessToken });
     expectStatus(accounts, 200);
@@ -347,7 +356,8 @@ describe('webhooks', () => {
 
 describe('scheduled work and removal', () => {
   it('runs the scheduled refresh from an EventBridge schedule event, queueing a due item with SendMessageBatch', async () => {
-    // The Link item's first scheduled refresh is hours away: make it due now, as time would.
+    // Make the Link item due now, as time would (its history load was due at once; once loaded, its
+    // next refresh is hours away).
     await tableDeps.ddb.send(
       new UpdateCommand({
         TableName: tableDeps.config.tableName,
@@ -376,6 +386,69 @@ describe('scheduled work and removal', () => {
 
   it('removes the item', async () => {
     expectStatus(await post('/v1/items/remove', { access_token: accessToken }), 200);
+  });
+});
+
+describe('AI routes', () => {
+  let aiToken: string;
+  const model = AI_MODEL_BY_STAGE[STAGE];
+
+  beforeAll(async () => {
+    const publicToken = await post('/v1/sandbox/public_token/create', { institution_id: 'ins_sandbox_first_bank', products: ['transactions'] });
+    expectStatus(publicToken, 200);
+    const exchanged = await post('/v1/link/token/exchange', { public_token: publicToken.json.public_token });
+    expectStatus(exchanged, 200);
+    aiToken = exchanged.json.access_token;
+    // A new item's history is loaded by the refresh worker: run it, from the queued job when there is one.
+    const item = await post('/v1/items/get', { access_token: aiToken });
+    if (item.json.item.transactions_update_status !== 'historical_update_complete') {
+      const queued = stubs.messages.filter((m) => m.queueUrl.endsWith('.fifo') && JSON.parse(m.body).item_id === exchanged.json.item_id);
+      const bodies = queued.length ? queued.map((m) => m.body) : [JSON.stringify({ item_id: exchanged.json.item_id, reason: 'initial_history' })];
+      await worker('ItemRefreshWorker').invoke(sqsBatch(bodies));
+    }
+  });
+
+  const rows = [
+    { id: 'r1', description: 'NETFLIX.COM', amount: 15.49, date: '2026-05-03' },
+    { id: 'r2', description: 'ZXQV 8812 KLMP', amount: 12, date: '2026-05-04' },
+  ];
+  const bodies = (): Record<string, Record<string, unknown>> => ({
+    'ai.categorize': { transactions: rows },
+    'ai.merchant': { description: 'ZXQV 8812 KLMP' },
+    'ai.subscriptions': { access_token: aiToken },
+    'ai.cashflow': { access_token: aiToken, horizon_days: 14 },
+    'ai.health-score': { access_token: aiToken },
+    'ai.financial-summary': { access_token: aiToken },
+    'ai.fraud-risk': { transactions: rows },
+    'ai.purchase-analysis': { access_token: aiToken, purchase: { description: 'Laptop', amount: 900 } },
+    'ai.weekly-report': { access_token: aiToken },
+  });
+
+  it.each(ROUTES.filter((r) => r.tag === 'AI').map((r) => r.id))('%s answers 200 from its bundle, through the stage model where it refines prose', async (routeId) => {
+    const before = stubs.calls.filter((c) => c.action === 'bedrock:InvokeModel').length;
+    const answer = await post(routeById(routeId).path, bodies()[routeId]);
+    expectStatus(answer, 200);
+    const asked = stubs.calls.filter((c) => c.action === 'bedrock:InvokeModel').length - before;
+    if (answer.json.engine === 'ai') {
+      expect(answer.json.model).toBe(model?.bedrockModelId);
+      expect(asked).toBe(1);
+      expect(answer.body).toContain('Rehearsed: ');
+    } else {
+      // categorize and merchant: the stub fills no row, so the rules answer stands.
+      expect({ routeId, engine: answer.json.engine }).toEqual({ routeId, engine: 'rules' });
+      expect(['ai.categorize', 'ai.merchant', 'ai.fraud-risk']).toContain(routeId);
+    }
+  });
+
+  it('asked the stage model only from the AI functions, on its foundation-model ARN', () => {
+    const aiFunctions = new Set(ROUTES.filter((r) => r.tag === 'AI').flatMap((r) => aliasPaths(r).map((p) => routeFunction.get(`POST ${p}`))));
+    const byId = new Map(functions.map((f) => [f.accessKeyId, f.logicalId]));
+    const modelCalls = stubs.calls.filter((c) => c.action === 'bedrock:InvokeModel');
+    expect(modelCalls.length).toBeGreaterThanOrEqual(6);
+    for (const call of modelCalls) {
+      expect(aiFunctions.has(byId.get(call.caller))).toBe(true);
+      expect(call.resource).toBe(`arn:aws:bedrock:us-east-1::foundation-model/${model?.bedrockModelId}`);
+    }
   });
 });
 

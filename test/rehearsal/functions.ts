@@ -167,7 +167,7 @@ export interface Container {
  * variables, the runtime's own (region, function name, memory, credentials) and endpoints that
  * send the SDK to the stand-ins. The access key id names the function, so the stubs know the caller.
  */
-export function startContainer(fn: RehearsedFunction, endpoints: { dynamodb: string; stubs: string }): Promise<Container> {
+export function startContainer(fn: RehearsedFunction, endpoints: { dynamodb: string; stubs: string; bedrock: string }): Promise<Container> {
   const functionName = fn.logicalId.replace(/\W/g, '-');
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
@@ -189,6 +189,8 @@ export function startContainer(fn: RehearsedFunction, endpoints: { dynamodb: str
     AWS_ENDPOINT_URL_SQS: endpoints.stubs,
     AWS_ENDPOINT_URL_SFN: endpoints.stubs,
     AWS_ENDPOINT_URL_KMS: endpoints.stubs,
+    // Bedrock Runtime speaks HTTP/2 only: its stub is a server of its own.
+    AWS_ENDPOINT_URL_BEDROCK_RUNTIME: endpoints.bedrock,
     // X-Ray segments go to a UDP port nobody listens on; Sampled=0 in each trace header sends none.
     AWS_XRAY_DAEMON_ADDRESS: '127.0.0.1:2000',
     AWS_XRAY_CONTEXT_MISSING: 'IGNORE_ERROR',

@@ -26,6 +26,7 @@ async function exchangeSandbox(key: string, username = 'user_good') {
     body: { institution_id: 'ins_sandbox_first_bank', products: ['transactions', 'identity', 'income', 'assets', 'investments', 'liabilities', 'recurring'], username },
   });
   const ex = await stack.call('/v1/link/token/exchange', { key, body: { public_token: pt.json.public_token } });
+  await stack.historyLoaded(ex.json.item_id);
   return ex.json as { access_token: string; item_id: string };
 }
 

@@ -7,9 +7,16 @@ import { startLocalStack, type LocalStack } from '../../functions/platform/local
 import type { Clock } from '../../functions/platform/runtime';
 import type { SeedApplication } from '../../functions/platform/local/seed';
 import type { Json } from './json';
+import { historyLoadedLocally } from './readiness';
 
 export interface TestStack extends LocalStack {
   call(path: string, init?: CallInit): Promise<CallResult>;
+  /**
+   * Resolves once the item's history is loaded (`historical_update_complete`). Link answers before
+   * the history loads; locally the refresh worker runs in process, so this waits for the in-process
+   * work to run out (no timers, no polling) and then checks the item's status.
+   */
+  historyLoaded(itemId: string): Promise<void>;
 }
 
 export interface CallInit {
@@ -64,5 +71,5 @@ export async function startTestStack(seed?: SeedApplication[], options: { webhoo
     }
     return { status: res.status, headers: res.headers, text, json };
   };
-  return Object.assign(stack, { call });
+  return Object.assign(stack, { call, historyLoaded: (itemId: string) => historyLoadedLocally(stack, itemId) });
 }

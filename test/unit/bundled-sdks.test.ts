@@ -8,11 +8,12 @@ import { join } from 'node:path';
 import { ROUTES } from '../../functions/contracts/routes';
 import type * as AwsPorts from '../../functions/platform/aws-ports';
 import type * as KmsKeyProvider from '../../functions/platform/crypto/kms-key-provider';
+import type * as BedrockModel from '../../functions/platform/model-bedrock';
 import { routeAccessFor, ROUTE_CAPABILITIES } from '../../lib/api-grants';
 import { ALL_OPTIONAL_SDKS, bundledSdksFor, sdkDefines } from '../../lib/bundled-sdks';
 
 const ROOT = join(__dirname, '..', '..');
-const SDK_PACKAGES = { sqs: '@aws-sdk/client-sqs', sfn: '@aws-sdk/client-sfn', kms: '@aws-sdk/client-kms' } as const;
+const SDK_PACKAGES = { sqs: '@aws-sdk/client-sqs', sfn: '@aws-sdk/client-sfn', kms: '@aws-sdk/client-kms', bedrock: '@aws-sdk/client-bedrock-runtime' } as const;
 
 let outDir: string;
 beforeAll(() => {
@@ -20,12 +21,14 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-/** Bundles both adapters that load optional SDKs, as lib/fincore-function.ts would for `bundled`. */
+/** Bundles the adapters that load optional SDKs, as lib/fincore-function.ts would for `bundled`. */
 async function bundleAdapters(name: string, bundled: readonly (keyof typeof SDK_PACKAGES)[]): Promise<{ file: string; packages: Set<string> }> {
   const file = join(outDir, `${name}.js`);
   const result = await build({
     stdin: {
-      contents: "export { createAwsPorts } from './functions/platform/aws-ports';\nexport { createKmsKeyProvider } from './functions/platform/crypto/kms-key-provider';",
+      contents:
+        "export { createAwsPorts } from './functions/platform/aws-ports';\nexport { createKmsKeyProvider } from './functions/platform/crypto/kms-key-provider';\n" +
+        "export { createBedrockModel } from './functions/platform/model-bedrock';",
       resolveDir: ROOT,
       loader: 'ts',
     },
@@ -61,12 +64,14 @@ describe('optional SDKs in a bundle', () => {
   it('a call that needs an SDK the bundle lacks fails with SdkNotBundledError, before any network', async () => {
     const { file } = await bundleAdapters('none-run', []);
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the freshly built bundle
-    const adapters = require(file) as typeof AwsPorts & typeof KmsKeyProvider;
+    const adapters = require(file) as typeof AwsPorts & typeof KmsKeyProvider & typeof BedrockModel;
     const ports = adapters.createAwsPorts({ FC_WEBHOOK_DELIVERY_STATE_MACHINE_ARN: 'arn:x', FC_ITEM_REFRESH_QUEUE_URL: 'https://q' }, 'eu-west-1');
     await expect(ports.deliveries.start({ delivery_id: 'd1' } as never)).rejects.toMatchObject({ name: 'SdkNotBundledError' });
     await expect(ports.refreshQueue.enqueue({ item_id: 'i1' } as never)).rejects.toThrow(/SQS SDK is not bundled/);
     const keys = adapters.createKmsKeyProvider({ keyId: 'alias/x', region: 'eu-west-1' });
     await expect(keys.generateDataKey({ purpose: 'webhook_secret' })).rejects.toThrow(/KMS SDK is not bundled/);
+    const model = adapters.createBedrockModel({ modelId: 'amazon.nova-micro-v1:0', region: 'eu-west-1' });
+    await expect(model.refine({ instructions: 'x', input: {}, maxOutputTokens: 10 }, new AbortController().signal)).rejects.toThrow(/BEDROCK SDK is not bundled/);
   }, 60_000);
 
   it('each route bundles the SDKs of its capabilities: SQS with a queue, Step Functions with deliveries, KMS with the secrets key', () => {
@@ -76,6 +81,7 @@ describe('optional SDKs in a bundle', () => {
       expect(sdks.includes('sqs')).toBe(access.eventsQueue || access.refreshQueue);
       expect(sdks.includes('sfn')).toBe((ROUTE_CAPABILITIES.deliveryWorkflow as readonly string[]).includes(route.id));
       expect(sdks.includes('kms')).toBe((ROUTE_CAPABILITIES.secretsKey as readonly string[]).includes(route.id));
+      expect(sdks.includes('bedrock')).toBe((ROUTE_CAPABILITIES.model as readonly string[]).includes(route.id));
     }
   });
 });

@@ -1,0 +1,5 @@
+// POST /v1/ai/financial-summary: period totals, top categories and merchants, changes, and a plain-language summary.
+import { financialSummary } from '../app/ai';
+import { defineOperation } from '../platform/operation';
+
+export const handler = defineOperation('ai.financial-summary', ({ deps, item }) => financialSummary(deps, item));

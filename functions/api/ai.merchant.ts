@@ -1,0 +1,5 @@
+// POST /v1/ai/merchant: a raw descriptor resolved to a merchant and category.
+import { resolveMerchant } from '../app/ai';
+import { defineOperation } from '../platform/operation';
+
+export const handler = defineOperation('ai.merchant', ({ deps, body }) => resolveMerchant(deps, body));
