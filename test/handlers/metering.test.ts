@@ -236,7 +236,10 @@ describe('metering a key with several shards', () => {
   it('lends shards units ahead of use and still admits exactly the quota when every shard holds some', async () => {
     const { deps, key } = await setup('growth');
     const quota = PLANS.growth.apiPerMonth;
-    await concurrently(deps, key, 100); // shard 1 borrows a chunk
+    // Requests that start before this process has seen the key all go to the ApiKey row: learn the
+    // shards first, so that the concurrent ones spread over both (shard 1 then borrows a chunk).
+    await authorizeAndMeter(deps, key, 'api');
+    await concurrently(deps, key, 100);
     const lentBefore = (await usageByShard(deps, key, month(deps)))[1].api;
     expect(lentBefore.allotted).toBeGreaterThan(lentBefore.used);
     // The month's count is at the quota: only what shard 1 holds unused is left.
