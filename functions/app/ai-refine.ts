@@ -84,6 +84,12 @@ function withTexts<T>(answer: T, texts: ReadonlyMap<string, string>): T {
 
 const NUMBER_TOKEN = /\d[\d,]*(?:\.\d+)?/g;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** A date written as a date (2026-05-01, 05/01/2026, 1.5.2026): it must be one of the answer's dates, not a rearrangement of their parts. */
+const DATE_TOKEN = /\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b/g;
+/** Digits other than ASCII ones (full-width, Arabic-Indic, ...), which the number check cannot read. */
+const OTHER_DIGITS = /(?![0-9])\p{Nd}/u;
+const CURRENCY_CODES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
+const CODE_TOKEN = /\b[A-Z]{3}\b/g;
 const numberKey = (n: number) => String(Math.round(n * 100) / 100);
 
 /** Numbers written in a text: 1,234.50 -> 1234.5; a date gives its parts (2026, 5, 1). */
@@ -120,6 +126,24 @@ function numbersStatedBy(answer: unknown): Set<string> {
   };
   walk(answer, false);
   return allowed;
+}
+
+/**
+ * The dates a rewrite may write as dates (the answer's own, as they are written there, in its fields
+ * or its prose) and the currency codes it may name (those the answer names).
+ */
+function datesAndCurrenciesOf(answer: unknown): { dates: Set<string>; currencies: Set<string> } {
+  const dates = new Set<string>();
+  const currencies = new Set<string>();
+  const walk = (node: unknown) => {
+    if (typeof node === 'string') {
+      for (const m of node.matchAll(DATE_TOKEN)) dates.add(m[0]);
+      for (const m of node.matchAll(CODE_TOKEN)) if (CURRENCY_CODES.has(m[0])) currencies.add(m[0]);
+    } else if (Array.isArray(node)) node.forEach(walk);
+    else if (node !== null && typeof node === 'object') Object.values(node).forEach(walk);
+  };
+  walk(answer);
+  return { dates, currencies };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -203,11 +227,17 @@ function checkedTexts(raw: unknown, offered: ReadonlyMap<string, string>, answer
   const parsed = ProseAnswer.safeParse(raw);
   if (!parsed.success) reject(`the answer does not have the expected shape (${parsed.error.issues[0]?.message ?? 'invalid'})`);
   const allowedNumbers = numbersStatedBy(answer);
+  const { dates: allowedDates, currencies: allowedCurrencies } = datesAndCurrenciesOf(answer);
   const accepted = new Map<string, string>();
   for (const [pointer, text] of Object.entries(parsed.data.texts)) {
     const original = offered.get(pointer);
     if (original === undefined) reject(`the answer rewrites ${pointer}, which it was not offered`);
     if (text.length > Math.max(2 * original.length + 200, 400)) reject(`the rewrite of ${pointer} is too long`);
+    if (OTHER_DIGITS.test(text)) reject(`the rewrite of ${pointer} writes digits the check cannot read`);
+    const inventedDate = [...text.matchAll(DATE_TOKEN)].map((m) => m[0]).find((d) => !allowedDates.has(d));
+    if (inventedDate !== undefined) reject(`the rewrite of ${pointer} states a date the answer does not (${inventedDate})`);
+    const inventedCurrency = [...text.matchAll(CODE_TOKEN)].map((m) => m[0]).find((c) => CURRENCY_CODES.has(c) && !allowedCurrencies.has(c));
+    if (inventedCurrency !== undefined) reject(`the rewrite of ${pointer} names a currency the answer does not (${inventedCurrency})`);
     const invented = numbersIn(text).find((n) => !allowedNumbers.has(numberKey(n)));
     if (invented !== undefined) reject(`the rewrite of ${pointer} states a number the answer does not (${invented})`);
     if (text !== original) accepted.set(pointer, text);

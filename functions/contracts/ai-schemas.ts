@@ -8,6 +8,7 @@
 // `highlights`, `narrative`, `recommendation`, `explanation`, `reason` or `note`: a model may
 // rewrite those and nothing else.
 import * as z from 'zod';
+import { LIMITS } from './limits';
 import { Cadence } from './product-schemas';
 
 const Money = z.number().meta({ description: 'Major currency units, rounded to cents.' });
@@ -31,8 +32,8 @@ export const HorizonDays = z
 
 /** The planned purchase of /v1/ai/purchase-analysis. */
 export const PurchaseInput = z.strictObject({
-  description: z.string().min(1),
-  amount: z.number().positive(),
+  description: z.string().min(1).max(LIMITS.descriptorMaxLength),
+  amount: z.number().positive().max(LIMITS.aiAmountMax),
 });
 
 // ---------------------------------------------------------------------------------------------

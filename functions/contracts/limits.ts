@@ -13,6 +13,11 @@ export const LIMITS = {
   accountIdsMax: 100,
   aiTransactionsMax: 1000,
   /**
+   * The largest amount (major units, either sign) an AI request may carry: far above any real
+   * transaction, and small enough that cents, sums over 1,000 rows and compounding stay finite.
+   */
+  aiAmountMax: 1_000_000_000_000,
+  /**
    * How long an AI route waits for its model before answering with the rules result: well inside
    * API Gateway's 29 s integration limit and the AI functions' own timeout (lib/stage-config.ts).
    */

@@ -13,6 +13,7 @@ import {
   Count,
   CountryCode,
   DateString,
+  AiAmount,
   EngineMeta,
   Holding,
   Id,
@@ -535,7 +536,7 @@ const DECLARED_ROUTES = [
     metering: 'ai',
     request: z.strictObject({
       description: z.string().min(1).max(LIMITS.descriptorMaxLength),
-      amount: z.number().optional(),
+      amount: AiAmount.optional(),
     }),
     response: z
       .object({
@@ -607,7 +608,7 @@ const DECLARED_ROUTES = [
     metering: 'ai',
     request: z.strictObject({
       access_token: AccessToken,
-      purchase: z.strictObject({ description: z.string().min(1).max(LIMITS.descriptorMaxLength), amount: z.number().positive() }),
+      purchase: z.strictObject({ description: z.string().min(1).max(LIMITS.descriptorMaxLength), amount: AiAmount.positive() }),
     }),
     response: aiResponse('AiPurchaseAnalysisResponse', PurchaseAnalysisResult),
   }),

@@ -208,11 +208,14 @@ export const EngineMeta = {
   model: z.string().meta({ description: 'The model that took part, or the rules engine version when only rules ran.' }),
 };
 
+/** An amount in an AI request: finite and at most LIMITS.aiAmountMax either way. */
+export const AiAmount = z.number().min(-LIMITS.aiAmountMax).max(LIMITS.aiAmountMax);
+
 /** Bring-your-own transaction for the AI endpoints (id, description, amount). */
 export const InputTransaction = z.strictObject({
   id: Id,
   description: z.string().min(1).max(LIMITS.descriptorMaxLength),
-  amount: z.number(),
+  amount: AiAmount,
   date: DateString.optional(),
   iso_currency_code: CurrencyCode.optional(),
 });

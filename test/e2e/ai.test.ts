@@ -255,6 +255,11 @@ describe('bad input is a 400 with the error envelope, never a 500', () => {
     ['a huge merchant descriptor', '/v1/ai/merchant', { description: 'Y'.repeat(100_000) }, 400, 'invalid_field'],
     ['a negative purchase', '/v1/ai/purchase-analysis', { access_token: 'fc_at_abc123', purchase: { description: 'Bike', amount: -5 } }, 400, 'invalid_field'],
     ['an unreal week end', '/v1/ai/weekly-report', { access_token: 'fc_at_abc123', week_ending: '2026-13-01' }, 400, 'invalid_field'],
+    // Finite, but past what cents, sums of 1,000 rows and compounding keep finite.
+    ['an amount beyond the limit', '/v1/ai/fraud-risk', { transactions: [row('a', { amount: 1e306 })] }, 400, 'invalid_field'],
+    ['a negative amount beyond the limit', '/v1/ai/cashflow', { transactions: [row('a', { amount: -2e12 })] }, 400, 'invalid_field'],
+    ['a purchase beyond the limit', '/v1/ai/purchase-analysis', { access_token: 'fc_at_abc123', purchase: { description: 'TV', amount: 1e308 } }, 400, 'invalid_field'],
+    ['a merchant amount beyond the limit', '/v1/ai/merchant', { description: 'NETFLIX.COM', amount: 1e300 }, 400, 'invalid_field'],
   ];
   it.each(cases)('%s', async (_name, path, body, status, code) => {
     const res = await post(path, body);

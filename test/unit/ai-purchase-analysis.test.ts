@@ -50,6 +50,16 @@ describe('purchaseAnalysisRules: hand-built history', () => {
     expect(result.recommendation).toMatch(/^Buy/);
   });
 
+  test('waits for pay, not for a small interest credit that comes first', () => {
+    // A monthly interest credit of 4.10 on the 2nd, before the rent on the 3rd: the next income is
+    // still the payroll on the 10th, so the rent counts as due before it.
+    const txn = transactionBuilder(CHECKING);
+    const rows = history();
+    for (const [y, m] of months(2026, 1, 6)) rows.push(txn(ymd(y, m, 2), -4.1, 'INTEREST PAYMENT', { detailed: 'income_interest_earned' }));
+    const result = analyse(5000, 150, rows);
+    expect(result).toMatchObject({ next_income_date: '2026-07-10', upcoming_outflows: 1200, balance_after_purchase: 3650 });
+  });
+
   test('opportunity cost at the documented 7 % a year, compounded yearly', () => {
     expect(analyse(5000, 150).opportunity_cost).toMatchObject({
       annual_rate: 0.07,

@@ -61,12 +61,24 @@ describe('refineProse', () => {
     ['a number the answer does not state', { texts: { '/summary': 'Your score is 0.' } }],
     ['a number only a descriptor states', { texts: { '/summary': 'Your score is 999.' } }],
     ['a date the answer does not state', { texts: { '/summary': 'Your score is 72 since 1999-01-01.' } }],
+    ['a date rearranged from the parts of the answer\'s dates', { texts: { '/summary': 'Your score is 72, from 2026-03-04 to 2026-07-01.' } }],
+    ['a date written another way from those parts', { texts: { '/summary': 'Your score is 72 since 04/03/2026.' } }],
+    ['digits the number check cannot read', { texts: { '/summary': 'Your score is \uff19\uff19\uff19.' } }],
+    ['a currency the answer does not name', { texts: { '/subscores/1/explanation': 'You paid 3 fees in EUR.' } }],
     ['another field beside texts', { texts: {}, score: 0 }],
     ['texts that are not strings', { texts: { '/summary': 72 } }],
     ['not an object', 'ok'],
   ])('discards the whole answer on %s', async (_name, raw) => {
     const refined = await refineProse(modelAnswering(() => raw), 'health', ANSWER, 'rules-x');
     expect(refined).toEqual({ answer: ANSWER, engine: 'rules', model: 'rules-x' });
+  });
+
+  it('accepts a currency the answer names, and an answer date written as it is', async () => {
+    const withCurrency = { ...ANSWER, iso_currency_code: 'USD' };
+    const model = modelAnswering(() => ({ texts: { '/summary': 'A 72 in USD terms, 2026-04-03 to 2026-07-01.' } }));
+    const refined = await refineProse(model, 'health', withCurrency, 'rules-x');
+    expect(refined.engine).toBe('ai');
+    expect(refined.answer).toMatchObject({ summary: 'A 72 in USD terms, 2026-04-03 to 2026-07-01.' });
   });
 
   it('falls back when the model throws, and without a model asks nothing', async () => {

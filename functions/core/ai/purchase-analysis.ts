@@ -56,11 +56,17 @@ export function purchaseAnalysisRules(input: AiInput, purchase: PurchaseParams):
   const from = todayN + 1;
   const to = todayN + LOOKAHEAD_DAYS;
   const streams = recurringOf(input);
+  const inScopeStreams = streams.filter((s) => s.iso_currency_code === currency && inScope(s.account_id));
+  // The income a purchase waits for is pay: the payroll streams, or without one the largest regular
+  // income (a monthly interest credit of a few dollars is not what a budget waits for).
+  const incomeStreams = inScopeStreams.filter((s) => s.direction === 'inflow' && (s.kind === 'payroll' || (s.category_detailed ?? '').startsWith('income_')));
+  const payroll = incomeStreams.filter((s) => s.kind === 'payroll');
+  const largest = [...incomeStreams].sort((a, b) => expectedAmount(b) - expectedAmount(a) || (a.stream_id < b.stream_id ? -1 : 1))[0];
+  const payStreams = new Set(payroll.length > 0 ? payroll : largest ? [largest] : []);
   const flows: Array<{ n: number; signed: number; income: boolean }> = [];
-  for (const s of streams) {
-    if (s.iso_currency_code !== currency || !inScope(s.account_id)) continue;
+  for (const s of inScopeStreams) {
     const value = expectedAmount(s);
-    const income = s.direction === 'inflow' && (s.kind === 'payroll' || (s.category_detailed ?? '').startsWith('income_'));
+    const income = payStreams.has(s);
     for (const n of projectStream(s, from, to)) flows.push({ n, signed: s.direction === 'inflow' ? value : -value, income });
   }
   flows.sort((a, b) => a.n - b.n || a.signed - b.signed);
