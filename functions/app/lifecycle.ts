@@ -9,7 +9,7 @@ import type { RefreshExecutionInput } from '../contracts/worker-messages';
 import { connectorOfItem } from '../connectors';
 import { refreshDueShards } from '../core/refresh-schedule';
 import { emitEvent } from '../data/events';
-import { bumpRefreshCount, claimDueRefresh, dueRefreshes, getItem, scheduleNextRefresh, updateItemState, type ItemRecord } from '../data/items-repo';
+import { bumpRefreshCount, claimDueRefresh, dueRefreshes, getItem, purgeRemovedItem, scheduleNextRefresh, updateItemState, type ItemRecord } from '../data/items-repo';
 import { logger } from '../platform/observability';
 import type { Deps } from '../platform/runtime';
 import { ingestable, loadHistory, syncFromSource, todayOf } from './item-source';
@@ -38,7 +38,25 @@ export async function requestRefresh(deps: Deps, item: ItemRecord) {
  */
 export async function refreshItem(deps: Deps, input: RefreshExecutionInput) {
   const item = await getItem(deps, input.item_id);
-  if (!item || item.status !== 'healthy') return { refreshed: false, reason: item ? item.status : 'removed' };
+  if (!item) {
+    // A retry of a job whose item was removed while it wrote: what it wrote is swept (see below).
+    await purgeRemovedItem(deps, input.item_id);
+    return { refreshed: false, reason: 'removed' };
+  }
+  if (item.status !== 'healthy') return { refreshed: false, reason: item.status };
+  try {
+    return await refreshHealthyItem(deps, item, input);
+  } catch (err) {
+    if (await getItem(deps, item.itemId)) throw err;
+    // The item was removed while this refresh wrote (a history load takes seconds): its rows written
+    // after the removal swept the item's partitions belong to nothing, and the commit that would have
+    // published them failed. Sweep them again; a retry of this job finds the item gone and stops.
+    await purgeRemovedItem(deps, item.itemId);
+    return { refreshed: false, reason: 'removed' };
+  }
+}
+
+async function refreshHealthyItem(deps: Deps, item: ItemRecord, input: RefreshExecutionInput) {
   if (item.transactionsUpdateStatus !== 'historical_update_complete' && item.consentedProducts.includes('transactions')) {
     const stages = await loadHistory(deps, item);
     await scheduleNextRefresh(deps, item);

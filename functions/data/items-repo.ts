@@ -547,6 +547,18 @@ export async function removeItem(deps: Deps, item: ItemRecord): Promise<void> {
   await deletePartitions(deps, item.itemId);
 }
 
+/**
+ * Deletes what is left of a removed item: rows a writer that was still running put into its
+ * partitions after removeItem swept them. Only once the item row is gone: a live item is never
+ * touched.
+ */
+export async function purgeRemovedItem(deps: Deps, itemId: string): Promise<void> {
+  // The row itself, whatever its status: a connection still being made (CONNECTING) is not removed.
+  const row = await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: keys.item(itemId), ConsistentRead: true, ProjectionExpression: 'pk' }));
+  if (row.Item) return;
+  await deletePartitions(deps, itemId);
+}
+
 async function deletePartitions(deps: Deps, itemId: string, options: { keepItemRow?: boolean } = {}): Promise<void> {
   const table = deps.config.tableName;
   const itemKey = keys.item(itemId);

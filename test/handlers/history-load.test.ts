@@ -15,7 +15,7 @@ import type { RefreshExecutionInput } from '../../functions/contracts/worker-mes
 import { firstRefreshIntervalMs } from '../../functions/core/refresh-schedule';
 import { putApplication, type AuthContext } from '../../functions/data/api-keys-repo';
 import { commitTransactions } from '../../functions/data/feed-repo';
-import { getItem, publicItem, putAccounts, refreshDueOf, type ItemRecord } from '../../functions/data/items-repo';
+import { getItem, publicItem, putAccounts, refreshDueOf, removeItem, type ItemRecord } from '../../functions/data/items-repo';
 import type { BackgroundPorts } from '../../functions/platform/ports';
 import type { Deps } from '../../functions/platform/runtime';
 import { createTestItem, embeddedDeps, type ManualClock } from '../support/embedded';
@@ -221,6 +221,32 @@ describe('the history load', () => {
       { initial: true, historical: false, published: true },
       { initial: true, historical: true, published: true },
     ]);
+  });
+
+  it('leaves nothing of an item removed while its history loads: the rows written after the removal are swept', async () => {
+    const itemId = await connect();
+    const removing = await item(itemId);
+    // The integrator removes the item just before the first stage's publishing write: the feed rows
+    // of the stage are already written, and the commit then finds no item.
+    const send = deps.ddb.send.bind(deps.ddb);
+    let removed = false;
+    deps.ddb.send = (async (command: Parameters<typeof send>[0]) => {
+      const isPublish = command instanceof TransactWriteCommand && (command.input.TransactItems ?? []).some((e) => e.Put?.Item?.sk === 'STATS');
+      if (isPublish && !removed) {
+        removed = true;
+        await removeItem(deps, removing);
+      }
+      return send(command);
+    }) as typeof deps.ddb.send;
+    await expect(refreshItem(deps, { item_id: itemId, reason: 'initial_history' })).resolves.toEqual({ refreshed: false, reason: 'removed' });
+    deps.ddb.send = send as typeof deps.ddb.send;
+    expect(removed).toBe(true);
+    const left = await deps.ddb.send(
+      new ScanCommand({ TableName: deps.config.tableName, FilterExpression: 'contains(pk, :item)', ExpressionAttributeValues: { ':item': itemId }, ConsistentRead: true }),
+    );
+    expect(left.Items ?? []).toEqual([]);
+    // A retry of the job finds the item gone and stops.
+    await expect(refreshItem(deps, { item_id: itemId, reason: 'initial_history' })).resolves.toEqual({ refreshed: false, reason: 'removed' });
   });
 
   it('leaves an announcement a crash kept from publishing to the outbox sweep, and does not repeat it', async () => {
