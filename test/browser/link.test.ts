@@ -656,7 +656,9 @@ describe('Link SDK', () => {
     await pickInstitution(link, BANK, frame);
     await signIn(link, 'user_locked', 'pass_good');
     await onScreen(link, /Your login is locked/, frame);
-    await link.getByRole('button', { name: 'Exit' }).click();
+    // Exit removes the modal and its frame while the click is being delivered: a mouse click through
+    // the protocol can then wait out its timeout (seen once in CI), so the button gets a DOM click.
+    await link.getByRole('button', { name: 'Exit' }).dispatchEvent('click');
     const exit = await hostResult('exit');
     expect(exit.error).toMatchObject({ type: 'item_error', code: 'item_locked' });
     expect(exit.metadata).toMatchObject({ status: 'ERROR', institution: { institution_id: BANK_ID } });
@@ -676,7 +678,9 @@ describe('Link SDK', () => {
 
     await page.getByRole('button', { name: 'Connect a bank' }).click();
     await link.getByRole('heading', { level: 1, name: /This link isn’t valid/ }).waitFor();
-    await link.getByRole('button', { name: 'Exit' }).click();
+    // Exit removes the modal and its frame while the click is being delivered: a mouse click through
+    // the protocol can then wait out its timeout (seen once in CI), so the button gets a DOM click.
+    await link.getByRole('button', { name: 'Exit' }).dispatchEvent('click');
     await expectInvalidLinkExit('1');
 
     // The SDK's Close asks the page, which answers with the error rather than a plain exit.
