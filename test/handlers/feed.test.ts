@@ -1,9 +1,9 @@
 import { changesFrom } from '../../functions/app/item-source';
-import { syncTransactions } from '../../functions/app/sync';
 import { commitTransactions, currentTransactions, readTransactionsPage, sameTransaction, type ChangeSource, type StoredTransaction } from '../../functions/data/feed-repo';
 import { getItem } from '../../functions/data/items-repo';
 import type { Deps } from '../../functions/platform/runtime';
 import { createTestItem, embeddedDeps } from '../support/embedded';
+import { syncToEnd as syncReplicaToEnd, type Replica } from '../support/sync-replica';
 
 const txn = (id: string, amount: number): StoredTransaction => ({
   transaction_id: id,
@@ -84,28 +84,7 @@ describe('ingesting the two shapes of connector batch', () => {
 });
 
 describe('a source that reports again a transaction it withdrew', () => {
-  type Replica = Map<string, StoredTransaction>;
-  /** Follows the sync rules from `cursor` to the end, checking each delivery against what the replica holds. */
-  async function syncToEnd(deps: Deps, itemId: string, cursor: string | undefined, replica: Replica): Promise<string> {
-    const item = (await getItem(deps, itemId))!;
-    for (;;) {
-      const page = await syncTransactions(deps, item, cursor, 1);
-      for (const t of page.added) {
-        expect({ added: t.transaction_id, held: replica.has(t.transaction_id) }).toEqual({ added: t.transaction_id, held: false });
-        replica.set(t.transaction_id, t);
-      }
-      for (const t of page.modified) {
-        expect({ modified: t.transaction_id, held: replica.has(t.transaction_id) }).toEqual({ modified: t.transaction_id, held: true });
-        replica.set(t.transaction_id, t);
-      }
-      for (const r of page.removed) {
-        expect({ removed: r.transaction_id, held: replica.has(r.transaction_id) }).toEqual({ removed: r.transaction_id, held: true });
-        replica.delete(r.transaction_id);
-      }
-      cursor = page.next_cursor;
-      if (!page.has_more) return cursor;
-    }
-  }
+  const syncToEnd = async (deps: Deps, itemId: string, cursor: string | undefined, replica: Replica) => syncReplicaToEnd(deps, (await getItem(deps, itemId))!, cursor, replica, 1);
 
   it('re-adds it: every earlier cursor syncs to the current state and transactions/get shows it once', async () => {
     const deps = await embeddedDeps();

@@ -5,13 +5,12 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { createSandboxPublicToken, exchangePublicToken } from '../../functions/app/link';
 import { refreshItem } from '../../functions/app/lifecycle';
-import { syncTransactions } from '../../functions/app/sync';
 import { putApplication, type AuthContext } from '../../functions/data/api-keys-repo';
 import { currentTransactions } from '../../functions/data/feed-repo';
 import { getItem } from '../../functions/data/items-repo';
 import { keys } from '../../functions/data/keys';
-import type { TransactionRecord } from '../../functions/contracts/schemas';
 import { embeddedDeps } from '../support/embedded';
+import { syncToEnd as syncReplicaToEnd, type Replica } from '../support/sync-replica';
 import { runQueuedHistoryLoad } from '../support/readiness';
 
 const DAY = 86_400_000;
@@ -31,31 +30,16 @@ it('refreshes an item on three consecutive days, twice a day, and a syncing call
   const { item_id: itemId } = await exchangePublicToken(deps, auth, public_token);
   await runQueuedHistoryLoad(deps, itemId);
 
-  const replica = new Map<string, TransactionRecord>();
+  const replica: Replica = new Map();
   const removedIds = new Set<string>();
   let readded = 0;
   let cursor: string | undefined;
   const syncToEnd = async () => {
-    const item = (await getItem(deps, itemId))!;
-    for (;;) {
-      const page = await syncTransactions(deps, item, cursor, 500);
-      for (const t of page.added) {
-        expect({ added: t.transaction_id, held: replica.has(t.transaction_id) }).toEqual({ added: t.transaction_id, held: false });
-        if (removedIds.has(t.transaction_id)) readded += 1;
-        replica.set(t.transaction_id, t);
-      }
-      for (const t of page.modified) {
-        expect({ modified: t.transaction_id, held: replica.has(t.transaction_id) }).toEqual({ modified: t.transaction_id, held: true });
-        replica.set(t.transaction_id, t);
-      }
-      for (const r of page.removed) {
-        expect({ removed: r.transaction_id, held: replica.has(r.transaction_id) }).toEqual({ removed: r.transaction_id, held: true });
-        replica.delete(r.transaction_id);
-        removedIds.add(r.transaction_id);
-      }
-      cursor = page.next_cursor;
-      if (!page.has_more) return;
-    }
+    // Counts the ids a page adds back after an earlier page removed them.
+    cursor = await syncReplicaToEnd(deps, (await getItem(deps, itemId))!, cursor, replica, 500, (page) => {
+      for (const t of page.added) if (removedIds.has(t.transaction_id)) readded += 1;
+      for (const r of page.removed) removedIds.add(r.transaction_id);
+    });
   };
   await syncToEnd();
 

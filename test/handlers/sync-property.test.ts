@@ -8,6 +8,7 @@ import { commitTransactions, currentTransactions, type StoredTransaction } from 
 import { getItem } from '../../functions/data/items-repo';
 import { decodeCursor } from '../../functions/core/sync-cursor';
 import { createTestItem, embeddedDeps } from '../support/embedded';
+import { applySyncPage } from '../support/sync-replica';
 import type { Deps } from '../../functions/platform/runtime';
 
 let deps: Deps;
@@ -104,20 +105,7 @@ async function runScenario(ops: Op[]): Promise<void> {
   const page = async (count: number): Promise<boolean> => {
     const item = (await getItem(deps, itemId))!;
     const res = await syncTransactions(deps, item, cursor, count);
-    const idsInPage = [...res.added, ...res.modified].map((t) => t.transaction_id).concat(res.removed.map((r) => r.transaction_id));
-    expect(new Set(idsInPage).size).toBe(idsInPage.length);
-    for (const t of res.added) {
-      expect({ added: t.transaction_id, alreadyHeld: replica.has(t.transaction_id) }).toEqual({ added: t.transaction_id, alreadyHeld: false });
-      replica.set(t.transaction_id, t);
-    }
-    for (const t of res.modified) {
-      expect({ modified: t.transaction_id, held: replica.has(t.transaction_id) }).toEqual({ modified: t.transaction_id, held: true });
-      replica.set(t.transaction_id, t);
-    }
-    for (const r of res.removed) {
-      expect({ removed: r.transaction_id, held: replica.has(r.transaction_id) }).toEqual({ removed: r.transaction_id, held: true });
-      replica.delete(r.transaction_id);
-    }
+    applySyncPage(replica, res);
     cursor = res.next_cursor;
     if (!res.has_more) {
       // A finished session delivered exactly the server state at its snapshot.
