@@ -4,6 +4,7 @@
 //   contracts  <- core <- connectors
 //                  core <- platform <- data <- app <- api, workers
 //                                      data <- edge <- api
+//   surfaces (GraphQL schema, MCP server) sit beside api: they call use cases and route handlers.
 //   browser (the Link page's own code) sees the contract's types and the page protocol only.
 //   platform/local is the local composition root and may import anything.
 const layer = {
@@ -13,8 +14,9 @@ const layer = {
   platform: '^functions/platform/(runtime|ports|observability|aws-ports|aws-call-tracing|bundled-sdks|model-port|model-bedrock|model-openai|model-environment)\\.ts$|^functions/platform/crypto/',
   data: '^functions/data/',
   app: '^functions/app/',
-  edge: '^functions/platform/(middleware|operation|fallback|openapi|llms|planned-route)\\.ts$|^functions/platform/link-ui/(?!browser/)',
+  edge: '^functions/platform/(middleware|operation|fallback|openapi|llms|protocols)\\.ts$|^functions/platform/link-ui/(?!browser/)',
   browser: '^functions/platform/link-ui/browser/',
+  surfaces: '^functions/surfaces/',
   api: '^functions/api/',
   workers: '^functions/workers/',
   local: '^functions/platform/local/',
@@ -49,7 +51,12 @@ module.exports = {
       from: { path: layer.browser },
       to: { path: '^functions/', pathNot: `${layer.browser}|${layer.contracts}|^functions/platform/link-ui/(protocol|icons)\\.ts$` },
     },
-    only('api', ['contracts', 'core', 'data', 'app', 'platform', 'edge'], 'Route handlers are thin: they bind a route to a use case.'),
+    only(
+      'surfaces',
+      ['contracts', 'core', 'data', 'app', 'platform', 'edge', 'api'],
+      'The GraphQL and MCP surfaces re-expose the REST routes: they call the same use cases (GraphQL) or the routes\' own handler code (MCP).',
+    ),
+    only('api', ['contracts', 'core', 'data', 'app', 'platform', 'edge', 'surfaces'], 'Route handlers are thin: they bind a route to a use case.'),
     only('workers', ['contracts', 'core', 'data', 'app', 'platform'], 'Workers bind a queue or workflow message to a use case.'),
     {
       name: 'every-file-belongs-to-a-layer',

@@ -17,7 +17,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
-import { PLANNED_ROUTE_ID_VARIABLE, ROUTES } from '../functions/contracts/routes';
+import { ROUTES } from '../functions/contracts/routes';
 import { routeAccessFor } from '../lib/api-grants';
 import { bundledSdksFor, sdkDefines } from '../lib/bundled-sdks';
 import { ROOT, fmt, table } from './lib';
@@ -58,8 +58,6 @@ export const handler = async (event: { id: string }) =>
 interface Bundle {
   name: string;
   file: string;
-  /** Environment the function needs at cold start beyond the common one (the planned route's id). */
-  env?: Record<string, string>;
   bytes: number;
   metafile: Metafile;
 }
@@ -73,7 +71,6 @@ interface Sample {
 async function buildBundle(
   name: string,
   entry: BuildOptions['entryPoints'] | { stdin: BuildOptions['stdin'] },
-  env?: Record<string, string>,
   define?: Record<string, string>,
 ): Promise<Bundle> {
   const outfile = join(OUT_DIR, name, 'index.js');
@@ -83,7 +80,7 @@ async function buildBundle(
     ...(Array.isArray(entry) ? { entryPoints: entry } : (entry as { stdin: BuildOptions['stdin'] })),
     outfile,
   });
-  return { name, file: outfile, env, bytes: statSync(outfile).size, metafile: result.metafile! };
+  return { name, file: outfile, bytes: statSync(outfile).size, metafile: result.metafile! };
 }
 
 // Runs in the child: loads the bundle, then calls its handler with an event whose first property
@@ -123,7 +120,6 @@ function sample(bundle: Bundle, nodeOptions: string): Sample {
       FC_TABLE_NAME: 'fincore-bench',
       // Nothing listens here: a handler that gets as far as DynamoDB fails fast instead of hanging.
       FC_DYNAMODB_ENDPOINT: 'http://127.0.0.1:9',
-      ...bundle.env,
     },
   });
   return JSON.parse(out) as Sample;
@@ -161,13 +157,6 @@ function contributions(bundle: Bundle): Map<string, number> {
   return bytes;
 }
 
-const PLANNED_ROUTE = ROUTES.find((route) => route.status === 'planned');
-
-/** The planned-route bundle resolves its route from the environment at cold start, as deployed. */
-function plannedRouteEnv(): Record<string, string> | undefined {
-  return PLANNED_ROUTE ? { [PLANNED_ROUTE_ID_VARIABLE]: PLANNED_ROUTE.id } : undefined;
-}
-
 /** The build-time SDK switches the stack gives this route's function (lib/api-route-stack.ts). */
 function routeDefines(routeId: string | undefined): Record<string, string> | undefined {
   const route = ROUTES.find((r) => r.id === routeId);
@@ -180,18 +169,15 @@ export async function runColdStart(): Promise<void> {
   mkdirSync(OUT_DIR, { recursive: true });
 
   const apiDir = join(ROOT, 'functions', 'api');
-  const entries: Array<{ name: string; path: string; env?: Record<string, string>; routeId?: string }> = [
-    ...readdirSync(apiDir)
-      .filter((f) => f.endsWith('.ts'))
-      .sort()
-      .map((f) => ({ name: f.replace(/\.ts$/, ''), path: join(apiDir, f), routeId: f.replace(/\.ts$/, '') })),
-    { name: 'planned-route', path: join(ROOT, 'functions', 'platform', 'planned-route.ts'), env: plannedRouteEnv(), routeId: PLANNED_ROUTE?.id },
-  ];
+  const entries: Array<{ name: string; path: string; routeId: string }> = readdirSync(apiDir)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()
+    .map((f) => ({ name: f.replace(/\.ts$/, ''), path: join(apiDir, f), routeId: f.replace(/\.ts$/, '') }));
   const reference = await buildBundle('reference', {
     stdin: { contents: REFERENCE_SOURCE, resolveDir: ROOT, sourcefile: 'reference-handler.ts', loader: 'ts' },
   });
   const bundles: Bundle[] = [];
-  for (const entry of entries) bundles.push(await buildBundle(entry.name, [entry.path], entry.env, routeDefines(entry.routeId)));
+  for (const entry of entries) bundles.push(await buildBundle(entry.name, [entry.path], routeDefines(entry.routeId)));
 
   // Interleaved rounds: each round measures the reference, then every bundle, so a busy moment on
   // the machine lands on both sides of a ratio rather than on one bundle.

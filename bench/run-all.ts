@@ -11,6 +11,7 @@ import { runLinkConnect } from './link-connect';
 import { runEnrichment } from './enrichment';
 import { runEnrichmentFallback } from './enrichment-fallback';
 import { runAiCategorize } from './ai-categorize';
+import { runSurfaces } from './surfaces';
 import { runColdStart } from './cold-start';
 import { runCostModel } from './cost-model';
 
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
   await runEnrichment();
   await runEnrichmentFallback();
   await runAiCategorize();
+  await runSurfaces();
   await runColdStart();
   await runCostModel();
 }

@@ -38,7 +38,7 @@ export interface ApiProps extends ApiRouteOptions {
 export interface ApiRouteOptions {
   /** @default ROUTES */
   routes?: readonly Route[];
-  /** Entry below functions/ of a live route's handler (planned routes share functions/platform/planned-route.ts). @default `api/<route id>.ts` */
+  /** Entry below functions/ of a route's handler. @default `api/<route id>.ts` */
   handlerEntry?: (route: Route) => string;
 }
 

@@ -3,19 +3,19 @@
 // environment in the template with the access its route should get.
 import { ENVIRONMENTS } from '../functions/contracts/schemas';
 import { AI_MODEL_ENVIRONMENT } from '../functions/contracts/stages';
-import type { Route, RouteId } from '../functions/contracts/routes';
+import { MCP_TOOLS } from '../functions/contracts/mcp-tools';
+import { routeById, type Route, type RouteId } from '../functions/contracts/routes';
 import { TABLE, keys } from '../functions/data/keys';
 
 /**
  * - `none`: public routes that touch no rows (documents, the Link SDK, GraphiQL): no table access.
- * - `auth-and-meter`: key-authenticated routes that touch no rows beyond the key's own, and every
- *   planned route (its one handler only validates and meters before answering 501): the one
+ * - `auth-and-meter`: key-authenticated routes that touch no rows beyond the key's own: the one
  *   conditional UpdateItem on one of the key's metering shards (`KEY#<hash>` or `KEY#<hash>#S<n>`)
  *   that authenticates, rate-limits and meters the request, or the TransactWriteItems that also
  *   borrows quota from the key row, which IAM authorises as UpdateItem on each row
  *   (functions/data/api-keys-repo.ts), and the usage.limit_approaching event such a request may
  *   fire (PutItem of the event row, UpdateItem marking it published).
- * - `partitions`: live routes with `dataAccess`: the rows of ROUTE_ROWS (plus the key's and the
+ * - `partitions`: routes with `dataAccess`: the rows of ROUTE_ROWS (plus the key's and the
  *   access token's, from the route's auth and `item`), action by action.
  * - `whole-table`: a route whose ROUTE_ROWS entry says why it needs the whole table (none today):
  *   TableV2.grantReadWriteData (table and its indexes, and the table key).
@@ -147,7 +147,26 @@ export const ROUTE_ROWS: Partial<Record<RouteId, readonly RowAccess[] | { wholeT
   'ai.financial-summary': [AI_ITEM_DATA],
   'ai.purchase-analysis': [AI_ITEM_DATA],
   'ai.weekly-report': [AI_ITEM_DATA],
+  // The GraphQL gateway reads what the REST read routes read, for the items its access tokens name
+  // (it resolves them itself: the route takes no single access_token): accounts, the transactions
+  // feed (pages, sync, an item's range for its accounts) and the products, derived ones stored.
+  'graphql.query': [ACCESS_TOKEN_ROWS, { item: ['Query'], feed: ['GetItem', 'BatchGetItem', 'Query'] }, FEED_DERIVED_PRODUCT],
 };
+
+/**
+ * The MCP server (`mcp.call`, functions/surfaces/mcp) runs its tools' REST handlers in its own
+ * function (invokeRoute), so it touches exactly the rows of those routes: the union of their entries,
+ * plus ACCESS_TOKEN_ROWS when a tool's route takes an item (invokeRoute resolves the access token as
+ * the item routes' middleware does). Computed from the entries above, never listed by hand.
+ */
+ROUTE_ROWS['mcp.call'] = MCP_TOOLS.flatMap((tool): readonly RowAccess[] => {
+  const route = routeById(tool.route);
+  // A route without dataAccess touches only the key's rows (authenticate), which mcp.call has anyway.
+  if (!route.dataAccess) return [];
+  const rows = ROUTE_ROWS[tool.route];
+  if (!rows || 'wholeTable' in rows) throw new Error(`MCP tool ${tool.name}: its route ${tool.route} needs its rows in ROUTE_ROWS, by partition`);
+  return route.item ? [ACCESS_TOKEN_ROWS, ...rows] : rows;
+});
 
 /** One table statement: actions on the table (or one of its indexes), limited to these partitions. */
 export interface LeadingKeyGrant {
@@ -226,6 +245,14 @@ export function foundationModelArn(partition: string, region: string, modelId: s
 }
 
 /**
+ * A capability's routes, plus the MCP server (`mcp.call`) when one of them is an MCP tool's route:
+ * the server runs its tools' handler code, so it reaches what they reach.
+ */
+function withMcpServer(routes: readonly RouteId[]): readonly RouteId[] {
+  return MCP_TOOLS.some((tool) => routes.includes(tool.route)) ? [...routes, 'mcp.call'] : routes;
+}
+
+/**
  * Background capabilities a route's code may use, each listing exactly the routes whose code reaches
  * it. test/cdk/route-capabilities.test.ts scans every handler's code (test/cdk/capability-scan.ts:
  * the port and key-provider calls reachable from the handler) and fails when a route that reaches a
@@ -238,19 +265,19 @@ export const ROUTE_CAPABILITIES = {
    * which queues a new item's history load, and in update mode leaves the sync to the refresh worker
    * while a refresh holds the item.
    */
-  refreshQueue: ['items.refresh', 'link.connect', 'link.mfa', 'sandbox.public_token.create'],
+  refreshQueue: withMcpServer(['items.refresh', 'link.connect', 'link.mfa', 'sandbox.public_token.create']),
   /** `DeliveryStarter.start`: replayEvent starts a WebhookDelivery execution per new delivery. */
-  deliveryWorkflow: ['webhooks.events.replay'],
+  deliveryWorkflow: withMcpServer(['webhooks.events.replay']),
   /**
    * `KeyProvider.generateDataKey` and `decryptDataKey`: the routes that create, rotate or show the
    * webhook signing secret (ensureSecret, rotateSecret), including link.token.create with a webhook.
    */
-  secretsKey: ['link.token.create', 'webhooks.endpoints.create', 'webhooks.secret.rotate'],
+  secretsKey: withMcpServer(['link.token.create', 'webhooks.endpoints.create', 'webhooks.secret.rotate']),
   /**
    * `ModelPort.refine`: the AI routes (functions/app/ai.ts). On a stage with a model
    * (StageConfig.ai.model) they get its id and `bedrock:InvokeModel` on it, and carry the Bedrock SDK.
    */
-  model: [
+  model: withMcpServer([
     'ai.categorize',
     'ai.subscriptions',
     'ai.cashflow',
@@ -260,7 +287,7 @@ export const ROUTE_CAPABILITIES = {
     'ai.fraud-risk',
     'ai.purchase-analysis',
     'ai.weekly-report',
-  ],
+  ]),
 } as const satisfies Record<string, readonly string[]>;
 export type RouteCapability = keyof typeof ROUTE_CAPABILITIES;
 
@@ -294,25 +321,24 @@ export interface RouteAccess {
   model: boolean;
 }
 
-type RouteFacts = Pick<Route, 'id' | 'auth' | 'dataAccess'> & Partial<Pick<Route, 'item' | 'status'>>;
+type RouteFacts = Pick<Route, 'id' | 'auth' | 'dataAccess'> & Partial<Pick<Route, 'item'>>;
 
 export function tableAccessFor(route: RouteFacts): TableAccess {
   const declared = ROUTE_ROWS[route.id as RouteId];
-  if (route.dataAccess && route.status !== 'planned') {
-    if (!declared) throw new Error(`${route.id}: a live route with dataAccess needs its rows in ROUTE_ROWS (lib/api-grants.ts)`);
+  if (route.dataAccess) {
+    if (!declared) throw new Error(`${route.id}: a route with dataAccess needs its rows in ROUTE_ROWS (lib/api-grants.ts)`);
     return 'wholeTable' in declared ? 'whole-table' : 'partitions';
   }
-  if (declared) throw new Error(`${route.id}: only live routes with dataAccess have rows in ROUTE_ROWS (lib/api-grants.ts)`);
+  if (declared) throw new Error(`${route.id}: only routes with dataAccess have rows in ROUTE_ROWS (lib/api-grants.ts)`);
   switch (route.auth) {
     case 'none':
-      if (route.dataAccess) throw new Error(`${route.id}: a planned public route has no rows to read`);
       return 'none';
     case 'key':
       return 'auth-and-meter';
     case 'link':
       // A link route authenticates by looking its link token up in the table; without data access
       // it could not answer at all, so the route table is wrong rather than the grant.
-      throw new Error(`${route.id}: auth 'link' routes read the link session, so they need dataAccess: true (and to be live)`);
+      throw new Error(`${route.id}: auth 'link' routes read the link session, so they need dataAccess: true`);
   }
 }
 

@@ -15,7 +15,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
-import { aliasPaths, PLANNED_ROUTE_ID_VARIABLE, type Route } from '../functions/contracts/routes';
+import { aliasPaths, type Route } from '../functions/contracts/routes';
 import {
   ENV_VARS,
   MODEL_ACTIONS,
@@ -50,19 +50,8 @@ export interface RouteStackProps {
   secretsKey: kms.IKey;
   /** The WebhookDelivery state machine: webhooks.events.replay starts executions of it. */
   deliveryWorkflow: sfn.IStateMachine;
-  /** Entry below functions/ of a live route's handler (planned routes all use PLANNED_ROUTE_ENTRY). */
+  /** Entry below functions/ of a route's handler. */
   handlerEntry: (route: Route) => string;
-}
-
-/**
- * The one handler of every planned route: each planned route still gets its own function (its own
- * grants, metering and validation), told which route it serves by PLANNED_ROUTE_ID_VARIABLE.
- */
-export const PLANNED_ROUTE_ENTRY = 'platform/planned-route.ts';
-
-/** Entry below functions/ of the function serving `route`. */
-export function routeEntry(route: Route, handlerEntry: (route: Route) => string): string {
-  return route.status === 'planned' ? PLANNED_ROUTE_ENTRY : handlerEntry(route);
 }
 
 /** Parameters every route stack declares, besides one per imported path. */
@@ -191,12 +180,12 @@ export class RouteStack extends NestedStack {
     for (const route of plan.routes) {
       const model = stageModelOf(route, config);
       const fn = new FincoreFunction(this, routeConstructId(route.id), {
-        entry: routeEntry(route, props.handlerEntry),
+        entry: props.handlerEntry(route),
         description: `${route.id}: ${route.method} ${route.path}`,
         config,
         environment: { ...routeEnvironment(route, tableName, background), ...(model ? { [ENV_VARS.bedrockModelId]: model.bedrockModelId } : {}) },
         memorySize: config.apiFunction.memorySize,
-        timeout: routeAccessFor(route).model && route.status === 'live' ? config.ai.functionTimeout : config.apiFunction.timeout,
+        timeout: routeAccessFor(route).model ? config.ai.functionTimeout : config.apiFunction.timeout,
         bundledSdks: bundledSdksFor({ ...routeAccessFor(route), model: model !== null }),
       });
       grantRoute(route, fn, table, tableArn, tableKeyArn, background);
@@ -231,7 +220,7 @@ export class RouteStack extends NestedStack {
  */
 export function stageModelOf(route: Route, config: Pick<StageConfig, 'ai'>): { bedrockModelId: string } | null {
   const access: Pick<RouteAccess, 'model'> = routeAccessFor(route);
-  return access.model && route.status === 'live' ? config.ai.model : null;
+  return access.model ? config.ai.model : null;
 }
 
 /** The background resources this stack received as parameters (undefined: none of its routes needs it). */
@@ -251,7 +240,6 @@ function routeEnvironment(route: Route, tableName: string, refs: BackgroundRefs)
   const access = routeAccessFor(route);
   return {
     [ENV_VARS.tableName]: tableName,
-    ...(route.status === 'planned' ? { [PLANNED_ROUTE_ID_VARIABLE]: route.id } : {}),
     ...(access.eventsQueue ? { [ENV_VARS.eventsQueueUrl]: need(refs.eventsQueue, 'events queue', route).url } : {}),
     ...(access.refreshQueue ? { [ENV_VARS.refreshQueueUrl]: need(refs.refreshQueue, 'refresh queue', route).url } : {}),
     ...(access.secretsKey ? { [ENV_VARS.secretsKeyId]: need(refs.secretsKeyArn, 'secrets key', route) } : {}),

@@ -220,11 +220,6 @@ export const ERRORS = {
   },
 
   // --- ours (5xx) ---
-  not_implemented: {
-    type: 'api_error',
-    status: 501,
-    message: 'This operation is part of the contract but is not available in this release yet.',
-  },
   internal_error: {
     type: 'api_error',
     message: 'Something went wrong on our side. Retry later; quote the request_id if you contact support.',
@@ -233,6 +228,41 @@ export const ERRORS = {
     type: 'api_error',
     status: 503,
     message: 'Our storage is temporarily unavailable. Retry after the time in Retry-After; quote the request_id if it persists.',
+  },
+
+  // --- the GraphQL gateway (POST /v1/graphql): checked before the query runs ---
+  graphql_syntax_error: { type: 'invalid_request', message: 'The query is not valid GraphQL syntax.' },
+  graphql_validation_failed: {
+    type: 'invalid_request',
+    message: 'The query does not validate against the schema, or its variables do not match their declared types.',
+  },
+  graphql_operation_not_supported: {
+    type: 'invalid_request',
+    message: 'The GraphQL gateway is read-only: send a query operation (no mutations or subscriptions).',
+  },
+  graphql_query_too_deep: { type: 'invalid_request', message: 'The query nests selections more deeply than the depth limit.' },
+  graphql_query_too_costly: {
+    type: 'invalid_request',
+    message: 'The query could resolve more objects than one request may (its cost estimate is over the limit). Ask for fewer items or smaller counts, or split the query.',
+  },
+  graphql_too_many_items: {
+    type: 'invalid_request',
+    message: 'The query names more access tokens than one request may, over every item and items field.',
+  },
+  graphql_introspection_disabled: {
+    type: 'permission_denied',
+    message: 'Schema introspection (__schema, __type) is available to test keys only (fc_sk_test_...).',
+  },
+
+  // --- the MCP server (POST /mcp): messages its transport refuses before any tool runs ---
+  mcp_invalid_message: {
+    type: 'invalid_request',
+    message: 'The body is not a JSON-RPC 2.0 message the MCP server accepts (method, params or protocol version).',
+  },
+  mcp_not_acceptable: {
+    type: 'invalid_request',
+    status: 406,
+    message: 'Send Accept: application/json, text/event-stream (the Streamable HTTP transport requires both).',
   },
 } as const satisfies Record<string, ErrorDef>;
 

@@ -56,6 +56,22 @@ export const LIMITS = {
    * well under it, so a shard stays clear of throttling with room for refused requests' writes.
    */
   meteringShardShareOfPartition: 0.3,
+  // ---------- GraphQL (functions/surfaces/graphql; checked before a query runs) ----------
+  /** Nesting of selections below the root, introspection excluded (graphql's own rule bounds that). */
+  graphqlMaxDepth: 10,
+  /**
+   * The cost estimate a query may reach: every object a query resolves costs 1, list fields count
+   * as many objects as their `count` argument (or its default), `access_tokens` entries, or
+   * graphqlListEstimate when nothing bounds them. Three items with their accounts and 100
+   * transactions each cost about 6,000.
+   */
+  graphqlMaxCost: 50_000,
+  /** How many elements the cost estimate assumes for a list with no count (accounts, holdings, streams). */
+  graphqlListEstimate: 20,
+  /** What one `__schema` or `__type` costs: the whole schema, whatever is selected of it. */
+  graphqlIntrospectionCost: 1_000,
+  /** Access tokens one query may name, over every `item` and `items` field (aliases included). */
+  graphqlItemsMax: 10,
 } as const;
 
 /**

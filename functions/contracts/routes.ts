@@ -2,8 +2,7 @@
 // schemas, auth mode, whether it is tied to an item, the product consent it needs, and how it is
 // metered. The CDK API, the local server, openapi.json, llms.txt and the tests all iterate ROUTES.
 //
-// Handler modules live at functions/api/<route id>.ts and export `handler`; a planned route has none
-// (functions/platform/planned-route.ts answers it with 501 from the table).
+// Handler modules live at functions/api/<route id>.ts and export `handler`.
 import * as z from 'zod';
 import {
   AccessToken,
@@ -57,13 +56,13 @@ export const CONTENT_TYPES = {
   js: 'text/javascript; charset=utf-8',
 } as const;
 export type ResponseKind = keyof typeof CONTENT_TYPES;
-/** `planned` routes are in the contract and the stack but answer 501 (from the table, no handler module) until they are built. */
-export type RouteStatus = 'live' | 'planned';
 /**
- * Planned routes have no handler module: each gets its own function built from one generic entry
- * (functions/platform/planned-route.ts), told by this environment variable which route it serves.
+ * A route that speaks another protocol over HTTP: its handler reads the raw body itself (the
+ * protocol's library parses and validates it; `request` only documents it), answers with its own
+ * status codes, and every error the shared middlewares raise (key, rate limit, size) is rendered in
+ * that protocol's error format instead of the REST envelope (functions/platform/protocols.ts).
  */
-export const PLANNED_ROUTE_ID_VARIABLE = 'FC_ROUTE_ID';
+export type Protocol = 'graphql' | 'mcp';
 
 export interface Route {
   id: string;
@@ -91,15 +90,16 @@ export interface Route {
   bodyOptional?: boolean;
   response: z.ZodType;
   responseKind: ResponseKind;
-  status: RouteStatus;
+  /** Set on the GraphQL and MCP endpoints; absent on REST routes. */
+  protocol?: Protocol;
 }
 
-type RouteInput = Omit<Route, 'id' | 'method' | 'auth' | 'item' | 'dataAccess' | 'consent' | 'metering' | 'responseKind' | 'status'> &
-  Partial<Pick<Route, 'method' | 'auth' | 'item' | 'dataAccess' | 'consent' | 'metering' | 'responseKind' | 'status'>>;
+type RouteInput = Omit<Route, 'id' | 'method' | 'auth' | 'item' | 'dataAccess' | 'consent' | 'metering' | 'responseKind'> &
+  Partial<Pick<Route, 'method' | 'auth' | 'item' | 'dataAccess' | 'consent' | 'metering' | 'responseKind'>>;
 
 /**
  * A route as route() declares it: a plain Route that also keeps, as literal types, what the handlers
- * are typed from (its id, schemas, auth mode, item scope, response kind and status; the defaults
+ * are typed from (its id, schemas, auth mode, item scope, response kind and protocol; the defaults
  * route() fills in where the input leaves them out).
  */
 export type DeclaredRoute<Id extends string, Input extends RouteInput> = Route & {
@@ -109,7 +109,7 @@ export type DeclaredRoute<Id extends string, Input extends RouteInput> = Route &
   readonly auth: Input extends { auth: infer A } ? A : 'key';
   readonly item: Input extends { item: infer B } ? B : false;
   readonly responseKind: Input extends { responseKind: infer K } ? K : 'json';
-  readonly status: Input extends { status: infer S } ? S : 'live';
+  readonly protocol: Input extends { protocol: infer P } ? P : undefined;
 };
 
 function route<const Id extends string, const Input extends RouteInput>(id: Id, input: Input): DeclaredRoute<Id, Input> {
@@ -121,7 +121,6 @@ function route<const Id extends string, const Input extends RouteInput>(id: Id, 
     consent: null,
     metering: 'api',
     responseKind: 'json',
-    status: 'live',
     ...input,
     dataAccess: input.dataAccess ?? (input.item === true || input.auth === 'link'),
   };
@@ -796,31 +795,81 @@ const DECLARED_ROUTES = [
     response: z.object({ delivery_ids: z.array(z.string()) }),
   }),
 
-  // ---------- GraphQL ----------
+  // ---------- GraphQL (functions/surfaces/graphql) ----------
   route('graphql.query', {
-    status: 'planned',
+    protocol: 'graphql',
     dataAccess: true,
     path: '/v1/graphql',
     tag: 'GraphQL',
-    summary: 'Read-only GraphQL gateway over items, accounts and transactions.',
-    request: z.strictObject({
+    summary: 'Read-only GraphQL gateway over items, accounts, transactions, institutions, categories and the data products.',
+    description:
+      'GraphQL over HTTP (application/json or application/graphql-response+json). Errors follow the GraphQL response format, ' +
+      'with our error type, code and request_id in each error\'s extensions. One HTTP request counts as one API request.',
+    request: z.object({
       query: z.string().min(1).max(LIMITS.graphqlQueryMaxLength),
-      variables: z.record(z.string(), z.unknown()).optional(),
-      operationName: z.string().max(LIMITS.idMaxLength).optional(),
+      variables: z.record(z.string(), z.unknown()).nullable().optional(),
+      operationName: z.string().max(LIMITS.idMaxLength).nullable().optional(),
+      extensions: z.record(z.string(), z.unknown()).nullable().optional(),
     }),
     response: z.looseObject({ data: z.unknown().optional(), errors: z.array(z.unknown()).optional() }),
   }),
   route('graphql.ide', {
-    status: 'planned',
     method: 'GET',
     path: '/v1/graphql',
     tag: 'GraphQL',
-    summary: 'GraphiQL, the interactive GraphQL IDE (a web page).',
+    summary: 'GraphiQL, the interactive GraphQL IDE (a web page, assets bundled).',
+    description:
+      'The page itself is small and never cached (it carries a fresh CSP nonce); its scripts and styles are served from the same path ' +
+      'with `?asset=<name>&v=<sha256>`, immutable and cached for a year.',
     auth: 'none',
     metering: 'none',
     request: null,
     response: z.string(),
     responseKind: 'html',
+  }),
+
+  // ---------- MCP (functions/surfaces/mcp; tools in functions/contracts/mcp-tools.ts) ----------
+  route('mcp.call', {
+    protocol: 'mcp',
+    dataAccess: true,
+    path: '/mcp',
+    tag: 'MCP',
+    summary: 'The Model Context Protocol server (Streamable HTTP, stateless, JSON responses).',
+    description:
+      'JSON-RPC 2.0 messages of the Model Context Protocol: initialize, tools/list, tools/call. Each HTTP request counts as one ' +
+      'request against the API quota, or the AI quota when it calls an ai_* tool.',
+    request: z.looseObject({ jsonrpc: z.literal('2.0'), method: z.string().max(LIMITS.idMaxLength) }),
+    response: z.looseObject({ jsonrpc: z.literal('2.0') }),
+  }),
+  route('mcp.describe', {
+    method: 'GET',
+    path: '/mcp',
+    tag: 'MCP',
+    summary: 'A descriptor of the MCP server and its tools (with their input schemas).',
+    auth: 'none',
+    metering: 'none',
+    request: null,
+    response: loose('The server name, version, transport, authentication and tools.'),
+  }),
+  route('discovery.mcp', {
+    method: 'GET',
+    path: '/.well-known/mcp.json',
+    tag: 'Discovery',
+    summary: 'MCP discovery document: where the server is and how to authenticate.',
+    auth: 'none',
+    metering: 'none',
+    request: null,
+    response: loose('The MCP server descriptor.'),
+  }),
+  route('discovery.ai-plugin', {
+    method: 'GET',
+    path: '/.well-known/ai-plugin.json',
+    tag: 'Discovery',
+    summary: 'AI plugin manifest pointing at openapi.json and the MCP server.',
+    auth: 'none',
+    metering: 'none',
+    request: null,
+    response: loose('An ai-plugin.json manifest.'),
   }),
 ] as const satisfies readonly Route[];
 
@@ -829,8 +878,11 @@ type DeclaredRoutes = (typeof DECLARED_ROUTES)[number];
 export type RouteId = DeclaredRoutes['id'];
 /** The declared route with this id, literal types kept (see DeclaredRoute). */
 export type RouteById<Id extends RouteId> = Extract<DeclaredRoutes, { id: Id }>;
-/** The parsed JSON body a route's handler receives (zod output); an empty object on bodyless routes. */
-export type RequestOf<Id extends RouteId> = RequestBody<RouteById<Id>['request']>;
+/**
+ * The parsed JSON body a route's handler receives (zod output); an empty object on bodyless routes;
+ * the raw body text (UTF-8 decoded, size-checked) on protocol routes, whose library parses it.
+ */
+export type RequestOf<Id extends RouteId> = RouteById<Id>['protocol'] extends Protocol ? string : RequestBody<RouteById<Id>['request']>;
 type RequestBody<Schema> = Schema extends z.ZodType ? z.output<Schema> : Record<string, never>;
 /**
  * What a route's handler returns: the input of its response schema, since that is what the schema
@@ -854,6 +906,9 @@ export function routeById(id: string): Route {
 /** The alias prefix: /api/v1/... answers exactly like /v1/... */
 export const ALIAS_PREFIX = '/api';
 
+/** The paths with an `/api` alias: every `/v1/` route, and the MCP server (the spec names `/api/mcp`). */
+const hasAlias = (r: Route) => r.path.startsWith('/v1/') || r.path === '/mcp';
+
 export function aliasPaths(r: Route): string[] {
-  return r.path.startsWith('/v1/') ? [r.path, ALIAS_PREFIX + r.path] : [r.path];
+  return hasAlias(r) ? [r.path, ALIAS_PREFIX + r.path] : [r.path];
 }

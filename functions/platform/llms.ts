@@ -4,7 +4,8 @@ import * as z from 'zod';
 import { ERRORS, statusOf, type ErrorCode } from '../contracts/errors';
 import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../contracts/events';
 import { LIMITS } from '../contracts/limits';
-import { ROUTES, type Route } from '../contracts/routes';
+import { MCP_TOOLS } from '../contracts/mcp-tools';
+import { ROUTES, routeById, type Route } from '../contracts/routes';
 import { API_VERSION } from '../contracts/schemas';
 
 type JsonSchema = {
@@ -70,7 +71,6 @@ function operationBlock(route: Route, baseUrl: string): string {
     route.consent ? `consent: ${route.consent}` : null,
     route.metering !== 'none' ? `metered: ${route.metering}` : null,
     route.testKeysOnly ? 'test keys only' : null,
-    route.status === 'planned' ? 'status: not available yet (501)' : null,
   ].filter(Boolean);
   lines.push(`(${facts.join('; ')})`, '');
   if (route.request) {
@@ -88,6 +88,26 @@ function eventBlock(type: EventType): string {
   return [`### ${type}`, '', `${summary}. ${description}`, '', 'Payload (data):', ...fieldLines(toJson(data, 'output')), ''].join('\n');
 }
 
+/** GraphQL and MCP: how to reach them, and the MCP tools with the route each one runs. */
+function surfacesBlock(baseUrl: string, depth: 'index' | 'full'): string[] {
+  const tools = MCP_TOOLS.map((tool) => {
+    const route = routeById(tool.route);
+    const line = `- ${tool.name} (runs ${route.method} ${route.path}${route.metering === 'ai' ? '; AI quota' : ''}): ${tool.description}`;
+    if (depth === 'index' || !route.request) return line;
+    return [line, ...fieldLines(toJson(route.request, 'input')).map((l) => `  ${l}`)].join('\n');
+  });
+  return [
+    '## GraphQL and MCP',
+    '',
+    `- GraphQL (read-only): POST ${baseUrl}/v1/graphql with {"query", "variables"}; the same bearer key; GraphiQL at GET ${baseUrl}/v1/graphql. Field names are the REST ones. Example: curl ${baseUrl}/v1/graphql -H "Authorization: Bearer $FC_KEY" -H 'Content-Type: application/json' -d '{"query":"query($t:String!){ item(access_token:$t){ item_id accounts{ name balances{ current } } } }","variables":{"t":"access-sandbox-..."}}'`,
+    `- MCP: Streamable HTTP at ${baseUrl}/mcp (also ${baseUrl}/api/mcp), stateless, JSON responses, header Authorization: Bearer $FC_KEY. Descriptor: GET ${baseUrl}/mcp; discovery: ${baseUrl}/.well-known/mcp.json. Each tool takes its REST route's JSON body as arguments and returns the REST answer as structured content.`,
+    '',
+    'MCP tools:',
+    ...tools,
+    '',
+  ];
+}
+
 export function buildLlmsTxt(baseUrl: string, depth: 'index' | 'full'): string {
   const head = [
     '# Fincore financial data API',
@@ -96,14 +116,14 @@ export function buildLlmsTxt(baseUrl: string, depth: 'index' | 'full'): string {
     '',
     '- Auth: `Authorization: Bearer fc_sk_test_...` (sandbox) or `fc_sk_live_...` (live).',
     '- Every data call is POST with a JSON body; money in major units with iso_currency_code; positive amount = money out.',
-    `- Errors: {"error": {"type", "code", "message", "request_id"}}. Limits: token bucket per key (burst 3x the plan rate), monthly quotas; 429 carries Retry-After.`,
+    `- Errors: {"error": {"type", "code", "message", "request_id"}} (GraphQL: in errors[].extensions; MCP: in the JSON-RPC error's data). Limits: token bucket per key (burst 3x the plan rate), monthly quotas; 429 carries Retry-After.`,
     `- Machine-readable description: ${baseUrl}/openapi.json. Full text: ${baseUrl}/llms-full.txt.`,
     '- Sandbox logins in Link: user_good/pass_good connects; user_mfa/pass_good asks for code 1234; user_locked ends in an item error.',
     '',
   ];
   if (depth === 'index') {
-    const list = ROUTES.map((r) => `- [${r.method} ${r.path}](${baseUrl}/llms-full.txt): ${r.summary}${r.status === 'planned' ? ' (coming)' : ''}`);
-    return [...head, '## Operations', '', ...list, ''].join('\n');
+    const list = ROUTES.map((r) => `- [${r.method} ${r.path}](${baseUrl}/llms-full.txt): ${r.summary}`);
+    return [...head, '## Operations', '', ...list, '', ...surfacesBlock(baseUrl, depth)].join('\n');
   }
   const errors = (Object.keys(ERRORS) as ErrorCode[]).map((c) => `- ${c} (${ERRORS[c].type}, HTTP ${statusOf(c)}): ${ERRORS[c].message}`);
   const limits = Object.entries(LIMITS).map(([k, v]) => `- ${k}: ${v}`);
@@ -112,6 +132,7 @@ export function buildLlmsTxt(baseUrl: string, depth: 'index' | 'full'): string {
     '## Operations',
     '',
     ...ROUTES.map((r) => operationBlock(r, baseUrl)),
+    ...surfacesBlock(baseUrl, depth),
     '## Webhook events',
     '',
     'Signed POSTs to your webhook endpoints: body {"id", "type", "created", "data"}; headers FC-Signature (v1=HMAC-SHA256 of "<FC-Timestamp>.<raw body>") and FC-Timestamp.',

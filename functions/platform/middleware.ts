@@ -1,10 +1,12 @@
 // The middleware stack every operation runs (middy), in order:
 //   requestContext  -> request id in, X-Request-Id / FC-Version / X-RateLimit-* out, access log
-//   errorEnvelope   -> any failure becomes {"error": {type, code, message, request_id}}
+//   errorEnvelope   -> any failure becomes {"error": {type, code, message, request_id}} (on the
+//                      GraphQL and MCP endpoints, that protocol's error format: ./protocols.ts)
 //   versionCheck    -> optional FC-Version request header must equal the current version
 //   authenticate    -> bearer key, live access, token bucket, monthly quota: one DynamoDB write on
 //                      one of the key's metering shards (functions/data/api-keys-repo.ts)
-//   parseBody       -> content type, size, JSON, zod schema (naming the offending field)
+//   parseBody       -> content type, size, JSON, zod schema (naming the offending field); on the
+//                      GraphQL and MCP endpoints only the size (their libraries parse the rest)
 //
 // Every response also gets a Cache-Control header: `no-store` unless the operation chose one (public
 // documents are cacheable), since many carry tokens, keys or a caller's data.
@@ -27,6 +29,7 @@ import { secondsUntilMonthlyReset } from '../core/rate-limit';
 import { authorizeAndMeter, rateLimitHeaderValues, type AuthContext } from '../data/api-keys-repo';
 import { emitEvent } from '../data/events';
 import { currentRequestId, logger, metrics, metricsEnabled } from './observability';
+import { mcpMeterKind, protocolErrorResponse } from './protocols';
 import type { Deps } from './runtime';
 
 export type ApiEvent = APIGatewayProxyEvent;
@@ -280,7 +283,7 @@ export function requestContext(route: Route | null): ApiMiddleware {
   };
 }
 
-export function errorEnvelope(): ApiMiddleware {
+export function errorEnvelope(route: Route | null = null): ApiMiddleware {
   return {
     onError: (request: ApiRequest) => {
       const state = stateOf(request);
@@ -296,11 +299,13 @@ export function errorEnvelope(): ApiMiddleware {
         apiError = new ApiError('internal_error');
       }
       state.errorCode = apiError.code;
-      request.response = {
-        statusCode: apiError.status,
-        headers: { 'Content-Type': 'application/json', ...apiError.headers },
-        body: JSON.stringify(envelope(apiError, state.requestId)),
-      };
+      request.response = route?.protocol
+        ? protocolErrorResponse(route.protocol, apiError, state.requestId, state.headers.accept)
+        : {
+            statusCode: apiError.status,
+            headers: { 'Content-Type': 'application/json', ...apiError.headers },
+            body: JSON.stringify(envelope(apiError, state.requestId)),
+          };
     },
   };
 }
@@ -327,7 +332,7 @@ export function authenticate(route: Route, deps: () => Deps): ApiMiddleware {
       if (header === undefined || header.trim() === '') throw new ApiError('missing_api_key');
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match || !isWellFormedApiKey(match[1])) throw new ApiError('malformed_api_key');
-      const auth = await authorizeAndMeter(deps(), match[1], route.metering === 'ai' ? 'ai' : 'api');
+      const auth = await authorizeAndMeter(deps(), match[1], meterKindOf(route, request.event));
       state.auth = auth;
       // The meter marks the one request per month whose write reached a threshold.
       if (auth.usage.thresholdReached !== undefined) await announceUsage(deps(), state, auth, auth.usage.thresholdReached);
@@ -344,8 +349,21 @@ export function authenticate(route: Route, deps: () => Deps): ApiMiddleware {
   };
 }
 
+/**
+ * Which monthly quota a request counts against: its route's, except on the MCP server, where a
+ * request that calls an ai_* tool counts as AI (the route that tool runs is metered `ai`).
+ */
+function meterKindOf(route: Route, event: ApiEvent): 'api' | 'ai' {
+  if (route.protocol === 'mcp') return mcpMeterKind(rawBodyOf(event));
+  return route.metering === 'ai' ? 'ai' : 'api';
+}
+
+function rawBodyOf(event: ApiEvent): string {
+  return event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
+}
+
 /** Maps a zod issue to our codes, naming the field (dot path) in the message. */
-function schemaError(error: z.ZodError, body: unknown): ApiError {
+export function schemaError(error: z.ZodError, body: unknown): ApiError {
   const issue = error.issues[0];
   const valueAtPath = issue.path.reduce<unknown>(
     (node, key) => (node !== null && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key] : undefined),
@@ -391,9 +409,13 @@ export function parseBody(route: Route): ApiMiddleware {
     before: (request: ApiRequest) => {
       if (route.request === null) return;
       const state = stateOf(request);
-      const { event } = request;
-      const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
+      const raw = rawBodyOf(request.event);
       if (Buffer.byteLength(raw, 'utf8') > LIMITS.bodyMaxBytes) throw new ApiError('request_too_large');
+      // A protocol's own library parses its body (and answers a bad one in its own format).
+      if (route.protocol) {
+        state.body = raw;
+        return;
+      }
       let parsed: unknown;
       if (raw.trim() === '') {
         if (!route.bodyOptional) {

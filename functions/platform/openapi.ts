@@ -5,9 +5,10 @@ import * as z from 'zod';
 import { ERRORS, allErrorStatuses, codesForStatus, statusOf, type ErrorCode } from '../contracts/errors';
 import { DELIVERY_ATTEMPT_HEADER, EVENT_CATALOGUE, EVENT_ENVELOPES, EVENT_ID_HEADER, EVENT_TYPES } from '../contracts/events';
 import { LIMITS, PLANS, PLAN_NAMES } from '../contracts/limits';
-import { ALIAS_PREFIX, CONTENT_TYPES, ROUTES, type Route } from '../contracts/routes';
+import { ALIAS_PREFIX, CONTENT_TYPES, ROUTES, aliasPaths, type Route } from '../contracts/routes';
 import { API_VERSION } from '../contracts/schemas';
 import { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../core/webhook-signature';
+import { GRAPHQL_RESPONSE_MEDIA_TYPE } from './protocols';
 
 type Json = Record<string, unknown>;
 
@@ -108,19 +109,25 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'Permission denied (plan, environment or consent)',
   404: 'Not found',
   405: 'Method not allowed',
+  406: 'Not acceptable',
   413: 'Request body too large',
   415: 'Unsupported content type',
   429: 'Rate limit or monthly quota exceeded',
   431: 'Request headers too large',
   500: 'Internal error',
-  501: 'Not implemented yet',
   502: 'Upstream provider error',
   503: 'Storage temporarily unavailable; retry after Retry-After',
 };
 
+/** The error statuses some REST route can answer (a component nobody refers to is noise). */
+function restErrorStatuses(): Set<number> {
+  return new Set(ROUTES.filter((r) => !r.protocol).flatMap(errorStatusesOf));
+}
+
 function errorResponses(): Json {
   const out: Json = {};
-  for (const status of allErrorStatuses()) {
+  const used = restErrorStatuses();
+  for (const status of allErrorStatuses().filter((s) => used.has(s))) {
     const codes = codesForStatus(status);
     const retryHeaders = status === 429 ? ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'] : status === 503 ? ['Retry-After'] : [];
     const headers = ['X-Request-Id', 'FC-Version', ...retryHeaders];
@@ -160,34 +167,110 @@ function errorStatusesOf(route: Route): number[] {
   if (route.auth === 'key') [401, 403, 404, 429, 502].forEach((s) => statuses.add(s));
   if (route.auth === 'link') [404, 429, 502].forEach((s) => statuses.add(s));
   if (route.request) [413, 415].forEach((s) => statuses.add(s));
-  if (route.status === 'planned') statuses.add(501);
+  // The Streamable HTTP transport refuses a client that does not accept both JSON and an event stream.
+  if (route.protocol === 'mcp') statuses.add(406);
   // Every route that reads or writes the table (a key is checked there too) can find it unavailable.
   if (route.auth !== 'none' || route.dataAccess) statuses.add(503);
   return [...statuses].sort((a, b) => a - b);
 }
 
 
+/** Our error fields as a protocol error carries them (functions/platform/protocols.ts errorFields). */
+const PROTOCOL_ERROR_FIELDS: Json = {
+  type: 'object',
+  required: ['type', 'code', 'request_id', 'status'],
+  properties: {
+    type: { type: 'string', enum: [...new Set(Object.values(ERRORS).map((e) => e.type))] },
+    code: { type: 'string', description: 'One of the error codes listed in the API description.' },
+    request_id: { type: 'string' },
+    status: { type: 'integer', description: 'The HTTP status the REST API gives the same error.' },
+  },
+};
+
+/** How a protocol route answers errors: in its own format, with our fields inside. */
+const PROTOCOL_ERROR_SCHEMAS: Record<NonNullable<Route['protocol']>, { name: string; schema: Json; description: string }> = {
+  graphql: {
+    name: 'GraphQLErrorResponse',
+    description: 'A GraphQL response with `errors` (each with our `type`, `code`, `request_id` and `status` in `extensions`) and no `data`.',
+    schema: {
+      type: 'object',
+      required: ['errors'],
+      properties: {
+        errors: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['message', 'extensions'],
+            properties: { message: { type: 'string' }, extensions: PROTOCOL_ERROR_FIELDS },
+          },
+        },
+      },
+    },
+  },
+  mcp: {
+    name: 'JsonRpcErrorResponse',
+    description:
+      'A JSON-RPC 2.0 error: `code` -32700 (not JSON), -32600 (invalid request), -32001 (authentication), -32003 (permission), -32029 (rate limit or quota), -32002 (unavailable), -32603 (internal); our fields in `data`.',
+    schema: {
+      type: 'object',
+      required: ['jsonrpc', 'id', 'error'],
+      properties: {
+        jsonrpc: { const: '2.0' },
+        id: { type: ['string', 'integer', 'null'] },
+        error: {
+          type: 'object',
+          required: ['code', 'message', 'data'],
+          properties: { code: { type: 'integer' }, message: { type: 'string' }, data: PROTOCOL_ERROR_FIELDS },
+        },
+      },
+    },
+  },
+};
+
+function protocolErrorResponse(protocol: NonNullable<Route['protocol']>, status: number): Json {
+  const { name, description } = PROTOCOL_ERROR_SCHEMAS[protocol];
+  const codes = codesForStatus(status);
+  const mediaTypes = protocol === 'graphql' ? ['application/json', GRAPHQL_RESPONSE_MEDIA_TYPE] : ['application/json'];
+  return {
+    description: `${STATUS_TEXT[status] ?? 'Error'}. ${description} Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
+    headers: headerRefs(['X-Request-Id', 'FC-Version', ...(status === 429 ? ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'] : status === 503 ? ['Retry-After'] : [])]),
+    content: Object.fromEntries(mediaTypes.map((m) => [m, { schema: ref(name) }])),
+    // The codes the error's `code` field may carry at this status, machine-readable.
+    'x-fc-error-codes': codes,
+  };
+}
+
+function meteringNote(route: Route): string | null {
+  if (route.metering === 'none') return null;
+  if (route.protocol === 'mcp') return 'Metered: one unit per HTTP request, of the monthly AI quota when it calls an `ai_*` tool, else of the API quota.';
+  if (route.protocol === 'graphql') return 'Metered: one unit of the monthly API quota per HTTP request, whatever the query asks (its cost is capped instead).';
+  return `Metered: one unit of the monthly ${route.metering.toUpperCase()} quota.`;
+}
+
 function operation(route: Route, requestIds: Map<Route, string>, responseIds: Map<Route, string>): Json {
   const notes: string[] = [];
   if (route.description) notes.push(route.description);
-  if (route.path.startsWith('/v1/')) notes.push(`Also served at \`${ALIAS_PREFIX}${route.path}\`.`);
+  if (aliasPaths(route).length > 1) notes.push(`Also served at \`${ALIAS_PREFIX}${route.path}\`.`);
   if (route.item) notes.push('Tied to one item through `access_token`.');
   if (route.auth === 'link') notes.push('Authenticated by the `link_token` in the body (no API key); called by the hosted Link page.');
   if (route.consent) notes.push(`Requires the \`${route.consent}\` product consent (403 \`${route.consent}_not_consented\` otherwise).`);
-  if (route.metering !== 'none') notes.push(`Metered: one unit of the monthly ${route.metering.toUpperCase()} quota.`);
+  const metering = meteringNote(route);
+  if (metering) notes.push(metering);
   if (route.testKeysOnly) notes.push('Test keys only (403 `test_key_required` for live keys).');
-  if (route.status === 'planned') notes.push('**Not available yet**: answers 501 `not_implemented` after validating the request.');
 
   const successHeaders = ['X-Request-Id', 'FC-Version', ...(route.auth === 'key' ? ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] : [])];
   const responseSchema = route.responseKind === 'json' ? ref(responseIds.get(route)!) : { type: 'string' };
+  const successTypes = route.protocol === 'graphql' ? ['application/json', GRAPHQL_RESPONSE_MEDIA_TYPE] : [CONTENT_TYPES[route.responseKind].split(';')[0]];
   const responses: Json = {
     200: {
       description: 'Success.',
       headers: headerRefs(successHeaders),
-      content: { [CONTENT_TYPES[route.responseKind].split(';')[0]]: { schema: responseSchema } },
+      content: Object.fromEntries(successTypes.map((m) => [m, { schema: responseSchema }])),
     },
   };
-  for (const status of errorStatusesOf(route)) responses[status] = { $ref: `#/components/responses/Error${status}` };
+  for (const status of errorStatusesOf(route)) {
+    responses[status] = route.protocol ? protocolErrorResponse(route.protocol, status) : { $ref: `#/components/responses/Error${status}` };
+  }
 
   const op: Json = {
     operationId: operationId(route),
@@ -199,7 +282,6 @@ function operation(route: Route, requestIds: Map<Route, string>, responseIds: Ma
     responses,
     'x-fc-route-id': route.id,
     'x-fc-metering': route.metering,
-    'x-fc-status': route.status,
   };
   if (route.consent) op['x-fc-consent'] = route.consent;
   if (route.request) {
@@ -291,7 +373,7 @@ function apiDescription(): string {
   return [
     'Connect bank, card, brokerage and crypto logins through hosted Link, then read normalized data with one access token per item.',
     '',
-    '**Authentication**: `Authorization: Bearer fc_sk_test_...` (sandbox) or `fc_sk_live_...`. Every `/v1` path is also served under `/api/v1`.',
+    '**Authentication**: `Authorization: Bearer fc_sk_test_...` (sandbox) or `fc_sk_live_...`. Every `/v1` path is also served under `/api/v1`, and `/mcp` under `/api/mcp`. GraphQL and MCP use the same keys, limits and quotas.',
     '',
     `**Versioning**: every response carries \`FC-Version: ${API_VERSION}\`. A request may send \`FC-Version\`; any other value is a 400 \`unsupported_version\`.`,
     '',
@@ -301,7 +383,7 @@ function apiDescription(): string {
     '|---|---|---|---|---|',
     plans,
     '',
-    '**Errors**: every non-2xx body is `{"error": {"type", "code", "message", "request_id"}}`. All codes:',
+    '**Errors**: every non-2xx REST body is `{"error": {"type", "code", "message", "request_id"}}`. The GraphQL gateway (`/v1/graphql`) answers errors in the GraphQL response format and the MCP server (`/mcp`) as JSON-RPC errors, both carrying the same `type`, `code` and `request_id`. All codes:',
     '',
     '| type | code | status | meaning |',
     '|---|---|---|---|',
@@ -319,6 +401,7 @@ export function buildOpenApi(): Json {
     paths[route.path][route.method.toLowerCase()] = operation(route, requests.ids, responses.ids);
   }
   const schemas = mergeSchemas(requests.schemas, responses.schemas);
+  for (const { name, schema } of Object.values(PROTOCOL_ERROR_SCHEMAS)) schemas[name] = schema;
   const hooks = webhooks();
   const doc: Json = {
     openapi: '3.1.0',

@@ -10,6 +10,7 @@ import {
   routeById,
   ROUTES,
   aliasPaths,
+  type Protocol,
   type RequestOf,
   type ResponseOf,
   type Route,
@@ -26,6 +27,7 @@ import {
   powertools,
   requestContext,
   requestIdOf,
+  schemaError,
   versionCheck,
   type ApiEvent,
   type ApiResult,
@@ -65,9 +67,14 @@ export type OperationContextOf<Id extends RouteId> = OperationContext<
  * What a route's handler returns: its response schema's input for JSON routes (read-only all the
  * way down: the result is only checked and serialised, so constant tables may be returned as they
  * are); otherwise the text itself, or a rendered response when the page sets its own status and
- * headers (the hosted Link page and its SDK).
+ * headers (the hosted Link page and its SDK). A protocol route (GraphQL, MCP) always renders its own
+ * response: its library decides status, content type and body.
  */
-export type OperationResultOf<Id extends RouteId> = RouteById<Id>['responseKind'] extends 'json' ? ReadonlyDeep<ResponseOf<Id>> : string | RenderedResponse;
+export type OperationResultOf<Id extends RouteId> = RouteById<Id>['protocol'] extends Protocol
+  ? RenderedResponse
+  : RouteById<Id>['responseKind'] extends 'json'
+    ? ReadonlyDeep<ResponseOf<Id>>
+    : string | RenderedResponse;
 
 /** A text, HTML or script answer with its own status code and headers (security and caching). */
 export interface RenderedResponse {
@@ -98,7 +105,11 @@ export const PUBLIC_DOCUMENT_CACHE_CONTROL = 'public, max-age=300';
 export type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
 /** A route's handler, carrying the route id it was defined for (checked against its module's name). */
-export type RouteHandler = LambdaHandler & { readonly routeId: string };
+export type RouteHandler = LambdaHandler & {
+  readonly routeId: string;
+  /** The route's own function, for invokeRoute (the MCP server's tools run it without a second HTTP request). */
+  readonly impl: (ctx: OperationContext<unknown>) => unknown;
+};
 
 /** A DNS name, an IPv4 address or a bracketed IPv6 address, with an optional port: nothing else. */
 const HOST_AND_PORT = /^(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*)(?::[0-9]{1,5})?$/i;
@@ -151,28 +162,55 @@ async function resolveItem(deps: Deps, route: Route, auth: AuthContext | null, b
 
 export function defineOperation<Id extends RouteId>(routeId: Id, impl: OperationImpl<Id>, options: OperationOptions = {}): RouteHandler {
   const route = routeById(routeId);
-  // A planned route's 501 comes from the table; a module defining one would shadow nothing and mislead.
-  if (route.status === 'planned') throw new Error(`${routeId} is planned: mark it live in functions/contracts/routes.ts before defining its handler`);
   // The middlewares establish what the route's types promise: the body parsed by its schema (an
   // empty object on bodyless routes), the key on key routes, the item on item routes.
-  return Object.assign(operation(route, impl as (ctx: OperationContext<unknown>) => unknown, options), { routeId: route.id });
+  const untyped = impl as (ctx: OperationContext<unknown>) => unknown;
+  return Object.assign(operation(route, untyped, options), { routeId: route.id, impl: untyped });
+}
+
+/** The request an inline call is made within: its caller (already authenticated and metered), ids and event. */
+export interface InlineCall {
+  deps: Deps;
+  auth: AuthContext;
+  requestId: string;
+  baseUrl: string;
+  event: ApiEvent;
+}
+
+/**
+ * Runs a key-authenticated JSON route's handler code for a caller the enclosing request has already
+ * authenticated and metered (an MCP tool call): the same checks as over REST, in the same order
+ * (test-key-only routes, the body against the route's schema with the same error codes, the access
+ * token to its item and the product consent), then the route's own function; the answer is checked
+ * against the response schema where responses are checked. Failures are the same ApiErrors.
+ */
+export async function invokeRoute(handler: RouteHandler, call: InlineCall, args: unknown): Promise<unknown> {
+  const route = routeById(handler.routeId);
+  if (route.auth !== 'key' || route.responseKind !== 'json' || route.protocol) throw new Error(`${route.id} cannot be invoked inline`);
+  if (route.testKeysOnly && call.auth.environment !== 'test') throw new ApiError('test_key_required');
+  let body: unknown = {};
+  if (route.request) {
+    const given = args ?? {};
+    if (typeof given !== 'object' || Array.isArray(given)) throw new ApiError('invalid_json', 'The arguments must be a JSON object.');
+    const parsed = route.request.safeParse(given);
+    if (!parsed.success) throw schemaError(parsed.error, given);
+    body = parsed.data;
+  }
+  const item = route.item ? await resolveItem(call.deps, route, call.auth, body) : null;
+  const result = await handler.impl({ body, auth: call.auth, item, deps: call.deps, route, requestId: call.requestId, baseUrl: call.baseUrl, event: call.event });
+  if (call.deps.config.validateResponses) {
+    const checked = route.response.safeParse(result);
+    if (!checked.success) {
+      logger.error('response does not match its schema', { request_id: call.requestId, route: route.id, issues: checked.error.issues.slice(0, 3) });
+      throw new ApiError('internal_error');
+    }
+  }
+  return result;
 }
 
 /** Serves each request in its own log scope (functions/platform/observability.ts), from its first middleware on. */
 function scoped(handler: LambdaHandler): LambdaHandler {
   return (event, context) => inRequestScope(requestIdOf(event), () => handler(event, context));
-}
-
-/**
- * A route that is in the contract but not built yet (`status: 'planned'`): validates and meters like
- * any route, then answers 501. Served from the table, so a planned route needs no handler module.
- */
-export function plannedOperation(routeId: string): LambdaHandler {
-  const route = routeById(routeId);
-  if (route.status !== 'planned') throw new Error(`${routeId} is live: its handler is functions/api/${routeId}.ts`);
-  return operation(route, () => {
-    throw new ApiError('not_implemented');
-  });
 }
 
 function operation(route: Route, impl: (ctx: OperationContext<unknown>) => unknown, options: OperationOptions = {}): LambdaHandler {
@@ -190,6 +228,10 @@ function operation(route: Route, impl: (ctx: OperationContext<unknown>) => unkno
       baseUrl: baseUrlOf(event, deps),
       event,
     });
+    if (route.protocol) {
+      if (!isRendered(result)) throw new Error(`${route.id} is a protocol route: its handler must return a rendered response`);
+      return result;
+    }
     if (deps.config.validateResponses && route.responseKind === 'json') {
       // In tests every response is checked against its declared schema, so drift fails at the source.
       const checked = route.response.safeParse(result);
@@ -208,7 +250,7 @@ function operation(route: Route, impl: (ctx: OperationContext<unknown>) => unkno
     middy<ApiEvent, ApiResult, Error, Context, RequestInternal>(base, { timeoutEarlyInMillis: 0 })
       .use(powertools())
       .use(requestContext(route))
-      .use(errorEnvelope())
+      .use(errorEnvelope(route))
       .use(versionCheck())
       .use(authenticate(route, runtime))
       .use(parseBody(route)),

@@ -2,35 +2,22 @@
 // bin/ensure-test-deps.sh) driven by playwright-core, which never downloads a browser. One browser
 // per file with an empty temporary profile; the service is the real local stack. Integrator pages
 // (an SDK host page, a redirect_uri landing page) are served from another loopback origin.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext, type Frame, type FrameLocator, type Page, type Response } from 'playwright-core';
+import { type BrowserContext, type Frame, type FrameLocator, type Page, type Response } from 'playwright-core';
+import { launchChromium, type LaunchedChromium } from './chromium';
 import { mintToken, tokenHash } from '../../functions/core/tokens';
 import { putLinkSession, updateItemState } from '../../functions/data/items-repo';
 import type { LinkExitMetadata, LinkSuccessMetadataView, PublicLinkError } from '../../functions/platform/link-ui/protocol';
 import { startTestStack, type TestStack } from '../support/stack';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const BANK = 'Sandbox First Bank';
 const BANK_ID = 'ins_sandbox_first_bank';
 const CLIENT = 'Acme Budget';
 
 let stack: TestStack;
 let context: BrowserContext;
-let profileDir: string;
+let browser: LaunchedChromium | undefined;
 let integrator: { server: Server; origin: string };
 
 /** Pages of the integrator's own site, on a different origin (127.0.0.1 vs localhost, other port). */
@@ -77,17 +64,14 @@ function integratorSite(linkBaseUrl: string): Promise<{ server: Server; origin: 
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run bash bin/ensure-test-deps.sh`);
   stack = await startTestStack();
   integrator = await integratorSite(stack.baseUrl);
-  profileDir = mkdtempSync(join(tmpdir(), 'fc-link-chromium-'));
-  context = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
-  context.setDefaultTimeout(20_000);
+  browser = await launchChromium('fc-link-chromium-');
+  context = browser.context;
 });
 
 afterAll(async () => {
-  await context?.close();
-  if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+  await browser?.close();
   await new Promise((resolve) => (integrator ? integrator.server.close(resolve) : resolve(undefined)));
   await stack?.stop();
 });

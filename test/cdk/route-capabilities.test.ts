@@ -22,7 +22,6 @@ import {
   tableGrantsFor,
   type RouteCapability,
 } from '../../lib/api-grants';
-import { PLANNED_ROUTE_ENTRY, routeEntry } from '../../lib/api-route-stack';
 import { WORKER_ACCESS, type WorkerName } from '../../lib/async-jobs-construct';
 import { FUNCTIONS_DIR } from '../../lib/fincore-function';
 import { createCapabilityScanner, dynamoActionsOf, type CapabilityScanner, type PortCall, type TableUse } from './capability-scan';
@@ -36,7 +35,7 @@ const WORKER_ENTRIES: Record<WorkerName, string> = {
   scheduledRefresh: 'workers/scheduled-refresh.ts',
 };
 
-const apiEntry = (route: Route) => routeEntry(route, (r) => `api/${r.id}.ts`);
+const apiEntry = (route: Route) => `api/${route.id}.ts`;
 
 /** Which port calls each capability of ROUTE_CAPABILITIES stands for. */
 const CAPABILITY_CALLS: Record<RouteCapability, readonly PortCall[]> = {
@@ -103,13 +102,6 @@ describe('ROUTE_CAPABILITIES lists exactly the routes whose code uses each capab
       // publish), but never authenticate a key and touch no rows, so they never emit.
       if (access.table === 'none') continue;
       expect({ id: route.id, events: access.eventsQueue }).toEqual({ id: route.id, events: callsOf(apiEntry(route)).has('eventBus.publish') });
-    }
-  });
-
-  it('scans the planned-route entry too: planned routes use no background capability', () => {
-    const calls = callsOf(PLANNED_ROUTE_ENTRY);
-    for (const capability of Object.keys(CAPABILITY_CALLS) as RouteCapability[]) {
-      for (const call of CAPABILITY_CALLS[capability]) expect(calls.has(call)).toBe(false);
     }
   });
 });

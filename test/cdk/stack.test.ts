@@ -16,7 +16,7 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
-import { PLANNED_ROUTE_ID_VARIABLE, ROUTES, aliasPaths, routeById, type Route } from '../../functions/contracts/routes';
+import { ROUTES, aliasPaths, routeById, type Route } from '../../functions/contracts/routes';
 import { TABLE } from '../../functions/data/keys';
 import { API_VERSION } from '../../functions/contracts/schemas';
 import { STAGE_REFRESH_CADENCE } from '../../functions/core/refresh-schedule';
@@ -38,7 +38,7 @@ import {
 } from '../../lib/api-grants';
 import type { ApiRouteOptions } from '../../lib/api-construct';
 import { pathParameterName, planApi, routeStackId } from '../../lib/api-layout';
-import { PLANNED_ROUTE_ENTRY, invokeSourcePath, routeEntry, routeStackParameters } from '../../lib/api-route-stack';
+import { invokeSourcePath, routeStackParameters } from '../../lib/api-route-stack';
 import { MAX_RECEIVE_COUNT, WEBHOOK_RETRY_DELAYS_SECONDS, WORKER_ACCESS, type WorkerName } from '../../lib/async-jobs-construct';
 import { addFincoreStack } from '../../lib/fincore-app';
 import type { FincoreFunction } from '../../lib/fincore-function';
@@ -354,7 +354,8 @@ describe.each(STAGES)('the %s stack', (stage) => {
       // sandbox public token): a new item's history load, and a busy item's sync, go to the worker.
       expect(declaring('ItemRefreshQueueArn')).toEqual(['RoutesHostedLink', 'RoutesItems', 'RoutesSandbox']);
       expect(declaring('ItemRefreshQueueUrl')).toEqual(['RoutesHostedLink', 'RoutesItems', 'RoutesSandbox']);
-      expect(declaring('SecretsKeyArn')).toEqual(['RoutesLink', 'RoutesWebhooks']);
+      // The MCP server runs link/token/create (create_link_url), which opens the secret of a webhook it names.
+      expect(declaring('SecretsKeyArn')).toEqual(['RoutesLink', 'RoutesMCP', 'RoutesWebhooks']);
       // webhooks/events/replay starts a WebhookDelivery execution per new delivery.
       expect(declaring('WebhookDeliveryStateMachineArn')).toEqual(['RoutesWebhooks']);
       // Discovery (public documents only) is the one stack that never emits events.
@@ -476,22 +477,19 @@ describe.each(STAGES)('the %s stack', (stage) => {
       });
     });
 
-    it('derives table access from auth, dataAccess, status and the route\'s ROUTE_ROWS entry', () => {
+    it('derives table access from auth, dataAccess and the route\'s ROUTE_ROWS entry', () => {
       const probe = (facts: Partial<Route>) => tableAccessFor({ id: 'probe', auth: 'key', dataAccess: false, ...facts });
       expect(probe({ auth: 'none' })).toBe('none');
       expect(probe({})).toBe('auth-and-meter');
-      // A planned route runs the planned handler, which only meters, whatever its dataAccess.
-      expect(probe({ dataAccess: true, status: 'planned' })).toBe('auth-and-meter');
       expect(probe({ id: 'items.get', dataAccess: true, item: true })).toBe('partitions');
       expect(probe({ id: 'health.get', auth: 'none', dataAccess: true })).toBe('partitions');
       expect(probe({ id: 'link.session', auth: 'link', dataAccess: true })).toBe('partitions');
-      // A live data route without its rows, or rows for a route without data access, is a table error.
+      // A data route without its rows, or rows for a route without data access, is a table error.
       expect(() => probe({ dataAccess: true })).toThrow(/ROUTE_ROWS/);
       expect(() => probe({ id: 'items.get', dataAccess: false })).toThrow(/ROUTE_ROWS/);
       expect(() => probe({ auth: 'link' })).toThrow(/dataAccess/);
-      expect(() => probe({ auth: 'none', dataAccess: true, status: 'planned' })).toThrow(/planned public route/);
       for (const route of ROUTES) {
-        const expected = route.dataAccess && route.status !== 'planned' ? 'partitions' : route.auth === 'none' ? 'none' : 'auth-and-meter';
+        const expected = route.dataAccess ? 'partitions' : route.auth === 'none' ? 'none' : 'auth-and-meter';
         expect({ id: route.id, access: tableAccessFor(route) }).toEqual({ id: route.id, access: expected });
       }
     });
@@ -533,21 +531,21 @@ describe.each(STAGES)('the %s stack', (stage) => {
       }
     });
 
-    it('gives every live data route its ROUTE_ROWS partitions, and planned routes (whatever their dataAccess) the metering grant only', () => {
-      const liveData = ROUTES.filter((r) => r.dataAccess && r.status !== 'planned').map((r) => r.id).sort();
-      expect(Object.keys(ROUTE_ROWS).sort()).toEqual(liveData);
-      for (const route of ROUTES.filter((r) => r.status === 'planned' && r.auth === 'key')) {
+    it('gives every data route its ROUTE_ROWS partitions, and key routes without data the metering grant only', () => {
+      const dataRoutes = ROUTES.filter((r) => r.dataAccess).map((r) => r.id).sort();
+      expect(Object.keys(ROUTE_ROWS).sort()).toEqual(dataRoutes);
+      for (const route of ROUTES.filter((r) => !r.dataAccess && r.auth === 'key')) {
         expect(tableAccessFor(route)).toBe('auth-and-meter');
         expect(tableGrantsFor(route)).toEqual(AUTH_AND_METER_GRANTS);
       }
-      expect(ROUTES.filter((r) => r.status === 'planned' && r.dataAccess).map((r) => r.id)).toEqual(expect.arrayContaining(['graphql.query']));
     });
 
     it("lets exactly the AI routes invoke the stage's model, on its foundation-model ARN only, with its id and a longer timeout", () => {
       const { stack, resources } = get(stage);
       const model = AI_MODEL_BY_STAGE[stage];
       const aiRoutes = ROUTES.filter((r) => (ROUTE_CAPABILITIES.model as readonly string[]).includes(r.id));
-      expect(aiRoutes.map((r) => r.id).sort()).toEqual(ROUTES.filter((r) => r.tag === 'AI').map((r) => r.id).sort());
+      // The AI routes, and the MCP server, whose ai_* tools run their handlers.
+      expect(aiRoutes.map((r) => r.id).sort()).toEqual([...ROUTES.filter((r) => r.tag === 'AI').map((r) => r.id), 'mcp.call'].sort());
       for (const route of ROUTES) {
         const fn = stack.api.routeFunctions.get(route.id)!;
         const calls = aiRoutes.includes(route) && model !== null;
@@ -625,27 +623,13 @@ describe.each(STAGES)('the %s stack', (stage) => {
       expect(js.map((r) => r.id)).toEqual(['link.sdk']);
       const publicRoutes = ROUTES.filter((r) => r.auth === 'none' && !r.dataAccess);
       expect(publicRoutes.map((r) => r.id).sort()).toEqual(
-        ['discovery.llms', 'discovery.llms-full', 'discovery.openapi', 'graphql.ide', 'link.sdk'].sort(),
+        ['discovery.ai-plugin', 'discovery.llms', 'discovery.llms-full', 'discovery.mcp', 'discovery.openapi', 'graphql.ide', 'link.sdk', 'mcp.describe'].sort(),
       );
       for (const route of publicRoutes) {
         const statements = statementsOf(route);
         expect(statements.flatMap((s) => s.actions).filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:'))).toEqual([]);
         const env = Object.keys(envOf(stack.api.routeFunctions.get(route.id)!)).filter((k) => k.startsWith('FC_'));
-        const planned = route.status === 'planned' ? [PLANNED_ROUTE_ID_VARIABLE] : [];
-        expect(env.sort()).toEqual([ENV_VARS.stage, ENV_VARS.tableName, ...planned].sort());
-      }
-    });
-
-    it('builds every planned route its own function from the one planned-route entry, told its route id', () => {
-      const { stack } = get(stage);
-      const planned = ROUTES.filter((r) => r.status === 'planned');
-      expect(planned.length).toBeGreaterThan(0);
-      for (const route of ROUTES) {
-        const env = envOf(stack.api.routeFunctions.get(route.id)!);
-        const expected = route.status === 'planned' ? route.id : undefined;
-        expect({ id: route.id, routeId: env[PLANNED_ROUTE_ID_VARIABLE] }).toEqual({ id: route.id, routeId: expected });
-        const entry = routeEntry(route, (r) => `api/${r.id}.ts`);
-        expect({ id: route.id, entry }).toEqual({ id: route.id, entry: route.status === 'planned' ? PLANNED_ROUTE_ENTRY : `api/${route.id}.ts` });
+        expect(env.sort()).toEqual([ENV_VARS.stage, ENV_VARS.tableName].sort());
       }
     });
 
@@ -670,7 +654,8 @@ describe.each(STAGES)('the %s stack', (stage) => {
 
     it('lets only the two workers that sign deliveries and the routes that create, rotate or show the signing secret use the secrets key (workers: Decrypt only)', () => {
       const { secretsKey } = refs();
-      const sealing = ['link.token.create', 'webhooks.endpoints.create', 'webhooks.secret.rotate'];
+      // mcp.call: its create_link_url tool runs link/token/create.
+      const sealing = ['link.token.create', 'mcp.call', 'webhooks.endpoints.create', 'webhooks.secret.rotate'];
       expect([...ROUTE_CAPABILITIES.secretsKey].sort()).toEqual(sealing);
       // Dispatch makes each delivery's first attempt, the delivery worker the retries: both sign.
       const signers = workerRoles('dispatch', 'delivery');
@@ -1240,16 +1225,15 @@ function stubEntry(route: Route): string {
 
 /**
  * ROUTES plus eight more webhook-management routes (the `Webhooks` stack is the one that grows),
- * an MCP endpoint, topped up with more routes in existing tags, each under its tag's own path prefix.
+ * topped up with more routes in existing tags, each under its tag's own path prefix.
  */
 function largerRouteTable(size: number): Route[] {
-  // Planned, as a route is before it is built: a live data route would need its rows in ROUTE_ROWS.
-  const template: Route = { ...routeById('items.get'), status: 'planned' };
+  // Key-authenticated without rows of their own: a data route would need its rows in ROUTE_ROWS.
+  const template: Route = { ...routeById('items.get'), item: false, dataAccess: false };
   const extra: Route[] = [];
   for (const name of ['create', 'get', 'list', 'update', 'delete', 'rotate_secret', 'test', 'deliveries']) {
-    extra.push({ ...template, id: `webhooks.${name}`, path: `/v1/webhooks/${name}`, tag: 'Webhooks', item: false, dataAccess: true });
+    extra.push({ ...template, id: `webhooks.${name}`, path: `/v1/webhooks/${name}`, tag: 'Webhooks' });
   }
-  extra.push({ ...template, id: 'mcp', path: '/mcp', tag: 'MCP', item: false, dataAccess: true });
   const tags = ['AI', 'Transactions', 'Items', 'Accounts', 'Sandbox', 'Investments'];
   for (let index = 0; ROUTES.length + extra.length < size; index += 1) {
     const tag = tags[index % tags.length];

@@ -176,14 +176,11 @@ describe('routing', () => {
     expect(wrong.json.error.code).toBe('method_not_allowed');
   });
 
-  it('serves every route in the table at its declared method, and the planned ones answer 501 after validation', async () => {
+  it('serves every route in the table at its declared method', async () => {
     for (const route of ROUTES) {
       const res = await stack.call(route.path, { method: route.method, body: route.method === 'POST' ? {} : undefined });
       expect({ id: route.id, status: res.status === 404 || res.status === 405 ? 'unrouted' : 'routed' }).toEqual({ id: route.id, status: 'routed' });
     }
-    const planned = await checked('POST', '/v1/graphql', { body: { query: '{ __typename }' } });
-    expect(planned.status).toBe(501);
-    expect(planned.json.error).toMatchObject({ type: 'api_error', code: 'not_implemented' });
   });
 });
 

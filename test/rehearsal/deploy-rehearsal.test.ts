@@ -5,7 +5,7 @@
 // product route, webhooks management with replay, the Link page's API and every worker with the
 // event shape its trigger delivers, asserts the answers, and checks every AWS call each function
 // made against that function's synthesized IAM policy (iam.ts).
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, SQSEvent } from 'aws-lambda';
 import { ROUTES, aliasPaths, routeById } from '../../functions/contracts/routes';
@@ -16,7 +16,6 @@ import { applySeed } from '../../functions/platform/local/seed';
 import { createDeps, type Deps } from '../../functions/platform/runtime';
 import { generateApiKey } from '../../functions/core/api-keys';
 import { apiEvent } from '../support/api-event';
-import { VALID } from '../support/valid-bodies';
 import { apiMethods } from '../cdk/template-helpers';
 import type { Json } from '../support/json';
 import { startAwsStubs, type AwsCall, type AwsStubs } from './aws-stubs';
@@ -98,7 +97,11 @@ interface Answer {
 }
 
 /** Invokes the function API Gateway integrates at `method path`, with a REST proxy event. */
-async function call(method: string, path: string, init: { body?: unknown; key?: string | null; query?: Record<string, string>; resource?: string } = {}): Promise<Answer> {
+async function call(
+  method: string,
+  path: string,
+  init: { body?: unknown; key?: string | null; query?: Record<string, string>; resource?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   const resource = init.resource ?? path;
   const logicalId = routeFunction.get(`${method} ${resource}`) ?? routeFunction.get(`ANY ${resource}`);
   if (!logicalId) throw new Error(`API Gateway has no method ${method} ${resource}`);
@@ -106,7 +109,7 @@ async function call(method: string, path: string, init: { body?: unknown; key?: 
   event.resource = resource;
   event.queryStringParameters = init.query ?? null;
   event.multiValueQueryStringParameters = init.query ? Object.fromEntries(Object.entries(init.query).map(([k, v]) => [k, [v]])) : null;
-  event.headers = { Host: 'api.rehearsal.example', 'User-Agent': 'fincore-rehearsal', 'X-Forwarded-Proto': 'https', ...event.headers };
+  event.headers = { Host: 'api.rehearsal.example', 'User-Agent': 'fincore-rehearsal', 'X-Forwarded-Proto': 'https', ...event.headers, ...init.headers };
   event.requestContext = {
     ...event.requestContext,
     stage: STAGE,
@@ -230,12 +233,40 @@ describe('product routes', () => {
     }
   });
 
-  it('answers a planned route 501 and an unknown path 404 through the fallback', async () => {
-    const planned = ROUTES.find((r) => r.status === 'planned' && r.method === 'POST');
-    if (!planned) throw new Error('no planned POST route');
-    expectStatus(await post(planned.path, VALID[planned.id]), 501);
+  it('answers an unknown path 404 through the fallback', async () => {
     const unknown = await call('POST', '/v1/nothing/here', { body: {}, resource: '/{proxy+}' });
     expectStatus(unknown, 404);
+  });
+});
+
+describe('GraphQL gateway', () => {
+  it('answers a query over the journey item with the same accounts as REST, and its products, from its own bundle', async () => {
+    const query = `query($t: String!) {
+      item(access_token: $t) {
+        item_id
+        accounts { account_id balances { current } transactions(count: 3) { transactions { transaction_id } } }
+        identity { identity { owners { names } } }
+        recurring { recurring_streams { stream_id } }
+      }
+      categories { category }
+    }`;
+    const answer = await call('POST', '/v1/graphql', { body: { query, variables: { t: accessToken } } });
+    expectStatus(answer, 200);
+    expect(answer.json.errors).toBeUndefined();
+    const item = answer.json.data.item;
+    expect(item.item_id).toBe(itemId);
+    const rest = await post('/v1/accounts/get', { access_token: accessToken });
+    expect(item.accounts.map((a: Json) => a.account_id)).toEqual(rest.json.accounts.map((a: Json) => a.account_id));
+    expect(item.accounts.some((a: Json) => a.transactions.transactions.length > 0)).toBe(true);
+    expect(item.identity.identity.owners.length).toBeGreaterThan(0);
+    expect(item.recurring.recurring_streams.length).toBeGreaterThan(0);
+    expect(answer.json.data.categories.length).toBeGreaterThan(0);
+  });
+
+  it('answers a missing key 401 in the GraphQL error format', async () => {
+    const answer = await call('POST', '/v1/graphql', { body: { query: '{ categories { category } }' }, key: null });
+    expectStatus(answer, 401);
+    expect(answer.json.errors[0].extensions).toMatchObject({ code: 'missing_api_key', status: 401 });
   });
 });
 
@@ -294,6 +325,20 @@ const sqsBatch = (bodies: string[]): SQSEvent => ({
     eventSourceARN: 'arn:aws:sqs:us-east-1:111111111111:rehearsal',
     awsRegion: 'us-east-1',
   })),
+});
+
+describe('GraphiQL', () => {
+  it('serves the page and, from the same bundle, every asset it loads, with the bytes its integrity pins', async () => {
+    const page = await call('GET', '/v1/graphql', { key: null });
+    expectStatus(page, 200);
+    const assets = [...page.body.matchAll(/(?:src|href)="\?asset=([^&]+)&amp;v=([0-9a-f]+)" integrity="sha384-([^"]+)"/g)];
+    expect(assets.map(([, name]) => name)).toEqual(['graphiql.css', 'react.js', 'react-dom.js', 'graphiql.js']);
+    for (const [, name, version, integrity] of assets) {
+      const asset = await call('GET', '/v1/graphql', { key: null, query: { asset: name!, v: version! } });
+      expectStatus(asset, 200);
+      expect(createHash('sha384').update(asset.body, 'utf8').digest('base64')).toBe(integrity);
+    }
+  });
 });
 
 describe('webhooks', () => {
@@ -440,8 +485,48 @@ describe('AI routes', () => {
     }
   });
 
-  it('asked the stage model only from the AI functions, on its foundation-model ARN', () => {
-    const aiFunctions = new Set(ROUTES.filter((r) => r.tag === 'AI').flatMap((r) => aliasPaths(r).map((p) => routeFunction.get(`POST ${p}`))));
+  /** One JSON-RPC message to the MCP server's function, as an MCP client sends it. */
+  const mcp = (message: Record<string, unknown>, init: { key?: string | null; path?: string } = {}) =>
+    call('POST', init.path ?? '/mcp', {
+      body: { jsonrpc: '2.0', ...message },
+      key: init.key,
+      headers: { Accept: 'application/json, text/event-stream' },
+    });
+
+  it('serves the MCP server from its bundle: initialize, the fifteen tools, and a tool call that answers as its REST route', async () => {
+    const init = await mcp({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'rehearsal', version: '1' } } });
+    expectStatus(init, 200);
+    expect(init.json.result.serverInfo.name).toBe('fincore');
+    const listed = await mcp({ id: 2, method: 'tools/list' }, { path: '/api/mcp' });
+    expectStatus(listed, 200);
+    expect(listed.json.result.tools).toHaveLength(15);
+    const accounts = await mcp({ id: 3, method: 'tools/call', params: { name: 'list_accounts', arguments: { access_token: aiToken } } });
+    expectStatus(accounts, 200);
+    const rest = await post('/v1/accounts/get', { access_token: aiToken });
+    expect(accounts.json.result.structuredContent).toEqual(rest.json);
+  });
+
+  it('runs an AI tool through the MCP server, which asks the stage model as the AI route does', async () => {
+    const before = stubs.calls.filter((c) => c.action === 'bedrock:InvokeModel').length;
+    const answer = await mcp({ id: 4, method: 'tools/call', params: { name: 'ai_health_score', arguments: { access_token: aiToken } } });
+    expectStatus(answer, 200);
+    expect(answer.json.result.isError).toBeFalsy();
+    expect(answer.json.result.structuredContent.engine).toBe('ai');
+    expect(stubs.calls.filter((c) => c.action === 'bedrock:InvokeModel').length - before).toBe(1);
+  });
+
+  it('answers a missing key 401 as a JSON-RPC error, and the MCP descriptor and discovery documents without one', async () => {
+    const refused = await mcp({ id: 5, method: 'tools/list' }, { key: null });
+    expectStatus(refused, 401);
+    expect(refused.json.error.data).toMatchObject({ code: 'missing_api_key', status: 401 });
+    for (const path of ['/mcp', '/api/mcp', '/.well-known/mcp.json', '/.well-known/ai-plugin.json']) {
+      expectStatus(await call('GET', path, { key: null }), 200);
+    }
+  });
+
+  it('asked the stage model only from the AI functions and the MCP server, on its foundation-model ARN', () => {
+    const callers = ROUTES.filter((r) => r.tag === 'AI' || r.id === 'mcp.call');
+    const aiFunctions = new Set(callers.flatMap((r) => aliasPaths(r).map((p) => routeFunction.get(`POST ${p}`))));
     const byId = new Map(functions.map((f) => [f.accessKeyId, f.logicalId]));
     const modelCalls = stubs.calls.filter((c) => c.action === 'bedrock:InvokeModel');
     expect(modelCalls.length).toBeGreaterThanOrEqual(6);
@@ -458,7 +543,7 @@ describe('the deployed artefact', () => {
   });
 
   it('invoked every route function and every worker', () => {
-    const routeFunctions = new Set(ROUTES.filter((r) => r.status !== 'planned').flatMap((r) => aliasPaths(r).map((p) => routeFunction.get(`${r.method} ${p}`) ?? 'missing')));
+    const routeFunctions = new Set(ROUTES.flatMap((r) => aliasPaths(r).map((p) => routeFunction.get(`${r.method} ${p}`) ?? 'missing')));
     const notInvoked = functions.filter((f) => (routeFunctions.has(f.logicalId) || f.logicalId.startsWith('AsyncJobs')) && !invoked.has(f.logicalId)).map((f) => f.label);
     expect(notInvoked).toEqual([]);
   });

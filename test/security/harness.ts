@@ -75,9 +75,14 @@ export async function quiesce(stack: TestStack): Promise<void> {
 }
 
 /** A raw request (bytes and headers exactly as given), answered as the stack's call() answers. */
-export async function rawCall(stack: TestStack, path: string, init: { key: string; body: Uint8Array | string; contentType?: string }): Promise<CallResult> {
+export async function rawCall(
+  stack: TestStack,
+  path: string,
+  init: { key: string; body: Uint8Array | string; contentType?: string; accept?: string },
+): Promise<CallResult> {
   const headers: Record<string, string> = { Authorization: `Bearer ${init.key}` };
   if (init.contentType !== undefined) headers['Content-Type'] = init.contentType;
+  if (init.accept !== undefined) headers.Accept = init.accept;
   const res = await fetch(stack.baseUrl + path, { method: 'POST', headers, body: init.body, signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
   const text = await res.text();
   let json: Json;

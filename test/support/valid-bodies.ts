@@ -37,6 +37,7 @@ export const VALID: Record<string, Record<string, unknown>> = {
   'sandbox.fire_webhook': { access_token: TOKEN, webhook_type: 'item.error' },
   'sandbox.item.reset_login': { access_token: TOKEN },
   'graphql.query': { query: '{ __typename }' },
+  'mcp.call': { jsonrpc: '2.0', id: 1, method: 'tools/list' },
   'link.session': { link_token: LINK },
   'link.institutions': { link_token: LINK, query: 'bank' },
   'link.connect': { link_token: LINK, institution_id: 'ins_sandbox_first_bank', username: 'user_good', password: 'pass_good' },

@@ -1,7 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROUTES, aliasPaths, type RouteId } from '../../functions/contracts/routes';
-import { defineOperation, plannedOperation } from '../../functions/platform/operation';
+import { ROUTES, aliasPaths } from '../../functions/contracts/routes';
 
 const API_DIR = join(__dirname, '..', '..', 'functions', 'api');
 
@@ -17,6 +16,7 @@ const SPEC_PATHS = [
   '/v1/ai/categorize', '/v1/ai/subscriptions', '/v1/ai/cashflow', '/v1/ai/merchant', '/v1/ai/health-score',
   '/v1/ai/financial-summary', '/v1/ai/fraud-risk', '/v1/ai/purchase-analysis', '/v1/ai/weekly-report',
   '/v1/sandbox/fire_webhook', '/v1/sandbox/item/reset_login', '/v1/graphql',
+  '/mcp', '/.well-known/mcp.json', '/.well-known/ai-plugin.json',
 ];
 
 describe('the route table', () => {
@@ -25,27 +25,18 @@ describe('the route table', () => {
     expect(SPEC_PATHS.filter((p) => !declared.has(p))).toEqual([]);
   });
 
-  it('has a handler module for every live route and none for a planned route or a route not in the table', () => {
+  it('has a handler module for every route and none for a route not in the table', () => {
     const files = readdirSync(API_DIR).filter((f) => f.endsWith('.ts')).map((f) => f.replace(/\.ts$/, '')).sort();
-    expect(files).toEqual(ROUTES.filter((r) => r.status === 'live').map((r) => r.id).sort());
+    expect(files).toEqual(ROUTES.map((r) => r.id).sort());
   });
 
-  it('exports a handler function from every live route\'s module', () => {
-    for (const route of ROUTES.filter((r) => r.status === 'live')) {
+  it('exports a handler function from every route\'s module', () => {
+    for (const route of ROUTES) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- the modules are found by route id at run time
       const mod = require(join(API_DIR, route.id));
       // The module is named after its route, and defines that route's handler (not another's).
       expect({ id: route.id, handler: typeof mod.handler, boundTo: mod.handler.routeId }).toEqual({ id: route.id, handler: 'function', boundTo: route.id });
     }
-  });
-
-  it('serves a planned route from the table, and only a planned one', () => {
-    const planned = ROUTES.filter((r) => r.status === 'planned');
-    expect(planned.length).toBeGreaterThan(0);
-    for (const route of planned) expect(typeof plannedOperation(route.id)).toBe('function');
-    expect(() => plannedOperation('items.get')).toThrow(/live/);
-    expect(() => defineOperation(planned[0].id as RouteId, () => ({}) as never)).toThrow(/planned/);
-    expect(() => plannedOperation('no.such.route')).toThrow(/No route/);
   });
 
   it('never declares the same method and path twice, nor the same id', () => {
@@ -54,9 +45,10 @@ describe('the route table', () => {
     expect(new Set(ROUTES.map((r) => r.id)).size).toBe(ROUTES.length);
   });
 
-  it('serves every /v1 path under the /api alias too', () => {
-    for (const r of ROUTES.filter((x) => x.path.startsWith('/v1/'))) {
-      expect(aliasPaths(r)).toEqual([r.path, `/api${r.path}`]);
+  it('serves every /v1 path and the MCP server under the /api alias too, and nothing else', () => {
+    for (const r of ROUTES) {
+      const aliased = r.path.startsWith('/v1/') || r.path === '/mcp';
+      expect({ id: r.id, paths: aliasPaths(r) }).toEqual({ id: r.id, paths: aliased ? [r.path, `/api${r.path}`] : [r.path] });
     }
   });
 

@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError, envelope } from '../../contracts/errors';
-import { ALIAS_PREFIX, ROUTES, type Route } from '../../contracts/routes';
+import { ALIAS_PREFIX, ROUTES, aliasPaths, type Route } from '../../contracts/routes';
 import { API_VERSION } from '../../contracts/schemas';
-import { plannedOperation, type LambdaHandler, type RouteHandler } from '../operation';
+import { type LambdaHandler, type RouteHandler } from '../operation';
 
 /** API Gateway's own payload limit; our middleware enforces the smaller API limit itself. */
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -19,17 +19,10 @@ export const LOCAL_MAX_HEADER_BYTES = 16 * 1024;
 
 export type HandlerTable = Map<string, LambdaHandler>;
 
-/**
- * Imports every live route's handler module plus the fallback, as the Lambdas would; a planned route
- * is answered from the table (functions/platform/planned-route.ts on AWS).
- */
+/** Imports every route's handler module plus the fallback, as the Lambdas would. */
 export function loadHandlers(): { handlers: HandlerTable; fallback: LambdaHandler } {
   const handlers: HandlerTable = new Map();
   for (const route of ROUTES) {
-    if (route.status === 'planned') {
-      handlers.set(route.id, plannedOperation(route.id));
-      continue;
-    }
     // require, not import(): the same CommonJS resolution tsx, jest and the Lambda bundles use.
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
     const mod = require(`../../api/${route.id}`) as { handler?: RouteHandler };
@@ -42,11 +35,11 @@ export function loadHandlers(): { handlers: HandlerTable; fallback: LambdaHandle
   return { handlers, fallback };
 }
 
-const routeIndex = new Map<string, Route>(ROUTES.map((r) => [`${r.method} ${r.path}`, r]));
+/** Every path a route answers at, its aliases included (`/api/v1/...`, `/api/mcp`), as API Gateway has them. */
+const routeIndex = new Map<string, Route>(ROUTES.flatMap((r) => aliasPaths(r).map((path): [string, Route] => [`${r.method} ${path}`, r])));
 
 export function matchRoute(method: string, path: string): Route | undefined {
-  const canonical = path.startsWith(`${ALIAS_PREFIX}/v1/`) ? path.slice(ALIAS_PREFIX.length) : path;
-  return routeIndex.get(`${method} ${canonical}`);
+  return routeIndex.get(`${method} ${path}`);
 }
 
 function toEvent(req: IncomingMessage, body: string, route: Route | undefined, requestId: string): APIGatewayProxyEvent {

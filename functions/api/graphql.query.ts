@@ -1,0 +1,6 @@
+// POST /v1/graphql: the read-only GraphQL gateway (functions/surfaces/graphql). The middlewares have
+// authenticated and metered the caller (one HTTP request, one API request) and size-checked the raw body.
+import { defineOperation } from '../platform/operation';
+import { serveGraphql } from '../surfaces/graphql/http';
+
+export const handler = defineOperation('graphql.query', ({ body, event, auth, deps, requestId }) => serveGraphql({ body, event, auth, deps, requestId }));

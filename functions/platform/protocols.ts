@@ -1,0 +1,79 @@
+// What the shared middlewares need to know about the two non-REST protocols (route `protocol`):
+// how an error they raise (missing or bad key, rate limit, quota, oversized body, storage down) is
+// rendered in the protocol's own format, and which quota an MCP request counts against. The
+// protocols themselves live in functions/surfaces/graphql and functions/surfaces/mcp.
+import type { APIGatewayProxyResult as ApiResult } from 'aws-lambda';
+import type { ApiError } from '../contracts/errors';
+import { MCP_TOOLS_BY_NAME } from '../contracts/mcp-tools';
+import { routeById, type Protocol } from '../contracts/routes';
+
+/** Our error fields, as GraphQL `extensions` and JSON-RPC `error.data` carry them. */
+export function errorFields(err: ApiError, requestId: string): { type: string; code: string; request_id: string; status: number } {
+  return { type: err.type, code: err.code, request_id: requestId, status: err.status };
+}
+
+export const GRAPHQL_RESPONSE_MEDIA_TYPE = 'application/graphql-response+json';
+
+/**
+ * JSON-RPC error codes for our errors: the reserved ones where they fit (a body that is not JSON is a
+ * parse error, a bad request an invalid request, a server failure an internal error), and codes from
+ * the implementation-defined range -32000..-32099 for authentication (-32001), permission (-32003),
+ * rate limit and quota (-32029) and unavailability (-32002). The HTTP status stays the REST one.
+ */
+export function jsonRpcCodeOf(err: ApiError): number {
+  if (err.code === 'invalid_json') return -32700;
+  switch (err.type) {
+    case 'authentication_error':
+      return -32001;
+    case 'permission_denied':
+      return -32003;
+    case 'rate_limit_error':
+      return -32029;
+    case 'api_error':
+      return err.status === 503 ? -32002 : -32603;
+    case 'provider_error':
+      return -32002;
+    default:
+      return -32600;
+  }
+}
+
+/** An error the middlewares raised, in the route's protocol format, keeping its HTTP status and headers. */
+export function protocolErrorResponse(protocol: Protocol, err: ApiError, requestId: string, accept: string | undefined): ApiResult {
+  if (protocol === 'graphql') {
+    const mediaType = accept?.toLowerCase().includes(GRAPHQL_RESPONSE_MEDIA_TYPE) ? GRAPHQL_RESPONSE_MEDIA_TYPE : 'application/json';
+    return {
+      statusCode: err.status,
+      headers: { 'Content-Type': `${mediaType}; charset=utf-8`, ...err.headers },
+      body: JSON.stringify({ errors: [{ message: err.message, extensions: errorFields(err, requestId) }] }),
+    };
+  }
+  return {
+    statusCode: err.status,
+    headers: { 'Content-Type': 'application/json', ...err.headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: jsonRpcCodeOf(err), message: err.message, data: errorFields(err, requestId) } }),
+  };
+}
+
+/**
+ * The quota an MCP request counts against: AI when it calls an ai_* tool (a tool's route decides),
+ * API otherwise (initialize, tools/list, ping, notifications, bodies that are not JSON-RPC at all).
+ * A JSON-RPC batch counts as AI if any message in it calls an AI tool.
+ */
+export function mcpMeterKind(rawBody: string): 'api' | 'ai' {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(rawBody);
+  } catch {
+    return 'api';
+  }
+  const messages = Array.isArray(parsed) ? parsed : [parsed];
+  for (const message of messages) {
+    if (message === null || typeof message !== 'object') continue;
+    const { method, params } = message as { method?: unknown; params?: { name?: unknown } | null };
+    if (method !== 'tools/call' || typeof params?.name !== 'string') continue;
+    const tool = MCP_TOOLS_BY_NAME.get(params.name);
+    if (tool && routeById(tool.route).metering === 'ai') return 'ai';
+  }
+  return 'api';
+}

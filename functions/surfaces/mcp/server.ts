@@ -1,0 +1,204 @@
+// The MCP server behind POST /mcp (and /api/mcp): the official SDK's low-level Server over its
+// web-standard Streamable HTTP transport, stateless (no session id) with JSON responses, so one
+// Lambda invocation serves one HTTP request: the API Gateway event becomes a web Request, a fresh
+// server and transport answer it, and the web Response becomes the rendered answer. The key was
+// authenticated and metered by the middlewares before this runs.
+//
+// Tools: the fifteen of MCP_TOOLS. tools/list publishes each with its route's request schema as JSON
+// Schema; tools/call runs the route's own handler code through invokeRoute, which checks the
+// arguments against the same zod schema with the same error codes as REST, resolves the access token
+// and checks consent. The low-level Server rather than McpServer: McpServer would validate the
+// arguments itself (other messages than ours) and answers an unknown tool with a tool result, where
+// the spec makes it a protocol error.
+//
+// Errors (docs/mcp.md):
+// - the route answers an error (any ApiError: bad argument, invalid_access_token, consent, ...): a
+//   tool result with `isError: true`, whose structuredContent is the REST error envelope plus the
+//   HTTP status it would have had, so a model can read it and correct its call;
+// - an unknown tool: JSON-RPC error -32602 (invalid params), our fields in `data`;
+// - anything unexpected: JSON-RPC error -32603 (internal error), logged, nothing of it leaked;
+// - malformed JSON-RPC, a wrong Accept or Content-Type, an unknown method: the SDK's own JSON-RPC
+//   errors and HTTP statuses, with our fields put in `data` (ourErrorData) in place of whatever the
+//   SDK put there (its parse error's `data` is the exception's text).
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+import { ApiError, envelope, type ErrorCode as OurErrorCode } from '../../contracts/errors';
+import { MCP_SERVER_INFO, MCP_TOOLS, MCP_TOOLS_BY_NAME, type McpToolName } from '../../contracts/mcp-tools';
+import { logger } from '../../platform/observability';
+import { invokeRoute, type InlineCall, type RenderedResponse } from '../../platform/operation';
+import { errorFields, jsonRpcCodeOf, protocolErrorResponse } from '../../platform/protocols';
+import { renderToolResult } from './render';
+import { mcpToolDefinitions } from './tool-definitions';
+import { MCP_TOOL_HANDLERS } from './tool-handlers';
+
+/** One HTTP request to the MCP endpoint: the authenticated caller and the raw body. */
+export interface McpHttpCall extends InlineCall {
+  body: string;
+}
+
+const INSTRUCTIONS =
+  'Fincore financial data. Connect an account with create_link_url (open the link, then exchange_public_token with the ' +
+  'public token Link returns), then pass the access_token to the item tools. Sandbox items (test keys) have generated data.';
+
+/** A JSON-RPC error the SDK sends as is: its `code`, `message` and `data` (McpError would prefix the message). */
+class JsonRpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** tools/call, as far as the handler is registered for it (see createMcpServer). */
+const TOOLS_CALL = z.looseObject({ method: z.literal('tools/call') });
+
+/** Characters of an unknown tool's name echoed in the error. */
+const ECHOED_NAME_LENGTH = 100;
+
+/** A fresh server for one request, its tools running within that request's authenticated call. */
+export function createMcpServer(call: InlineCall): Server {
+  const server = new Server({ ...MCP_SERVER_INFO }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpToolDefinitions() as Tool[] }));
+  // Registered under a schema that only names the method: the SDK's tools/call wrapper then checks
+  // the params itself and answers bad ones with invalid params (-32602), where a parse failure of the
+  // registered schema would be an internal error (-32603).
+  server.setRequestHandler(TOOLS_CALL, (request) => {
+    const { name, arguments: args } = CallToolRequestSchema.parse(request).params;
+    return callTool(call, name, args);
+  });
+  return server;
+}
+
+async function callTool(call: InlineCall, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+  const tool = MCP_TOOLS_BY_NAME.get(name);
+  if (!tool) {
+    const unknown = new ApiError('invalid_field', `Unknown tool "${name.slice(0, ECHOED_NAME_LENGTH)}". The tools are: ${MCP_TOOLS.map((t) => t.name).join(', ')}.`);
+    throw new JsonRpcError(ErrorCode.InvalidParams, unknown.message, errorFields(unknown, call.requestId));
+  }
+  const toolName = tool.name as McpToolName;
+  try {
+    const result = await invokeRoute(MCP_TOOL_HANDLERS[toolName], call, args ?? {});
+    // Exactly the JSON the REST route sends (serialisation drops what JSON cannot carry).
+    const structured = JSON.parse(JSON.stringify(result)) as Record<string, unknown>;
+    logger.info('mcp tool call', { tool: toolName, route: tool.route });
+    return { content: [{ type: 'text', text: renderToolResult(toolName, structured, call.baseUrl) }], structuredContent: structured };
+  } catch (err) {
+    if (err instanceof ApiError) {
+      logger.info('mcp tool call', { tool: toolName, route: tool.route, error_code: err.code });
+      return toolError(err, call.requestId);
+    }
+    logger.error('mcp tool call failed', { tool: toolName, route: tool.route, error: err instanceof Error ? err.stack ?? err.message : String(err) });
+    const internal = new ApiError('internal_error');
+    throw new JsonRpcError(jsonRpcCodeOf(internal), internal.message, errorFields(internal, call.requestId));
+  }
+}
+
+/** What the route answered, as a tool execution error: the REST envelope plus the status it had. */
+function toolError(err: ApiError, requestId: string): CallToolResult {
+  const { error } = envelope(err, requestId);
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `Error ${err.status} ${error.type}/${error.code}: ${error.message} (request_id ${requestId})` }],
+    structuredContent: { error: { ...error, status: err.status } },
+  };
+}
+
+/** Serves one HTTP request to the MCP endpoint. */
+export async function serveMcpRequest(call: McpHttpCall): Promise<RenderedResponse> {
+  // JSON-RPC makes an empty batch an invalid request; the SDK would accept it as nothing to do (202).
+  if (/^\s*\[\s*\]\s*$/.test(call.body)) {
+    const empty = new ApiError('mcp_invalid_message', 'An empty JSON-RPC batch is not a request.');
+    const { statusCode, headers, body } = protocolErrorResponse('mcp', empty, call.requestId, undefined);
+    return { statusCode, headers: headers as Record<string, string>, body };
+  }
+  const server = createMcpServer(call);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    return withOurErrorData(await renderedResponse(await transport.handleRequest(webRequestOf(call))), call.requestId);
+  } finally {
+    await server.close();
+  }
+}
+
+/** Headers that describe the original connection or encoding, not the request the transport reads. */
+const CONNECTION_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'host']);
+
+function webRequestOf(call: McpHttpCall): Request {
+  const { event } = call;
+  const headers = new Headers();
+  for (const [name, values] of Object.entries(event.multiValueHeaders ?? {})) {
+    if (CONNECTION_HEADERS.has(name.toLowerCase())) continue;
+    for (const value of values ?? []) headers.append(name, value);
+  }
+  for (const [name, value] of Object.entries(event.headers ?? {})) {
+    if (CONNECTION_HEADERS.has(name.toLowerCase()) || value === undefined || headers.has(name)) continue;
+    headers.set(name, value);
+  }
+  const method = event.httpMethod.toUpperCase();
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  return new Request(new URL(event.path, `${call.baseUrl}/`), { method, headers, body: hasBody ? call.body : undefined });
+}
+
+/** Canonical header names (`content-type` -> `Content-Type`), as the REST routes send them. */
+const canonicalHeaderName = (name: string) => name.replace(/(^|-)([a-z])/g, (_match, dash: string, letter: string) => dash + letter.toUpperCase());
+
+async function renderedResponse(response: Response): Promise<RenderedResponse> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    headers[canonicalHeaderName(name)] = value;
+  });
+  return { statusCode: response.status, headers, body: await response.text() };
+}
+
+/** Our error for a JSON-RPC error the SDK answered itself, by its HTTP status, then its JSON-RPC code. */
+function sdkErrorCode(httpStatus: number, jsonRpcCode: unknown): OurErrorCode {
+  switch (httpStatus) {
+    case 406:
+      return 'mcp_not_acceptable';
+    case 405:
+      return 'method_not_allowed';
+    case 413:
+      return 'request_too_large';
+    case 415:
+      return 'invalid_content_type';
+  }
+  if (httpStatus >= 500) return 'internal_error';
+  if (jsonRpcCode === ErrorCode.ParseError) return 'invalid_json';
+  if (jsonRpcCode === ErrorCode.InvalidParams) return 'invalid_field';
+  return 'mcp_invalid_message';
+}
+
+type JsonRpcErrorMessage = { error: { code?: unknown; message?: unknown; data?: unknown } };
+
+const isErrorMessage = (value: unknown): value is JsonRpcErrorMessage =>
+  typeof value === 'object' && value !== null && typeof (value as JsonRpcErrorMessage).error === 'object' && (value as JsonRpcErrorMessage).error !== null;
+
+const hasOurFields = (data: unknown) => typeof data === 'object' && data !== null && typeof (data as { request_id?: unknown }).request_id === 'string';
+
+/**
+ * Every JSON-RPC error in the answer carries our fields (type, code, request_id, status) in `data`,
+ * as the errors our own code raises do: the SDK's own (a bad message, a wrong Accept or Content-Type,
+ * an unknown method) get them here, replacing what the SDK put in `data`.
+ */
+function withOurErrorData(response: RenderedResponse, requestId: string): RenderedResponse {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(response.body);
+  } catch {
+    return response;
+  }
+  const messages = Array.isArray(parsed) ? parsed : [parsed];
+  let changed = false;
+  for (const message of messages) {
+    if (!isErrorMessage(message) || hasOurFields(message.error.data)) continue;
+    const ours = new ApiError(sdkErrorCode(response.statusCode, message.error.code), typeof message.error.message === 'string' ? message.error.message : undefined);
+    message.error.data = errorFields(ours, requestId);
+    changed = true;
+  }
+  return changed ? { ...response, body: JSON.stringify(parsed) } : response;
+}

@@ -1,0 +1,38 @@
+// Debian's Chromium, driven by playwright-core (which never downloads a browser of its own), with a
+// fresh empty profile per suite and the flags that keep it offline and quiet.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface LaunchedChromium {
+  context: BrowserContext;
+  /** Closes the browser and removes its profile. */
+  close(): Promise<void>;
+}
+
+export async function launchChromium(profilePrefix: string): Promise<LaunchedChromium> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run bash bin/ensure-test-deps.sh`);
+  const profileDir = mkdtempSync(join(tmpdir(), profilePrefix));
+  const context = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+  context.setDefaultTimeout(20_000);
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profileDir, { recursive: true, force: true });
+    },
+  };
+}
