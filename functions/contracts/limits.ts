@@ -62,8 +62,8 @@ export const LIMITS = {
   /**
    * The cost estimate a query may reach: every object a query resolves costs 1, list fields count
    * as many objects as their `count` argument (or its default), `access_tokens` entries, or
-   * graphqlListEstimate when nothing bounds them. Three items with their accounts and 100
-   * transactions each cost about 6,000.
+   * graphqlListEstimate when nothing bounds them, plus graphqlReadCost per storage read. Three items
+   * with their accounts and 100 transactions each cost about 12,000.
    */
   graphqlMaxCost: 50_000,
   /** How many elements the cost estimate assumes for a list with no count (accounts, holdings, streams). */
@@ -72,6 +72,13 @@ export const LIMITS = {
   graphqlIntrospectionCost: 1_000,
   /** Access tokens one query may name, over every `item` and `items` field (aliases included). */
   graphqlItemsMax: 10,
+  /**
+   * What each item field that reads storage adds to the cost estimate, per item in scope (accounts,
+   * transactions, transactions_sync, the products, Account.transactions): every occurrence with its
+   * own arguments is a read of its own (an alias with other dates reads the history again), so this
+   * bounds how many such reads one request may make (graphqlMaxCost / graphqlReadCost).
+   */
+  graphqlReadCost: 1_000,
 } as const;
 
 /**

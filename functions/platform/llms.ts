@@ -99,7 +99,7 @@ function surfacesBlock(baseUrl: string, depth: 'index' | 'full'): string[] {
   return [
     '## GraphQL and MCP',
     '',
-    `- GraphQL (read-only): POST ${baseUrl}/v1/graphql with {"query", "variables"}; the same bearer key; GraphiQL at GET ${baseUrl}/v1/graphql. Field names are the REST ones. Example: curl ${baseUrl}/v1/graphql -H "Authorization: Bearer $FC_KEY" -H 'Content-Type: application/json' -d '{"query":"query($t:String!){ item(access_token:$t){ item_id accounts{ name balances{ current } } } }","variables":{"t":"access-sandbox-..."}}'`,
+    `- GraphQL (read-only): POST ${baseUrl}/v1/graphql with {"query", "variables"}; the same bearer key; GraphiQL at GET ${baseUrl}/v1/graphql. Field names are the REST ones. Example: curl ${baseUrl}/v1/graphql -H "Authorization: Bearer $FC_KEY" -H 'Content-Type: application/json' -d '{"query":"query($t:String!){ item(access_token:$t){ item_id accounts{ name balances{ current } } } }","variables":{"t":"fc_at_..."}}'`,
     `- MCP: Streamable HTTP at ${baseUrl}/mcp (also ${baseUrl}/api/mcp), stateless, JSON responses, header Authorization: Bearer $FC_KEY. Descriptor: GET ${baseUrl}/mcp; discovery: ${baseUrl}/.well-known/mcp.json. Each tool takes its REST route's JSON body as arguments and returns the REST answer as structured content.`,
     '',
     'MCP tools:',

@@ -14,6 +14,9 @@ export function errorFields(err: ApiError, requestId: string): { type: string; c
 
 export const GRAPHQL_RESPONSE_MEDIA_TYPE = 'application/graphql-response+json';
 
+/** Canonical header names (`content-type` -> `Content-Type`), as the REST routes send them, for what a protocol library answers. */
+export const canonicalHeaderName = (name: string) => name.replace(/(^|-)([a-z])/g, (_match, dash: string, letter: string) => dash + letter.toUpperCase());
+
 /**
  * JSON-RPC error codes for our errors: the reserved ones where they fit (a body that is not JSON is a
  * parse error, a bad request an invalid request, a server failure an internal error), and codes from
@@ -56,24 +59,28 @@ export function protocolErrorResponse(protocol: Protocol, err: ApiError, request
 }
 
 /**
+ * An MCP request body as the server reads it: JSON after an optional UTF-8 byte-order mark (the
+ * SDK's `Request.json()` skips one, so metering must read the same message the server runs); undefined
+ * when it is not JSON. The server refuses what this cannot parse and every batch (functions/surfaces/mcp),
+ * so the message metered is the message served.
+ */
+export function parseMcpBody(rawBody: string): unknown {
+  try {
+    return JSON.parse(rawBody.startsWith('\uFEFF') ? rawBody.slice(1) : rawBody);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The quota an MCP request counts against: AI when it calls an ai_* tool (a tool's route decides),
- * API otherwise (initialize, tools/list, ping, notifications, bodies that are not JSON-RPC at all).
- * A JSON-RPC batch counts as AI if any message in it calls an AI tool.
+ * API otherwise (initialize, tools/list, ping, notifications, bodies the server will refuse).
  */
 export function mcpMeterKind(rawBody: string): 'api' | 'ai' {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(rawBody);
-  } catch {
-    return 'api';
-  }
-  const messages = Array.isArray(parsed) ? parsed : [parsed];
-  for (const message of messages) {
-    if (message === null || typeof message !== 'object') continue;
-    const { method, params } = message as { method?: unknown; params?: { name?: unknown } | null };
-    if (method !== 'tools/call' || typeof params?.name !== 'string') continue;
-    const tool = MCP_TOOLS_BY_NAME.get(params.name);
-    if (tool && routeById(tool.route).metering === 'ai') return 'ai';
-  }
-  return 'api';
+  const message = parseMcpBody(rawBody);
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) return 'api';
+  const { method, params } = message as { method?: unknown; params?: { name?: unknown } | null };
+  if (method !== 'tools/call' || typeof params?.name !== 'string') return 'api';
+  const tool = MCP_TOOLS_BY_NAME.get(params.name);
+  return tool && routeById(tool.route).metering === 'ai' ? 'ai' : 'api';
 }

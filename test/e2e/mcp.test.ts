@@ -250,19 +250,21 @@ describe('bad calls are MCP errors the client can read, never a 500', () => {
     expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError } });
   });
 
-  it('a batch answers each message, errors beside results', async () => {
-    const res = await rawPost(
-      JSON.stringify([
-        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_item', arguments: { access_token: accessToken } } },
-        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_item', arguments: {} } },
-      ]),
-      { 'Mcp-Protocol-Version': '2025-03-26' },
-    );
+  it('a batch is refused whole (one HTTP request, one tool call, one unit), and runs none of its tools', async () => {
+    const ai = { jsonrpc: '2.0', method: 'tools/call', params: { name: 'ai_health_score', arguments: { access_token: accessToken } } };
+    const res = await rawPost(JSON.stringify([{ ...ai, id: 1 }, { ...ai, id: 2 }]), { 'Mcp-Protocol-Version': '2025-03-26' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, data: { code: 'mcp_invalid_message', status: 400 } } });
+  });
+
+  it('a byte-order mark before the message changes neither what runs nor the quota it counts against', async () => {
+    const usage = () => monthlyUsage(stack.deps, key, new Date(clock.now()));
+    const before = await usage();
+    const res = await rawPost(`\uFEFF${JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'ai_health_score', arguments: { access_token: accessToken } } })}`);
     expect(res.status).toBe(200);
-    const answers = (await res.json()) as { id: number; result: CallToolResult }[];
-    const byId = new Map(answers.map((a) => [a.id, a.result]));
-    expect(byId.get(1)).toMatchObject({ structuredContent: { item: { item_id: itemId } } });
-    expect(byId.get(2)).toMatchObject({ isError: true, structuredContent: { error: { code: 'missing_field' } } });
+    expect(((await res.json()) as { result: CallToolResult }).result.isError).toBeFalsy();
+    const after = await usage();
+    expect({ ai: after.ai - before.ai, api: after.api - before.api }).toEqual({ ai: 1, api: 0 });
   });
 });
 

@@ -42,6 +42,37 @@ describe('the cost estimate', () => {
     expect(codes(bomb)).toEqual(['graphql_query_too_costly']);
   });
 
+  it('reads a variable\'s declared default as it would read the value sent', () => {
+    const withDefault = (n: number) => `query($t: [String!]! = [${tokens(n).map((t) => `"${t}"`).join(', ')}]) { items(access_tokens: $t) { item_id } }`;
+    expect(codes(withDefault(LIMITS.graphqlItemsMax))).toEqual([]);
+    expect(codes(withDefault(1000))).toEqual(['graphql_too_many_items']);
+    // A value sent wins over the default.
+    expect(codes(withDefault(1000), { t: tokens(1) })).toEqual([]);
+    // A defaulted count is priced at its value, not at the argument's default.
+    const counted = (count: string) => `query($ts: [String!]!, $c: Int = ${count}) { items(access_tokens: $ts) { accounts { transactions(count: $c) { transactions { name } } } } }`;
+    expect(codes(counted('500'), { ts: tokens(10) })).toEqual(['graphql_query_too_costly']);
+    // A single token where a list is expected is a list of one, and counts.
+    expect(codes(`{ ${Array.from({ length: 11 }, (_, i) => `a${i}: items(access_tokens: "fc_at_${i}") { item_id }`).join(' ')} }`)).toEqual(['graphql_too_many_items']);
+  });
+
+  it('prices every storage read, however little it selects: aliases with other arguments are reads of their own', () => {
+    const reads = (n: number, field: (i: number) => string) => `{ item(access_token: "fc_at_x") { ${Array.from({ length: n }, (_, i) => `a${i}: ${field(i)}`).join(' ')} } }`;
+    const perRead = (i: number) => `transactions(start_date: "2000-01-${String((i % 28) + 1).padStart(2, '0')}", end_date: "2100-01-01") { total_transactions }`;
+    const allowed = Math.floor(LIMITS.graphqlMaxCost / LIMITS.graphqlReadCost) - 1;
+    expect(codes(reads(allowed, perRead))).toEqual([]);
+    expect(codes(reads(1000, perRead))).toEqual(['graphql_query_too_costly']);
+    expect(codes(reads(1000, () => 'transactions_sync(count: 500) { has_more }'))).toEqual(['graphql_query_too_costly']);
+    // Inside accounts, Account.transactions is one read per item (the loader shares it), not per account.
+    const perAccount = (n: number) => `{ item(access_token: "fc_at_x") { accounts { ${Array.from({ length: n }, (_, i) => `a${i}: transactions(start_date: "2000-01-0${(i % 9) + 1}") { total_transactions }`).join(' ')} } } }`;
+    expect(codes(perAccount(10))).toEqual([]);
+    expect(codes(perAccount(1000))).toEqual(['graphql_query_too_costly']);
+    // Reads are paid per item named.
+    const productsOf =
+      '{ identity { accounts { account_id } } income { income_streams { stream_id } } recurring { recurring_streams { stream_id } } liabilities { accounts { account_id } } assets { accounts { account_id } } }';
+    expect(codes(`query($ts: [String!]!) { items(access_tokens: $ts) ${productsOf} }`, { ts: tokens(2) })).toEqual([]);
+    expect(codes(`query($ts: [String!]!) { items(access_tokens: $ts) ${productsOf} }`, { ts: tokens(10) })).toEqual(['graphql_query_too_costly']);
+  });
+
   it('stops on a fragment cycle (graphql reports it) instead of looping', () => {
     expect(codes('{ ...A } fragment A on Query { ...B } fragment B on Query { categories { label } ...A }')).toEqual([]);
   });

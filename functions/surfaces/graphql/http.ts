@@ -24,7 +24,7 @@ import { ApiError } from '../../contracts/errors';
 import { LIMITS } from '../../contracts/limits';
 import type { ApiEvent } from '../../platform/middleware';
 import type { RenderedResponse } from '../../platform/operation';
-import { errorFields, GRAPHQL_RESPONSE_MEDIA_TYPE } from '../../platform/protocols';
+import { canonicalHeaderName, errorFields, GRAPHQL_RESPONSE_MEDIA_TYPE } from '../../platform/protocols';
 import { createGraphqlContext, type GraphqlCaller, type GraphqlContext } from './context';
 import { formatErrorFor, withCode } from './errors';
 import { codedError, checkQueryLimits } from './query-limits';
@@ -146,6 +146,6 @@ export async function serveGraphql(call: GraphqlHttpCall): Promise<RenderedRespo
   // Every answer of the library that has no body was replaced above (readParamsFor, Accept): this is a safety net.
   const [rendered, { status, headers }] = body === null ? errorResponse(new ApiError('internal_error'), call.requestId) : [body, init];
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) if (typeof value === 'string') out[name] = value;
+  for (const [name, value] of Object.entries(headers ?? {})) if (typeof value === 'string') out[canonicalHeaderName(name)] = value;
   return { statusCode: status, headers: out, body: rendered ?? '' };
 }

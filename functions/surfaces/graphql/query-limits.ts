@@ -5,8 +5,15 @@
 //
 // The walk expands fragments (memoised per fragment, so a fragment that spreads another many times
 // costs one visit each, and a cycle, which graphql's NoFragmentCyclesRule reports, stops the walk
-// instead of looping). Variables are read as sent: a value of the wrong type counts as the argument's
-// default here and fails variable coercion later.
+// instead of looping). Variables are read as sent, or as their declared default when not sent (a
+// default counts exactly as a value would): a value of the wrong type counts as the argument's default
+// here and fails variable coercion later.
+//
+// The estimate has two parts: objects (every object resolved costs 1, lists multiplied by their count)
+// and storage reads. Each occurrence of a field that reads an item's rows (RELATION_FIELDS: accounts,
+// transactions, sync, products, Account.transactions) costs graphqlReadCost per item in scope,
+// whatever it selects: the per-request loaders share a read only between identical arguments, so 1,000
+// aliases with different dates are 1,000 reads of the history even when each selects one scalar.
 import {
   GraphQLError,
   GraphQLObjectType,
@@ -27,6 +34,7 @@ import {
 import { ApiError, type ErrorCode } from '../../contracts/errors';
 import { LIMITS } from '../../contracts/limits';
 import type { Environment } from '../../contracts/schemas';
+import { RELATION_FIELDS } from './schema';
 
 /** A GraphQL error standing for one of our error codes (errors.ts renders its extensions). */
 export function codedError(code: ErrorCode, message: string, nodes?: readonly FieldNode[] | FieldNode | OperationDefinitionNode): GraphQLError {
@@ -36,10 +44,25 @@ export function codedError(code: ErrorCode, message: string, nodes?: readonly Fi
 const INTROSPECTION_ROOTS = new Set(['__schema', '__type']);
 
 /** The root fields that name items, and how many access tokens each names. */
-const ITEM_FIELDS: Readonly<Record<string, (field: FieldNode, variables: Record<string, unknown>) => number>> = {
+const ITEM_FIELDS: Readonly<Record<string, (field: FieldNode, variables: Variables) => number>> = {
   item: () => 1,
   items: (field, variables) => listLength(argumentNode(field, 'access_tokens'), variables),
 };
+
+/** The operation's variables: those sent, and the declared defaults (as syntax) of those not sent. */
+interface Variables {
+  sent: Record<string, unknown>;
+  defaults: ReadonlyMap<string, ValueNode>;
+}
+
+function variablesOf(operation: OperationDefinitionNode, sent: Record<string, unknown>): Variables {
+  const defaults = new Map<string, ValueNode>();
+  for (const definition of operation.variableDefinitions ?? []) if (definition.defaultValue) defaults.set(definition.variable.name.value, definition.defaultValue);
+  return { sent, defaults };
+}
+
+/** Fields that read an item's rows when resolved, by parent type. */
+const STORAGE_READS: ReadonlyMap<string, ReadonlySet<string>> = new Map(Object.entries(RELATION_FIELDS).map(([type, fields]) => [type, new Set(fields)]));
 
 interface Measure {
   /** Nesting below the selection set measured (introspection excluded). */
@@ -48,34 +71,43 @@ interface Measure {
   cost: number;
   /** Access tokens named (root fields only). */
   items: number;
+  /** Storage reads per item in scope (see the top of the file). */
+  reads: number;
   /** The deepest field, for the error's location. */
   deepest?: FieldNode;
 }
 
-const NOTHING: Measure = { depth: 0, cost: 0, items: 0 };
+const NOTHING: Measure = { depth: 0, cost: 0, items: 0, reads: 0 };
 
 function argumentNode(field: FieldNode, name: string): ValueNode | undefined {
   return field.arguments?.find((a) => a.name.value === name)?.value;
 }
 
-function valueOf(node: ValueNode | undefined, variables: Record<string, unknown>): unknown {
+function valueOf(node: ValueNode | undefined, variables: Variables): unknown {
   if (!node) return undefined;
-  if (node.kind === Kind.VARIABLE) return variables[node.name.value];
+  if (node.kind === Kind.VARIABLE) {
+    const name = node.name.value;
+    if (Object.hasOwn(variables.sent, name)) return variables.sent[name];
+    // A default is syntax of its own (never a variable: GraphQL defaults are constants).
+    const fallback = variables.defaults.get(name);
+    return fallback && fallback.kind !== Kind.VARIABLE ? valueOf(fallback, variables) : undefined;
+  }
   if (node.kind === Kind.INT) return Number(node.value);
   if (node.kind === Kind.LIST) return node.values;
+  if (node.kind === Kind.STRING) return node.value;
   if (node.kind === Kind.NULL) return null;
   return undefined;
 }
 
 /** A list argument's length (GraphQL coerces a single value into a list of one). */
-function listLength(node: ValueNode | undefined, variables: Record<string, unknown>): number {
+function listLength(node: ValueNode | undefined, variables: Variables): number {
   const value = valueOf(node, variables);
   if (Array.isArray(value)) return value.length;
   return value === undefined || value === null ? 0 : 1;
 }
 
 /** The `count` a field asks for: its argument, else the argument's default; undefined on fields without one. */
-function countOf(field: FieldNode, definition: GraphQLField<unknown, unknown>, variables: Record<string, unknown>): number | undefined {
+function countOf(field: FieldNode, definition: GraphQLField<unknown, unknown>, variables: Variables): number | undefined {
   const declared = definition.args.find((a) => a.name === 'count');
   if (!declared) return undefined;
   const given = valueOf(argumentNode(field, 'count'), variables);
@@ -91,7 +123,7 @@ class QueryMeter {
   constructor(
     private readonly schema: GraphQLSchema,
     document: DocumentNode,
-    private readonly variables: Record<string, unknown>,
+    private readonly variables: Variables,
   ) {
     this.fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
   }
@@ -111,6 +143,7 @@ class QueryMeter {
         depth: Math.max(total.depth, part.depth),
         cost: total.cost + part.cost,
         items: total.items + part.items,
+        reads: total.reads + part.reads,
         deepest: part.depth > total.depth ? part.deepest : total.deepest,
       };
     }
@@ -153,28 +186,40 @@ class QueryMeter {
   private field(node: FieldNode, parent: GraphQLObjectType, pageCount: number | undefined, level: number): Measure {
     const name = node.name.value;
     // The whole schema, whatever is selected of it; graphql's MaxIntrospectionDepthRule bounds its nesting.
-    if (INTROSPECTION_ROOTS.has(name)) return { depth: 0, cost: LIMITS.graphqlIntrospectionCost, items: 0 };
+    if (INTROSPECTION_ROOTS.has(name)) return { depth: 0, cost: LIMITS.graphqlIntrospectionCost, items: 0, reads: 0 };
     const definition = parent.getFields()[name];
     // __typename costs nothing; an unknown field is graphql's validation's to report, but its nesting
     // still counts, so a hostile nesting of made-up fields is refused before validation walks it.
-    if (!definition) return { depth: this.nesting(node, level), cost: 0, items: 0, deepest: node };
-    const items = parent === this.schema.getQueryType() && ITEM_FIELDS[name] ? ITEM_FIELDS[name](node, this.variables) : 0;
+    if (!definition) return { depth: this.nesting(node, level), cost: 0, items: 0, reads: 0, deepest: node };
+    const isRoot = parent === this.schema.getQueryType();
+    const items = isRoot && ITEM_FIELDS[name] ? ITEM_FIELDS[name](node, this.variables) : 0;
+    // A read happens whatever is selected below (even a leaf), once per occurrence and item.
+    const reads = STORAGE_READS.get(parent.name)?.has(name) ? 1 : 0;
     const named = getNamedType(definition.type);
-    if (isLeafType(named) || !(named instanceof GraphQLObjectType) || !node.selectionSet) return { depth: 1, cost: 0, items, deepest: node };
+    if (isLeafType(named) || !(named instanceof GraphQLObjectType) || !node.selectionSet) return { depth: 1, cost: 0, items, reads, deepest: node };
     // Past the limit the answer is known (too deep): stop, so a hostile nesting costs no more to refuse.
-    if (level >= LIMITS.graphqlMaxDepth) return { depth: 2, cost: 0, items, deepest: node };
+    if (level >= LIMITS.graphqlMaxDepth) return { depth: 2, cost: 0, items, reads, deepest: node };
     const count = countOf(node, definition, this.variables);
     const isList = isListType(getNullableType(definition.type));
-    const multiplier = !isList ? 1 : name === 'items' && items > 0 ? items : (pageCount ?? LIMITS.graphqlListEstimate);
+    const itemsInScope = name === 'items' ? (items > 0 ? items : LIMITS.graphqlListEstimate) : 1;
+    const multiplier = !isList ? 1 : name === 'items' ? itemsInScope : (pageCount ?? LIMITS.graphqlListEstimate);
     const below = this.selectionSet(node.selectionSet, named, count ?? pageCount, level + 1);
-    return { depth: 1 + below.depth, cost: multiplier * (1 + below.cost), items, deepest: below.deepest ?? node };
+    // Reads below an item field are paid per item it names; below any other field they pass up as they
+    // are (the loaders read once per item and arguments, not once per account).
+    const readCost = isRoot && ITEM_FIELDS[name] ? itemsInScope * below.reads * LIMITS.graphqlReadCost : 0;
+    return {
+      depth: 1 + below.depth,
+      cost: multiplier * (1 + below.cost) + readCost,
+      items,
+      reads: isRoot ? 0 : reads + below.reads,
+      deepest: below.deepest ?? node,
+    };
   }
 }
 
 /** Every error the operation's shape earns, before it is validated and run. */
 export function checkQueryLimits(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>, environment: Environment): GraphQLError[] {
   const errors: GraphQLError[] = [];
-  const meter = new QueryMeter(schema, document, variables);
   const queryType = schema.getQueryType();
   if (!queryType) throw new Error('the GraphQL schema has no query type');
   for (const definition of document.definitions) {
@@ -183,6 +228,7 @@ export function checkQueryLimits(schema: GraphQLSchema, document: DocumentNode, 
       errors.push(codedError('graphql_operation_not_supported', `This endpoint is read-only: ${definition.operation} operations are not served; send a query.`, definition));
       continue;
     }
+    const meter = new QueryMeter(schema, document, variablesOf(definition, variables));
     const measured = meter.selectionSet(definition.selectionSet, queryType, undefined, 0);
     if (measured.depth > LIMITS.graphqlMaxDepth) {
       errors.push(codedError('graphql_query_too_deep', `The query nests selections more than ${LIMITS.graphqlMaxDepth} levels deep (introspection aside).`, measured.deepest));

@@ -46,8 +46,8 @@ const RENDERERS: Renderers = {
     withList(plural(institutions.length, 'institution'), institutions, (i) => `${i.name} (${i.institution_id}, ${i.type}, ${i.country_codes.join('/')})`),
   create_link_url: ({ link_token, expiration }, baseUrl) =>
     `Link token ${link_token}, valid until ${expiration}. Open ${baseUrl}/link?token=${encodeURIComponent(link_token)} to connect an account.`,
-  exchange_public_token: ({ item_id, rotated }) =>
-    `Item ${item_id} connected${rotated ? ' (its previous access token was rotated out)' : ''}; use the access_token for the item tools.`,
+  exchange_public_token: ({ item_id, access_token, rotated }) =>
+    `Item ${item_id} connected${rotated ? ' (its previous access token was rotated out)' : ''}. Its access_token is ${access_token}: pass it to the item tools.`,
   get_item: ({ item }) =>
     `Item ${item.item_id} at ${item.institution_name}: ${item.status}` +
     `${item.error ? ` (${item.error.code}: ${item.error.message})` : ''}; products ${item.consented_products.join(', ') || 'none'}; ` +

@@ -28,7 +28,7 @@ import { ApiError, envelope, type ErrorCode as OurErrorCode } from '../../contra
 import { MCP_SERVER_INFO, MCP_TOOLS, MCP_TOOLS_BY_NAME, type McpToolName } from '../../contracts/mcp-tools';
 import { logger } from '../../platform/observability';
 import { invokeRoute, type InlineCall, type RenderedResponse } from '../../platform/operation';
-import { errorFields, jsonRpcCodeOf, protocolErrorResponse } from '../../platform/protocols';
+import { canonicalHeaderName, errorFields, jsonRpcCodeOf, parseMcpBody, protocolErrorResponse } from '../../platform/protocols';
 import { renderToolResult } from './render';
 import { mcpToolDefinitions } from './tool-definitions';
 import { MCP_TOOL_HANDLERS } from './tool-handlers';
@@ -109,11 +109,13 @@ function toolError(err: ApiError, requestId: string): CallToolResult {
 
 /** Serves one HTTP request to the MCP endpoint. */
 export async function serveMcpRequest(call: McpHttpCall): Promise<RenderedResponse> {
-  // JSON-RPC makes an empty batch an invalid request; the SDK would accept it as nothing to do (202).
-  if (/^\s*\[\s*\]\s*$/.test(call.body)) {
-    const empty = new ApiError('mcp_invalid_message', 'An empty JSON-RPC batch is not a request.');
-    const { statusCode, headers, body } = protocolErrorResponse('mcp', empty, call.requestId, undefined);
-    return { statusCode, headers: headers as Record<string, string>, body };
+  // The message the middleware metered (mcpMeterKind) is the one served: a body that reader cannot
+  // parse is refused here, and so is every batch (MCP 2025-06-18 removed JSON-RPC batching; served,
+  // one HTTP request would run many tools, AI ones included, for the price of one).
+  const message = parseMcpBody(call.body);
+  if (message === undefined) return refusal(new ApiError('invalid_json', 'The body is not a JSON-RPC message (not JSON).'), call.requestId);
+  if (Array.isArray(message)) {
+    return refusal(new ApiError('mcp_invalid_message', 'JSON-RPC batches are not served: send one message per request.'), call.requestId);
   }
   const server = createMcpServer(call);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -123,6 +125,11 @@ export async function serveMcpRequest(call: McpHttpCall): Promise<RenderedRespon
   } finally {
     await server.close();
   }
+}
+
+function refusal(err: ApiError, requestId: string): RenderedResponse {
+  const { statusCode, headers, body } = protocolErrorResponse('mcp', err, requestId, undefined);
+  return { statusCode, headers: headers as Record<string, string>, body };
 }
 
 /** Headers that describe the original connection or encoding, not the request the transport reads. */
@@ -144,8 +151,6 @@ function webRequestOf(call: McpHttpCall): Request {
   return new Request(new URL(event.path, `${call.baseUrl}/`), { method, headers, body: hasBody ? call.body : undefined });
 }
 
-/** Canonical header names (`content-type` -> `Content-Type`), as the REST routes send them. */
-const canonicalHeaderName = (name: string) => name.replace(/(^|-)([a-z])/g, (_match, dash: string, letter: string) => dash + letter.toUpperCase());
 
 async function renderedResponse(response: Response): Promise<RenderedResponse> {
   const headers: Record<string, string> = {};
@@ -173,6 +178,16 @@ function sdkErrorCode(httpStatus: number, jsonRpcCode: unknown): OurErrorCode {
   return 'mcp_invalid_message';
 }
 
+/**
+ * The SDK's message without what follows its headline: it appends validation issues as JSON (and
+ * prefixes "MCP error <code>: "), which is the library's internals, not ours to publish.
+ */
+function sdkMessageHeadline(message: unknown): string | undefined {
+  if (typeof message !== 'string') return undefined;
+  const headline = message.replace(/^MCP error -?\d+: /, '').split('\n')[0].replace(/:\s*[[{].*$/, '').trim();
+  return headline === '' ? undefined : headline.slice(0, 200);
+}
+
 type JsonRpcErrorMessage = { error: { code?: unknown; message?: unknown; data?: unknown } };
 
 const isErrorMessage = (value: unknown): value is JsonRpcErrorMessage =>
@@ -196,7 +211,8 @@ function withOurErrorData(response: RenderedResponse, requestId: string): Render
   let changed = false;
   for (const message of messages) {
     if (!isErrorMessage(message) || hasOurFields(message.error.data)) continue;
-    const ours = new ApiError(sdkErrorCode(response.statusCode, message.error.code), typeof message.error.message === 'string' ? message.error.message : undefined);
+    const ours = new ApiError(sdkErrorCode(response.statusCode, message.error.code), sdkMessageHeadline(message.error.message));
+    message.error.message = ours.message;
     message.error.data = errorFields(ours, requestId);
     changed = true;
   }
