@@ -5,7 +5,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'cdk.out/**', 'coverage/**', '.data/**', '.bench/**', '.scratch/**', '**/generated/**'] },
+  { ignores: ['node_modules/**', 'cdk.out/**', 'coverage/**', '.data/**', '.bench/**', '.scratch/**', '**/generated/**', 'sdks/**/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,0 +1,3 @@
+module github.com/fincore/fincore-go
+
+go 1.19

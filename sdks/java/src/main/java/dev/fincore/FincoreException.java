@@ -1,0 +1,56 @@
+package dev.fincore;
+
+import java.time.Duration;
+
+/**
+ * The one error every call throws: an answer from the API that was not a success, or a request that
+ * never got one (status 0, type {@code connection_error}).
+ */
+public class FincoreException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  private final int status;
+  private final String type;
+  private final String code;
+  private final String requestId;
+  private final Duration retryAfter;
+
+  public FincoreException(int status, String type, String code, String message, String requestId, Duration retryAfter, Throwable cause) {
+    super(message, cause);
+    this.status = status;
+    this.type = type;
+    this.code = code;
+    this.requestId = requestId;
+    this.retryAfter = retryAfter;
+  }
+
+  /** The HTTP status; 0 when no answer arrived. */
+  public int getStatus() {
+    return status;
+  }
+
+  /** The error's family: invalid_request, authentication, rate_limit, api_error, connection_error, ... */
+  public String getType() {
+    return type;
+  }
+
+  /** The precise reason: invalid_field, item_not_found, rate_limited, timeout, ... */
+  public String getCode() {
+    return code;
+  }
+
+  /** The request's id in Fincore's logs; null when the API never answered. */
+  public String getRequestId() {
+    return requestId;
+  }
+
+  /** The wait the API asked for (Retry-After), or null. */
+  public Duration getRetryAfter() {
+    return retryAfter;
+  }
+
+  @Override
+  public String toString() {
+    return "FincoreException{status=" + status + ", type=" + type + ", code=" + code + ", message=" + getMessage() + ", requestId=" + requestId + "}";
+  }
+}
