@@ -79,6 +79,18 @@ export const LIMITS = {
    * bounds how many such reads one request may make (graphqlMaxCost / graphqlReadCost).
    */
   graphqlReadCost: 1_000,
+  // Statement import (CSV, OFX, QFX): every parser checks these before and while it reads a file, so a
+  // hostile or runaway upload fails fast with a clear error instead of exhausting the Lambda.
+  /** Largest statement file accepted, in bytes, checked before decoding (a decade of a busy account fits in far less). */
+  statementMaxBytes: 10 * 1024 * 1024,
+  /** Most transactions (CSV rows, OFX STMTTRN/INVTRAN aggregates) one file may hold. */
+  statementMaxTransactions: 100_000,
+  /** Longest single CSV field, in characters (a runaway unclosed quote otherwise swallows the file). */
+  statementCsvMaxFieldChars: 10_000,
+  /** Most columns one CSV record may have. */
+  statementCsvMaxColumns: 200,
+  /** Deepest nesting of OFX elements (a real statement nests about 8 deep; fuzzed input can nest without end). */
+  statementOfxMaxDepth: 64,
 } as const;
 
 /**
