@@ -98,16 +98,46 @@ export interface ExampleRequest {
   body: string | null;
 }
 
+/**
+ * The order a person runs the collection in, top to bottom: each call after the ones whose answers it
+ * needs (the exchange after the sandbox token, replay after an event was fired) and the calls that
+ * end the item last. Operations not named here go to "Read the item", in method-group order.
+ */
+const JOURNEY: ReadonlyArray<{ name: string; routes: readonly string[] }> = [
+  { name: 'Connect a sandbox item', routes: ['sandbox.public_token.create', 'link.token.exchange', 'link.token.create', 'institutions.search', 'institutions.get_by_id'] },
+  { name: 'Read the item', routes: [] },
+  {
+    name: 'Webhooks',
+    routes: ['webhooks.endpoints.create', 'webhooks.endpoints.list', 'webhooks.secret.rotate', 'sandbox.fire_webhook', 'webhooks.deliveries.list', 'webhooks.events.replay', 'webhooks.endpoints.delete'],
+  },
+  { name: 'Finish: reset the login, remove the item', routes: ['sandbox.item.reset_login', 'items.remove'] },
+];
+const READ_STEP = 'Read the item';
+
+export interface JourneyStep {
+  name: string;
+  requests: ExampleRequest[];
+}
+
 export function exampleRequests(contract: SdkContract): ExampleRequest[] {
+  return journeySteps(contract).flatMap((step) => step.requests);
+}
+
+export function journeySteps(contract: SdkContract): JourneyStep[] {
   const schemas = loadSchemas();
-  return GROUPS.flatMap((group) =>
-    contract.operations
-      .filter((operation) => operation.group === group)
-      .map((operation) => ({
-        operation,
-        body: operation.request === null ? null : JSON.stringify(exampleOf(schemas[operation.request], schemas), null, 2),
-      })),
-  );
+  const example = (operation: Operation): ExampleRequest => ({
+    operation,
+    body: operation.request === null ? null : JSON.stringify(exampleOf(schemas[operation.request], schemas), null, 2),
+  });
+  const named = new Set(JOURNEY.flatMap((step) => step.routes));
+  const byRoute = new Map(contract.operations.map((o) => [o.routeId, o]));
+  return JOURNEY.map((step) => ({
+    name: step.name,
+    requests:
+      step.name === READ_STEP
+        ? GROUPS.flatMap((group) => contract.operations.filter((o) => o.group === group && !named.has(o.routeId))).map(example)
+        : step.routes.flatMap((routeId) => (byRoute.has(routeId) ? [example(byRoute.get(routeId)!)] : [])),
+  }));
 }
 
 const POSTMAN_SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
@@ -131,7 +161,6 @@ function notes(operation: Operation): string {
 }
 
 export function renderPostman(contract: SdkContract): string {
-  const requests = exampleRequests(contract);
   const collection = {
     info: {
       name: contract.title,
@@ -140,11 +169,9 @@ export function renderPostman(contract: SdkContract): string {
     },
     auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{api_key}}', type: 'string' }] },
     variable: Object.entries(COLLECTION_VARIABLES).map(([key, value]) => ({ key, value, type: 'string' })),
-    item: GROUPS.map((group) => ({
-      name: group,
-      item: requests
-        .filter((r) => r.operation.group === group)
-        .map(({ operation, body }) => ({
+    item: journeySteps(contract).map((step) => ({
+      name: step.name,
+      item: step.requests.map(({ operation, body }) => ({
           name: operation.summary || operation.routeId,
           ...(captureScript(operation.routeId).length ? { event: captureScript(operation.routeId) } : {}),
           request: {
@@ -168,7 +195,8 @@ export function renderHttpFile(contract: SdkContract): string {
   const header = [
     `# ${contract.title} ${contract.apiVersion}: one request per operation.`,
     '# Generated from openapi.json by bin/sdks/generate.ts (npm run sdks); do not edit.',
-    '# Works with the VS Code REST Client and JetBrains HTTP Client. Set the variables below first.',
+    '# Works with the VS Code REST Client and JetBrains HTTP Client. Set the variables below first, and',
+    '# copy public_token, access_token, endpoint_id and event_id from the answers as you go (top to bottom).',
     '',
     ...Object.entries(COLLECTION_VARIABLES).map(([key, value]) => `@${key} = ${value}`),
     '',

@@ -88,6 +88,20 @@ describe('Postman collection and .http file', () => {
     for (const operation of contract.operations) expect(http).toContain(`${operation.httpMethod} {{base_url}}${operation.path}\n`);
   });
 
+  it('run top to bottom: every call after the call whose answer it uses, and the calls that end the item last', () => {
+    const order = requests.map((r) => r.operation.routeId);
+    const at = (routeId: string) => order.indexOf(routeId);
+    expect(at('sandbox.public_token.create')).toBe(0);
+    expect(at('link.token.exchange')).toBe(1);
+    for (const user of order.filter((id) => id !== 'sandbox.public_token.create' && id !== 'link.token.exchange')) expect({ user, after: at(user) > 1 }).toEqual({ user, after: true });
+    expect(at('webhooks.endpoints.create')).toBeLessThan(at('sandbox.fire_webhook'));
+    expect(at('sandbox.fire_webhook')).toBeLessThan(at('webhooks.events.replay'));
+    expect(order.slice(-2)).toEqual(['sandbox.item.reset_login', 'items.remove']);
+    const http = readFileSync(join(ROOT, 'sdks/http/fincore.http'), 'utf8');
+    const positions = order.map((id) => http.indexOf(`# @name ${id.replace(/[^A-Za-z0-9]+/g, '_')}\n`));
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+  });
+
   it.each(requests.map((r) => [r.operation.routeId, r] as const))('%s: the example body passes the route schema', (routeId, request) => {
     const schema = routeById(routeId).request;
     if (request.body === null) {
