@@ -138,7 +138,7 @@ func (c *Client) call(ctx context.Context, path string, retrySafe bool, params a
 			retryable = status == http.StatusTooManyRequests || (status >= 500 && retrySafe)
 			wait = failure.RetryAfter
 		}
-		if !retryable || attempt >= c.maxRetries {
+		if !retryable || attempt >= c.maxRetries || neverRetried(failure) {
 			return failure
 		}
 		if wait == 0 {
@@ -148,6 +148,19 @@ func (c *Client) call(ctx context.Context, path string, retrySafe bool, params a
 			return &Error{Type: "connection_error", Code: "canceled", Message: err.Error(), Err: err}
 		}
 	}
+}
+
+// maxRetryAfterWait is the longest Retry-After the client sleeps through; a longer one is handed back to
+// the caller at once (with its RetryAfter intact) rather than blocking a goroutine for minutes.
+const maxRetryAfterWait = 60 * time.Second
+
+// neverRetried: a monthly quota 429 carries the seconds until the monthly reset (days or weeks), and
+// any Retry-After over maxRetryAfterWait is better left to the caller than slept through.
+func neverRetried(failure *Error) bool {
+	if failure.Code == "monthly_api_quota_exceeded" || failure.Code == "monthly_ai_quota_exceeded" {
+		return true
+	}
+	return failure.RetryAfter > maxRetryAfterWait
 }
 
 func (c *Client) send(ctx context.Context, path string, payload []byte) (int, http.Header, []byte, error) {

@@ -53,7 +53,7 @@ func rateLimited(retryAfter string) func(w http.ResponseWriter) {
 	if retryAfter != "" {
 		headers["Retry-After"] = retryAfter
 	}
-	return status(429, headers, `{"error":{"type":"rate_limit","code":"rate_limited","message":"slow down","request_id":"req_rl"}}`)
+	return status(429, headers, `{"error":{"type":"rate_limit_error","code":"rate_limit_exceeded","message":"slow down","request_id":"req_rl"}}`)
 }
 
 var serverError = status(500, nil, `{"error":{"type":"api_error","code":"internal_error","message":"boom","request_id":"req_500"}}`)
@@ -121,12 +121,40 @@ func TestRetries429HonouringRetryAfterEvenWhenUnsafe(t *testing.T) {
 	}
 }
 
+func TestMonthlyQuota429IsNeverRetriedAndKeepsRetryAfter(t *testing.T) {
+	for _, code := range []string{"monthly_api_quota_exceeded", "monthly_ai_quota_exceeded"} {
+		s := &stub{replies: []func(http.ResponseWriter){status(429, map[string]string{"Retry-After": "3"}, `{"error":{"type":"rate_limit_error","code":"`+code+`","message":"quota","request_id":"req_q"}}`)}}
+		client, waits := newTestClient(t, s)
+		_, err := client.Items.Get(context.Background(), &AccessTokenRequest{AccessToken: "fc_at_x"})
+		var apiErr *Error
+		if !errors.As(err, &apiErr) || apiErr.Code != code || apiErr.RetryAfter != 3*time.Second {
+			t.Fatalf("%s: got %v", code, err)
+		}
+		if len(s.bodies) != 1 || len(*waits) != 0 {
+			t.Fatalf("%s: attempts %d waits %v", code, len(s.bodies), *waits)
+		}
+	}
+}
+
+func TestRetryAfterOverSixtySecondsIsReturnedAtOnce(t *testing.T) {
+	s := &stub{replies: []func(http.ResponseWriter){rateLimited("1209600"), status(200, nil, okItem)}}
+	client, waits := newTestClient(t, s)
+	_, err := client.Items.Get(context.Background(), &AccessTokenRequest{AccessToken: "fc_at_x"})
+	var apiErr *Error
+	if !errors.As(err, &apiErr) || apiErr.Code != "rate_limit_exceeded" || apiErr.RetryAfter != 1209600*time.Second {
+		t.Fatalf("got %v", err)
+	}
+	if len(s.bodies) != 1 || len(*waits) != 0 {
+		t.Fatalf("attempts %d waits %v", len(s.bodies), *waits)
+	}
+}
+
 func Test429WithoutRetryAfterBacksOffExponentiallyThenGivesUp(t *testing.T) {
 	s := &stub{replies: []func(http.ResponseWriter){rateLimited("")}}
 	client, waits := newTestClient(t, s)
 	_, err := client.Items.Get(context.Background(), &AccessTokenRequest{AccessToken: "fc_at_x"})
 	var apiErr *Error
-	if !errors.As(err, &apiErr) || apiErr.Status != 429 || apiErr.Code != "rate_limited" || apiErr.Type != "rate_limit" {
+	if !errors.As(err, &apiErr) || apiErr.Status != 429 || apiErr.Code != "rate_limit_exceeded" || apiErr.Type != "rate_limit_error" {
 		t.Fatalf("got %v", err)
 	}
 	if len(s.bodies) != 3 || len(*waits) != 2 || (*waits)[0] != 500*time.Millisecond || (*waits)[1] != time.Second {

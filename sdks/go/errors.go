@@ -16,7 +16,7 @@ type Error struct {
 	Status int
 	// Type is the error's family (invalid_request, authentication, rate_limit, api_error, ...).
 	Type string
-	// Code is the precise reason (invalid_field, item_not_found, rate_limited, ...).
+	// Code is the precise reason (invalid_access_token, rate_limit_exceeded, monthly_api_quota_exceeded, ...).
 	Code string
 	// Message is written for the developer, not for end users.
 	Message string
@@ -65,14 +65,16 @@ func errorFromResponse(status int, header http.Header, body []byte) *Error {
 	return e
 }
 
-// retryAfter reads Retry-After as whole or fractional seconds; dates and nonsense count as absent.
+// retryAfter reads Retry-After as whole or fractional seconds; dates and nonsense count as absent. A long
+// wait (a monthly quota reset weeks away) is kept as given: the caller decides what to do with it.
 func retryAfter(header http.Header) time.Duration {
 	value := strings.TrimSpace(header.Get("Retry-After"))
 	if value == "" {
 		return 0
 	}
 	seconds, err := strconv.ParseFloat(value, 64)
-	if err != nil || seconds < 0 || seconds > 24*3600 || seconds != seconds {
+	// Beyond ~290 years a time.Duration overflows; no real Retry-After gets near that.
+	if err != nil || seconds < 0 || seconds > 1e9 || seconds != seconds {
 		return 0
 	}
 	return time.Duration(seconds * float64(time.Second))

@@ -31,7 +31,7 @@ namespace Fincore
         /// <summary>The error's family: invalid_request, authentication, rate_limit, api_error, connection_error, ...</summary>
         public string Type { get; }
 
-        /// <summary>The precise reason: invalid_field, item_not_found, rate_limited, timeout, ...</summary>
+        /// <summary>The precise reason: invalid_field, invalid_access_token, rate_limit_exceeded, monthly_api_quota_exceeded, timeout, ...</summary>
         public string Code { get; }
 
         /// <summary>The request's id in Fincore's logs; null when the API never answered.</summary>
@@ -63,8 +63,9 @@ namespace Fincore
     }
 
     /// <summary>
-    /// Sends one call: bearer auth, JSON, a timeout per attempt, and retries. A 429 is always retried
-    /// (the API did nothing); a 5xx, a timeout or a lost connection only when the call is safe to
+    /// Sends one call: bearer auth, JSON, a timeout per attempt, and retries. A 429 is retried (the
+    /// API did nothing) unless it is a monthly quota or its Retry-After is over 60 s: those are
+    /// thrown at once with RetryAfter set. A 5xx, a timeout or a lost connection only when the call is safe to
     /// repeat, because the first attempt may have taken effect.
     /// </summary>
     public sealed class Transport
@@ -86,6 +87,19 @@ namespace Fincore
             sleeper = options.Sleeper;
             http = options.HttpClient ?? new HttpClient { Timeout = System.Threading.Timeout.InfiniteTimeSpan };
         }
+
+        /// <summary>The longest Retry-After the client sleeps through itself; a longer one is the caller's decision.</summary>
+        public static readonly TimeSpan MaxRetryAfter = TimeSpan.FromSeconds(60);
+
+        /// <summary>429 codes whose Retry-After is the time to the monthly reset (days or weeks).</summary>
+        public static readonly IReadOnlyCollection<string> MonthlyQuotaCodes = new[] { "monthly_api_quota_exceeded", "monthly_ai_quota_exceeded" };
+
+        /// <summary>
+        /// Whether a 429 is slept off and retried: not a monthly quota, and no Retry-After over
+        /// <see cref="MaxRetryAfter"/> (a sleep of minutes or weeks would look like a hang).
+        /// </summary>
+        public static bool RateLimitWorthWaitingFor(FincoreException error) =>
+            !MonthlyQuotaCodes.Contains(error.Code) && !(error.RetryAfter > MaxRetryAfter);
 
         /// <summary>The wait before retry number attempt+1 without a Retry-After: 0.5 s, 1 s, 2 s, ... at most 8 s.</summary>
         public static TimeSpan Backoff(int attempt) => TimeSpan.FromMilliseconds(Math.Min(8000L, 500L << Math.Min(attempt, 10)));
@@ -124,7 +138,7 @@ namespace Fincore
                                 }
                             }
                             failure = ErrorFrom(status, Header(response, "Retry-After"), requestId, text);
-                            retryable = status == 429 || (status >= 500 && retrySafe);
+                            retryable = status == 429 ? RateLimitWorthWaitingFor(failure) : status >= 500 && retrySafe;
                         }
                     }
                     catch (OperationCanceledException e) when (!cancellationToken.IsCancellationRequested)
@@ -168,12 +182,16 @@ namespace Fincore
             }
         }
 
-        /// <summary>Retry-After in whole or fractional seconds; dates and nonsense count as absent.</summary>
+        /// <summary>
+        /// Retry-After in whole or fractional seconds; dates and nonsense count as absent. Long waits
+        /// are kept (a monthly quota's runs to weeks): the caller needs them to schedule the retry.
+        /// </summary>
         public static TimeSpan? ParseRetryAfter(string header)
         {
             double seconds;
             if (header == null || !double.TryParse(header.Trim(), NumberStyles.Float, CultureInfo.InvariantCulture, out seconds)) return null;
-            if (!(seconds >= 0) || seconds > 86400) return null;
+            if (!(seconds >= 0) || double.IsInfinity(seconds)) return null;
+            if (seconds >= TimeSpan.MaxValue.TotalSeconds) return TimeSpan.MaxValue;
             return TimeSpan.FromMilliseconds(Math.Round(seconds * 1000));
         }
     }

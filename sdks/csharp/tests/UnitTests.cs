@@ -113,9 +113,9 @@ internal static class UnitTests
     private const string OkItem = "{\"item\":{\"item_id\":\"item_1\",\"institution_id\":\"ins_1\",\"institution_name\":\"First\",\"status\":\"healthy\",\"connector\":\"sandbox\",\"error\":null,\"consented_products\":[\"transactions\"],\"last_successful_sync\":null,\"created_at\":\"2026-01-01T00:00:00Z\",\"transactions_update_status\":\"historical_update_complete\",\"some_future_field\":1}}";
     private static readonly Reply ServerError = R(500, "{\"error\":{\"type\":\"api_error\",\"code\":\"internal_error\",\"message\":\"boom\",\"request_id\":\"req_500\"}}");
 
-    private static Reply RateLimited(string retryAfter)
+    private static Reply RateLimited(string retryAfter, string code = "rate_limit_exceeded")
     {
-        var body = "{\"error\":{\"type\":\"rate_limit\",\"code\":\"rate_limited\",\"message\":\"slow down\",\"request_id\":\"req_rl\"}}";
+        var body = "{\"error\":{\"type\":\"rate_limit_error\",\"code\":\"" + code + "\",\"message\":\"slow down\",\"request_id\":\"req_rl\"}}";
         return retryAfter == null ? R(429, body, "X-Request-Id", "req_rl") : R(429, body, "X-Request-Id", "req_rl", "Retry-After", retryAfter);
     }
 
@@ -193,9 +193,36 @@ internal static class UnitTests
             {
                 var waits = new List<TimeSpan>();
                 var e = ExpectError(() => Client(stub.Url, waits).Items.Get(new AccessTokenRequest { AccessToken = "fc_at_x" }));
-                Check(e.Status == 429 && e.Type == "rate_limit" && e.Code == "rate_limited", "error " + e);
+                Check(e.Status == 429 && e.Type == "rate_limit_error" && e.Code == "rate_limit_exceeded", "error " + e);
                 Check(stub.Bodies.Count == 3, "attempts " + stub.Bodies.Count);
                 Check(waits.SequenceEqual(new[] { TimeSpan.FromMilliseconds(500), TimeSpan.FromSeconds(1) }), "waits " + string.Join(",", waits));
+            }
+        });
+        foreach (var monthlyCode in new[] { "monthly_api_quota_exceeded", "monthly_ai_quota_exceeded" })
+        {
+            Test("a " + monthlyCode + " 429 is never retried and keeps its Retry-After", () =>
+            {
+                using (var stub = new Stub(RateLimited("1209600", monthlyCode), R(200, OkItem)))
+                {
+                    var waits = new List<TimeSpan>();
+                    var e = ExpectError(() => Client(stub.Url, waits).Items.Get(new AccessTokenRequest { AccessToken = "fc_at_x" }));
+                    Check(e.Status == 429 && e.Code == monthlyCode, "error " + e);
+                    Check(e.RetryAfter == TimeSpan.FromSeconds(1209600), "retry after " + e.RetryAfter);
+                    Check(stub.Bodies.Count == 1, "attempts " + stub.Bodies.Count);
+                    Check(waits.Count == 0, "waits " + string.Join(",", waits));
+                }
+            });
+        }
+        Test("a 429 asking for more than 60 s is thrown at once with the wait", () =>
+        {
+            using (var stub = new Stub(RateLimited("61"), R(200, OkItem)))
+            {
+                var waits = new List<TimeSpan>();
+                var e = ExpectError(() => Client(stub.Url, waits).Items.Get(new AccessTokenRequest { AccessToken = "fc_at_x" }));
+                Check(e.Status == 429 && e.Code == "rate_limit_exceeded", "error " + e);
+                Check(e.RetryAfter == TimeSpan.FromSeconds(61), "retry after " + e.RetryAfter);
+                Check(stub.Bodies.Count == 1, "attempts " + stub.Bodies.Count);
+                Check(waits.Count == 0, "waits " + string.Join(",", waits));
             }
         });
         Test("a 5xx is retried on a safe call", () =>

@@ -50,23 +50,39 @@ defmodule Fincore.ClientTest do
   end
 
   test "retries a 429 after the Retry-After seconds" do
-    {client, seen} = scripted([answer(429, [{"retry-after", "3"}], api_error(429, "rate_limit_error", "rate_limited")), answer(200, @sync_page)])
+    {client, seen} = scripted([answer(429, [{"retry-after", "3"}], api_error(429, "rate_limit_error", "rate_limit_exceeded")), answer(200, @sync_page)])
     assert {:ok, _} = Fincore.Transactions.sync(client, access_token: "a")
     assert seen.(:sleeps) == [3000]
     assert length(seen.(:requests)) == 2
   end
 
+  test "never retries a monthly quota 429 and keeps its Retry-After" do
+    for code <- ["monthly_api_quota_exceeded", "monthly_ai_quota_exceeded"] do
+      {client, seen} = scripted([answer(429, [{"retry-after", "1209600"}], api_error(429, "rate_limit_error", code)), answer(200, @sync_page)])
+      assert {:error, %Error{status: 429, code: ^code, retry_after: 1_209_600}} = Fincore.Transactions.sync(client, access_token: "a")
+      assert seen.(:sleeps) == []
+      assert length(seen.(:requests)) == 1
+    end
+  end
+
+  test "a 429 asking for more than 60 seconds fails at once with the wait" do
+    {client, seen} = scripted([answer(429, [{"retry-after", "61"}], api_error(429, "rate_limit_error", "rate_limit_exceeded")), answer(200, @sync_page)])
+    assert {:error, %Error{status: 429, code: "rate_limit_exceeded", retry_after: 61}} = Fincore.Transactions.sync(client, access_token: "a")
+    assert seen.(:sleeps) == []
+    assert length(seen.(:requests)) == 1
+  end
+
   test "retries a 429 even for a call that is not safe to repeat" do
-    {client, seen} = scripted([answer(429, api_error(429, "rate_limit_error", "rate_limited")), answer(200, @exchanged)])
+    {client, seen} = scripted([answer(429, api_error(429, "rate_limit_error", "rate_limit_exceeded")), answer(200, @exchanged)])
     assert {:ok, %{item_id: "item_1"}} = Fincore.Link.token_exchange(client, public_token: "p")
     # No Retry-After: the first backoff step.
     assert seen.(:sleeps) == [500]
   end
 
   test "gives up after max_retries with the last error" do
-    limited = answer(429, [{"Retry-After", "1"}], api_error(429, "rate_limit_error", "rate_limited"))
+    limited = answer(429, [{"Retry-After", "1"}], api_error(429, "rate_limit_error", "rate_limit_exceeded"))
     {client, seen} = scripted([limited, limited, limited])
-    assert {:error, %Error{status: 429, code: "rate_limited", retry_after: 1}} = Fincore.Transactions.sync(client, access_token: "a")
+    assert {:error, %Error{status: 429, code: "rate_limit_exceeded", retry_after: 1}} = Fincore.Transactions.sync(client, access_token: "a")
     assert length(seen.(:requests)) == 3
   end
 
@@ -153,7 +169,7 @@ defmodule Fincore.ClientTest do
   end
 
   test "the :httpc transport talks to a real HTTP server, chunked answers included" do
-    error_body = ~s({"error":{"type":"rate_limit_error","code":"rate_limited","message":"slow","request_id":"r"}})
+    error_body = ~s({"error":{"type":"rate_limit_error","code":"rate_limit_exceeded","message":"slow","request_id":"r"}})
     {first, second} = String.split_at(@sync_page, 16)
 
     base =

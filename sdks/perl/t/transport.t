@@ -75,7 +75,7 @@ subtest 'optional fields are omitted, required ones enforced, an empty body is a
 subtest '429 honours Retry-After even on an unsafe call' => sub {
     my $answer;
     my ($requests, $delays) = with_stub(
-        [[429, { 'Retry-After' => '3' }, error_body('rate_limit_error', 'rate_limited')], [200, {}, { access_token => 'fc_at_1', item_id => 'it_1', rotated => JSON::PP::false }]],
+        [[429, { 'Retry-After' => '3' }, error_body('rate_limit_error', 'rate_limit_exceeded')], [200, {}, { access_token => 'fc_at_1', item_id => 'it_1', rotated => JSON::PP::false }]],
         sub { $answer = $_[0]->link->token_exchange(public_token => 'public-sandbox-1') });
     is($answer->access_token, 'fc_at_1');
     is_deeply($delays, [3]);
@@ -83,12 +83,34 @@ subtest '429 honours Retry-After even on an unsafe call' => sub {
 };
 
 subtest '429 without Retry-After backs off exponentially, then gives up' => sub {
-    my $limited = [429, {}, error_body('rate_limit_error', 'rate_limited')];
+    my $limited = [429, {}, error_body('rate_limit_error', 'rate_limit_exceeded')];
     my $error;
     my ($requests, $delays) = with_stub([$limited, $limited, $limited], sub { my $c = $_[0]; $error = caught(sub { $c->items->get(access_token => 'fc_at_x') }) });
     is($error->status, 429);
     is_deeply($delays, [0.5, 1]);
     is(scalar @$requests, 3);
+};
+
+subtest 'a monthly quota 429 is never retried and keeps retry_after' => sub {
+    for my $code (qw(monthly_api_quota_exceeded monthly_ai_quota_exceeded)) {
+        my $error;
+        my ($requests, $delays) = with_stub([[429, { 'Retry-After' => '3' }, error_body('rate_limit_error', $code)], [200, {}, \%ITEM]],
+            sub { my $c = $_[0]; $error = caught(sub { $c->items->get(access_token => 'fc_at_x') }) });
+        is($error->code, $code);
+        is($error->retry_after, 3);
+        is_deeply($delays, [], "$code: no sleep");
+        is(scalar @$requests, 1, "$code: one request");
+    }
+};
+
+subtest 'a Retry-After over 60 seconds dies at once, keeping the value' => sub {
+    my $error;
+    my ($requests, $delays) = with_stub([[429, { 'Retry-After' => '1209600' }, error_body('rate_limit_error', 'rate_limit_exceeded')], [200, {}, \%ITEM]],
+        sub { my $c = $_[0]; $error = caught(sub { $c->items->get(access_token => 'fc_at_x') }) });
+    is($error->code, 'rate_limit_exceeded');
+    is($error->retry_after, 1209600);
+    is_deeply($delays, []);
+    is(scalar @$requests, 1);
 };
 
 subtest '5xx is retried on a safe call' => sub {

@@ -11,7 +11,8 @@ namespace Fincore;
  *     $client->accounts->get(accessToken: 'fc_at_...');
  *
  * timeout: seconds per attempt (default 30). maxRetries: extra attempts after a 429, or after a 5xx
- * or network error on a retry-safe call (default 2). sleeper: how to wait between attempts (tests
+ * or network error on a retry-safe call (default 2); a monthly-quota 429 or a Retry-After over 60 s
+ * is raised at once. sleeper: how to wait between attempts (tests
  * pass a recorder). apiVersion: sent as FC-Version when given.
  */
 final class Client extends GeneratedClient

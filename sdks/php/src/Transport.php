@@ -12,6 +12,13 @@ final class Transport
     public const DEFAULT_BASE_URL = 'https://api.fincore.dev';
     public const DEFAULT_TIMEOUT = 30.0;
     public const DEFAULT_MAX_RETRIES = 2;
+    /** The longest Retry-After (seconds) the client waits out; a longer wait is the caller's decision. */
+    public const MAX_RETRY_AFTER_SECONDS = 60.0;
+    /**
+     * 429 codes a short wait cannot clear: the quota resets on the first of next month, and the
+     * Retry-After of these answers is the time until then.
+     */
+    public const MONTHLY_QUOTA_CODES = ['monthly_api_quota_exceeded', 'monthly_ai_quota_exceeded'];
 
     private readonly string $baseUrl;
     /** @var callable(float): void */
@@ -64,14 +71,18 @@ final class Transport
             try {
                 return $this->sendOnce($method, $path, $payload);
             } catch (FincoreException $error) {
-                // 429: the request was refused and did nothing, so it is always safe to repeat.
-                // 5xx and no answer: the outcome is unknown, so only a retry-safe call repeats.
+                // 429: the request was refused and did nothing, so it is safe to repeat (unless it is
+                // a used-up monthly quota). 5xx and no answer: the outcome is unknown, so only a
+                // retry-safe call repeats. A Retry-After over the cap is raised with its value.
                 $status = $error->getStatus();
-                $retryable = $status === 429 || ($retrySafe && ($status >= 500 || $status === 0));
-                if (!$retryable || $attempt >= $this->maxRetries) {
+                $retryable = ($status === 429 && !in_array($error->getErrorCode(), self::MONTHLY_QUOTA_CODES, true))
+                    || ($retrySafe && ($status >= 500 || $status === 0));
+                $retryAfter = $error->getRetryAfter();
+                $waitTooLong = $retryAfter !== null && $retryAfter > self::MAX_RETRY_AFTER_SECONDS;
+                if (!$retryable || $waitTooLong || $attempt >= $this->maxRetries) {
                     throw $error;
                 }
-                ($this->sleeper)($error->getRetryAfter() ?? $this->backoff($attempt));
+                ($this->sleeper)($retryAfter ?? $this->backoff($attempt));
             }
         }
     }

@@ -79,7 +79,7 @@ final class TransportTest extends TestCase
     public function test429HonoursRetryAfterEvenOnAnUnsafeCall(): void
     {
         $client = $this->client([
-            [429, ['Retry-After' => '3'], self::errorBody('rate_limit_error', 'rate_limited')],
+            [429, ['Retry-After' => '3'], self::errorBody('rate_limit_error', 'rate_limit_exceeded')],
             [200, [], ['access_token' => 'fc_at_1', 'item_id' => 'it_1', 'rotated' => false]],
         ]);
         self::assertSame('fc_at_1', $client->link->tokenExchange(publicToken: 'public-sandbox-1')->accessToken);
@@ -89,12 +89,49 @@ final class TransportTest extends TestCase
 
     public function test429WithoutRetryAfterBacksOffExponentiallyThenGivesUp(): void
     {
-        $limited = [429, [], self::errorBody('rate_limit_error', 'rate_limited')];
+        $limited = [429, [], self::errorBody('rate_limit_error', 'rate_limit_exceeded')];
         $client = $this->client([$limited, $limited, $limited]);
         $error = $this->caught(fn () => $client->items->get(accessToken: 'fc_at_x'));
         self::assertSame(429, $error->getStatus());
         self::assertSame([0.5, 1.0], $this->delays);
         self::assertCount(3, $this->stub->requests());
+    }
+
+    public function testMonthlyQuota429IsNeverRetriedAndKeepsRetryAfter(): void
+    {
+        foreach (['monthly_api_quota_exceeded', 'monthly_ai_quota_exceeded'] as $code) {
+            $this->stub?->close();
+            $client = $this->client([
+                [429, ['Retry-After' => '30'], self::errorBody('rate_limit_error', $code)],
+                [200, [], self::ITEM],
+            ]);
+            $error = $this->caught(fn () => $client->items->get(accessToken: 'fc_at_x'));
+            self::assertSame([429, $code, 30.0], [$error->getStatus(), $error->getErrorCode(), $error->getRetryAfter()]);
+            self::assertSame([], $this->delays);
+            self::assertCount(1, $this->stub->requests());
+        }
+    }
+
+    public function testRetryAfterOver60SecondsIsRaisedAtOnceWithItsValue(): void
+    {
+        $client = $this->client([
+            [429, ['Retry-After' => '61'], self::errorBody('rate_limit_error', 'rate_limit_exceeded')],
+            [200, [], self::ITEM],
+        ]);
+        $error = $this->caught(fn () => $client->items->get(accessToken: 'fc_at_x'));
+        self::assertSame([429, 61.0], [$error->getStatus(), $error->getRetryAfter()]);
+        self::assertSame([], $this->delays);
+        self::assertCount(1, $this->stub->requests());
+    }
+
+    public function testRetryAfterOfExactly60SecondsIsWaitedOut(): void
+    {
+        $client = $this->client([
+            [503, ['Retry-After' => '60'], self::errorBody('api_error', 'storage_unavailable')],
+            [200, [], self::ITEM],
+        ]);
+        self::assertSame('it_1', $client->items->get(accessToken: 'fc_at_x')->item->itemId);
+        self::assertSame([60.0], $this->delays);
     }
 
     public function test5xxIsRetriedOnASafeCall(): void

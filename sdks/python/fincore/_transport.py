@@ -13,6 +13,11 @@ from .errors import FincoreError
 DEFAULT_BASE_URL = "https://api.fincore.dev"
 DEFAULT_TIMEOUT_SECONDS = 30.0
 DEFAULT_MAX_RETRIES = 2
+# The longest Retry-After (seconds) the client waits out; a longer wait is the caller's decision.
+MAX_RETRY_AFTER_SECONDS = 60.0
+# 429 codes a short wait cannot clear: the quota resets on the first of next month, and the
+# Retry-After of these answers is the time until then.
+MONTHLY_QUOTA_CODES = frozenset({"monthly_api_quota_exceeded", "monthly_ai_quota_exceeded"})
 
 
 def retry_after_seconds(value: Optional[str]) -> Optional[float]:
@@ -77,10 +82,13 @@ class Transport:
             try:
                 return self._send(method, path, payload, headers)
             except FincoreError as error:
-                # 429: the request was refused and did nothing, so it is always safe to repeat.
-                # 5xx and no answer: the outcome is unknown, so only a retry-safe call repeats.
-                retryable = error.status == 429 or (retry_safe and (error.status >= 500 or error.status == 0))
-                if not retryable or attempt >= self.max_retries:
+                # 429: the request was refused and did nothing, so it is safe to repeat (unless it is
+                # a used-up monthly quota). 5xx and no answer: the outcome is unknown, so only a
+                # retry-safe call repeats. A Retry-After over the cap is raised with its value.
+                retryable = (error.status == 429 and error.code not in MONTHLY_QUOTA_CODES) or (
+                    retry_safe and (error.status >= 500 or error.status == 0))
+                wait_too_long = error.retry_after is not None and error.retry_after > MAX_RETRY_AFTER_SECONDS
+                if not retryable or wait_too_long or attempt >= self.max_retries:
                     raise
                 delay = error.retry_after if error.retry_after is not None else self.backoff(attempt)
                 self.sleep(delay)

@@ -15,7 +15,8 @@ class Client(GeneratedClient):
     client.accounts.get(access_token="fc_at_...")
 
     timeout: seconds per attempt (default 30). max_retries: extra attempts after a 429, or after a
-    5xx / network error on a retry-safe call (default 2). sleep: how to wait between attempts
+    5xx / network error on a retry-safe call (default 2); a monthly-quota 429 or a Retry-After over
+    60 s is raised at once. sleep: how to wait between attempts
     (tests pass a recorder instead of sleeping). api_version: sent as FC-Version when given.
     """
 

@@ -79,7 +79,7 @@ class TransportTest(unittest.TestCase):
         self.assertEqual(self.stub.requests[0][2], {"access_token": "fc_at_x", "count": 10})
 
     def test_429_honours_retry_after_even_on_an_unsafe_call(self):
-        self.stub.answers += [(429, {"Retry-After": "3"}, error_body("rate_limit_error", "rate_limited")),
+        self.stub.answers += [(429, {"Retry-After": "3"}, error_body("rate_limit_error", "rate_limit_exceeded")),
                               (200, {}, {"access_token": "fc_at_1", "item_id": "it_1", "rotated": False})]
         answer = self.client.link.token_exchange(public_token="public-sandbox-1")
         self.assertEqual(answer.access_token, "fc_at_1")
@@ -87,12 +87,36 @@ class TransportTest(unittest.TestCase):
         self.assertEqual(len(self.stub.requests), 2)
 
     def test_429_without_retry_after_backs_off_exponentially_then_gives_up(self):
-        self.stub.answers += [(429, {}, error_body("rate_limit_error", "rate_limited"))] * 3
+        self.stub.answers += [(429, {}, error_body("rate_limit_error", "rate_limit_exceeded"))] * 3
         with self.assertRaises(FincoreError) as caught:
             self.client.items.get(access_token="fc_at_x")
         self.assertEqual(caught.exception.status, 429)
         self.assertEqual(self.delays, [0.5, 1.0])
         self.assertEqual(len(self.stub.requests), 3)
+
+    def test_monthly_quota_429_is_never_retried_and_keeps_retry_after(self):
+        for code in ("monthly_api_quota_exceeded", "monthly_ai_quota_exceeded"):
+            with self.subTest(code=code):
+                self.stub.requests.clear()
+                self.stub.answers[:] = [(429, {"Retry-After": "30"}, error_body("rate_limit_error", code)), (200, {}, ITEM_OK)]
+                with self.assertRaises(FincoreError) as caught:
+                    self.client.items.get(access_token="fc_at_x")
+                self.assertEqual((caught.exception.status, caught.exception.code, caught.exception.retry_after), (429, code, 30.0))
+                self.assertEqual(self.delays, [])
+                self.assertEqual(len(self.stub.requests), 1)
+
+    def test_retry_after_over_60_seconds_is_raised_at_once_with_its_value(self):
+        self.stub.answers += [(429, {"Retry-After": "61"}, error_body("rate_limit_error", "rate_limit_exceeded")), (200, {}, ITEM_OK)]
+        with self.assertRaises(FincoreError) as caught:
+            self.client.items.get(access_token="fc_at_x")
+        self.assertEqual((caught.exception.status, caught.exception.retry_after), (429, 61.0))
+        self.assertEqual(self.delays, [])
+        self.assertEqual(len(self.stub.requests), 1)
+
+    def test_retry_after_of_exactly_60_seconds_is_waited_out(self):
+        self.stub.answers += [(503, {"Retry-After": "60"}, error_body("api_error", "storage_unavailable")), (200, {}, ITEM_OK)]
+        self.assertEqual(self.client.items.get(access_token="fc_at_x").item.item_id, "it_1")
+        self.assertEqual(self.delays, [60.0])
 
     def test_5xx_is_retried_on_a_safe_call(self):
         self.stub.answers += [(500, {}, error_body("api_error", "internal_error")), (503, {"Retry-After": "2"}, error_body("api_error", "storage_unavailable")),

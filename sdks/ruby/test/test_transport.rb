@@ -54,7 +54,7 @@ class TransportTest < Minitest::Test
   end
 
   def test_429_honours_retry_after_even_on_an_unsafe_call
-    @stub.answers << [429, { 'Retry-After' => '3' }, error_body('rate_limit_error', 'rate_limited')]
+    @stub.answers << [429, { 'Retry-After' => '3' }, error_body('rate_limit_error', 'rate_limit_exceeded')]
     @stub.answers << [200, {}, { 'access_token' => 'fc_at_1', 'item_id' => 'it_1', 'rotated' => false }]
     assert_equal 'fc_at_1', @client.link.token_exchange(public_token: 'public-sandbox-1').access_token
     assert_equal [3.0], @delays
@@ -62,11 +62,38 @@ class TransportTest < Minitest::Test
   end
 
   def test_429_without_retry_after_backs_off_exponentially_then_gives_up
-    3.times { @stub.answers << [429, {}, error_body('rate_limit_error', 'rate_limited')] }
+    3.times { @stub.answers << [429, {}, error_body('rate_limit_error', 'rate_limit_exceeded')] }
     error = assert_raises(Fincore::Error) { @client.items.get(access_token: 'fc_at_x') }
     assert_equal 429, error.status
     assert_equal [0.5, 1.0], @delays
     assert_equal 3, @stub.requests.length
+  end
+
+  def test_monthly_quota_429_is_never_retried_and_keeps_retry_after
+    %w[monthly_api_quota_exceeded monthly_ai_quota_exceeded].each do |code|
+      @stub.requests.clear
+      @stub.answers.replace([[429, { 'Retry-After' => '30' }, error_body('rate_limit_error', code)], [200, {}, ITEM]])
+      error = assert_raises(Fincore::Error) { @client.items.get(access_token: 'fc_at_x') }
+      assert_equal [429, code, 30.0], [error.status, error.code, error.retry_after]
+      assert_equal [], @delays
+      assert_equal 1, @stub.requests.length
+    end
+  end
+
+  def test_retry_after_over_60_seconds_is_raised_at_once_with_its_value
+    @stub.answers << [429, { 'Retry-After' => '61' }, error_body('rate_limit_error', 'rate_limit_exceeded')]
+    @stub.answers << [200, {}, ITEM]
+    error = assert_raises(Fincore::Error) { @client.items.get(access_token: 'fc_at_x') }
+    assert_equal [429, 61.0], [error.status, error.retry_after]
+    assert_equal [], @delays
+    assert_equal 1, @stub.requests.length
+  end
+
+  def test_retry_after_of_exactly_60_seconds_is_waited_out
+    @stub.answers << [503, { 'Retry-After' => '60' }, error_body('api_error', 'storage_unavailable')]
+    @stub.answers << [200, {}, ITEM]
+    assert_equal 'it_1', @client.items.get(access_token: 'fc_at_x').item.item_id
+    assert_equal [60.0], @delays
   end
 
   def test_5xx_is_retried_on_a_safe_call

@@ -67,6 +67,18 @@ fn parse_retry_after(value: &str) -> Option<f64> {
     value.trim().parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0)
 }
 
+/// The longest Retry-After the client waits out itself; a longer one is the caller's decision.
+pub const MAX_RETRY_AFTER_SECONDS: f64 = 60.0;
+
+/// 429 codes that mean "used up until the monthly reset": their Retry-After is days or weeks away.
+pub const MONTHLY_QUOTA_CODES: [&str; 2] = ["monthly_api_quota_exceeded", "monthly_ai_quota_exceeded"];
+
+/// Whether a 429 should be slept off and retried: not a monthly quota, and no Retry-After longer
+/// than MAX_RETRY_AFTER_SECONDS (sleeping a thread for minutes or weeks would look like a hang).
+fn retry_worth_waiting_for(error: &Error) -> bool {
+    !MONTHLY_QUOTA_CODES.contains(&error.code.as_str()) && error.retry_after.map_or(true, |seconds| seconds <= MAX_RETRY_AFTER_SECONDS)
+}
+
 /// The backoff before retry number `retry` (0-based): 0.5 s, 1 s, 2 s, ... at most 8 s.
 pub fn backoff(retry: u32) -> Duration {
     INITIAL_BACKOFF.checked_mul(1u32 << retry.min(16)).unwrap_or(MAX_BACKOFF).min(MAX_BACKOFF)
@@ -152,8 +164,9 @@ impl Client {
         &self.options
     }
 
-    /// Sends one request and returns the JSON answer. 429 is always retried (honouring
-    /// Retry-After); a 5xx, a timeout or a broken connection only when `retry_safe` (the call is a
+    /// Sends one request and returns the JSON answer. 429 is retried (honouring Retry-After)
+    /// unless it is a monthly quota or asks for more than 60 s, which fail at once with
+    /// `retry_after` set; a 5xx, a timeout or a broken connection only when `retry_safe` (the call is a
     /// read or an idempotent write), each with exponential backoff, at most `max_retries` times.
     pub fn call(&self, method: &str, path: &str, body: Option<&Value>, retry_safe: bool) -> Result<Value, Error> {
         let mut headers = vec![
@@ -202,7 +215,7 @@ impl Client {
                 }
                 Ok(response) => {
                     let error = Error::from_response(&response);
-                    if response.status == 429 && may_retry {
+                    if response.status == 429 && may_retry && retry_worth_waiting_for(&error) {
                         (self.options.sleeper)(error.retry_after.map(Duration::from_secs_f64).unwrap_or_else(|| backoff(retry)));
                         retry += 1;
                         continue;

@@ -83,7 +83,7 @@ fn sends_bearer_json_and_omits_unset_optional_fields() {
 
 #[test]
 fn retries_429_after_the_retry_after_seconds() {
-    let h = harness(vec![answer(429, &[("Retry-After", "3")], &api_error(429, "rate_limit_error", "rate_limited")), answer(200, &[], SYNC_PAGE)], None);
+    let h = harness(vec![answer(429, &[("Retry-After", "3")], &api_error(429, "rate_limit_error", "rate_limit_exceeded")), answer(200, &[], SYNC_PAGE)], None);
     h.client.transactions().sync(&sync_request()).expect("the retry succeeds");
     assert_eq!(*h.sleeps.lock().unwrap(), vec![Duration::from_secs(3)]);
     assert_eq!(h.transport.requests.lock().unwrap().len(), 2);
@@ -92,7 +92,7 @@ fn retries_429_after_the_retry_after_seconds() {
 #[test]
 fn retries_429_even_for_a_call_that_is_not_safe_to_repeat() {
     let exchanged = r#"{"access_token":"access-sandbox-1","item_id":"item_1","rotated":false}"#;
-    let h = harness(vec![answer(429, &[], &api_error(429, "rate_limit_error", "rate_limited")), answer(200, &[], exchanged)], None);
+    let h = harness(vec![answer(429, &[], &api_error(429, "rate_limit_error", "rate_limit_exceeded")), answer(200, &[], exchanged)], None);
     let result = h.client.link().token_exchange(&exchange_request()).expect("a refused request did nothing, so it is retried");
     assert_eq!(result.item_id, "item_1");
     // No Retry-After: the first backoff step.
@@ -101,11 +101,31 @@ fn retries_429_even_for_a_call_that_is_not_safe_to_repeat() {
 
 #[test]
 fn gives_up_after_max_retries_with_the_last_error() {
-    let limited = || answer(429, &[("Retry-After", "1")], &api_error(429, "rate_limit_error", "rate_limited"));
+    let limited = || answer(429, &[("Retry-After", "1")], &api_error(429, "rate_limit_error", "rate_limit_exceeded"));
     let h = harness(vec![limited(), limited(), limited()], None);
     let error = h.client.transactions().sync(&sync_request()).unwrap_err();
-    assert_eq!((error.status, error.code.as_str(), error.retry_after), (429, "rate_limited", Some(1.0)));
+    assert_eq!((error.status, error.code.as_str(), error.retry_after), (429, "rate_limit_exceeded", Some(1.0)));
     assert_eq!(h.transport.requests.lock().unwrap().len(), 3);
+}
+
+#[test]
+fn a_monthly_quota_429_is_never_retried_and_keeps_its_retry_after() {
+    for code in ["monthly_api_quota_exceeded", "monthly_ai_quota_exceeded"] {
+        let h = harness(vec![answer(429, &[("Retry-After", "1209600")], &api_error(429, "rate_limit_error", code)), answer(200, &[], SYNC_PAGE)], None);
+        let error = h.client.transactions().sync(&sync_request()).unwrap_err();
+        assert_eq!((error.status, error.code.as_str(), error.retry_after), (429, code, Some(1209600.0)));
+        assert!(h.sleeps.lock().unwrap().is_empty(), "no sleep for {}", code);
+        assert_eq!(h.transport.requests.lock().unwrap().len(), 1);
+    }
+}
+
+#[test]
+fn a_429_asking_for_more_than_60_seconds_fails_at_once_with_the_wait() {
+    let h = harness(vec![answer(429, &[("Retry-After", "61")], &api_error(429, "rate_limit_error", "rate_limit_exceeded")), answer(200, &[], SYNC_PAGE)], None);
+    let error = h.client.transactions().sync(&sync_request()).unwrap_err();
+    assert_eq!((error.status, error.code.as_str(), error.retry_after), (429, "rate_limit_exceeded", Some(61.0)));
+    assert!(h.sleeps.lock().unwrap().is_empty());
+    assert_eq!(h.transport.requests.lock().unwrap().len(), 1);
 }
 
 #[test]
@@ -211,7 +231,7 @@ fn stub(responses: Vec<String>) -> (String, std::thread::JoinHandle<Vec<String>>
 
 #[test]
 fn tcp_transport_talks_http_1_1_with_content_length_and_chunked_answers() {
-    let error_body = r#"{"error":{"type":"rate_limit_error","code":"rate_limited","message":"slow","request_id":"r"}}"#;
+    let error_body = r#"{"error":{"type":"rate_limit_error","code":"rate_limit_exceeded","message":"slow","request_id":"r"}}"#;
     let (first, second) = SYNC_PAGE.split_at(16);
     let (base, server) = stub(vec![
         format!("HTTP/1.1 429 Too Many Requests\r\nRetry-After: 0\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{}", error_body.len(), error_body),

@@ -1,9 +1,11 @@
 // HTTP for every method: bearer key, JSON, timeouts and retries. Uses the global fetch, so it runs in
 // Node 18+, Deno, Bun, Cloudflare Workers and Vercel/Next.js edge functions alike.
 //
-// Retries: a 429 is always retried (a refused request did nothing), honouring Retry-After; a 5xx, a
+// Retries: a 429 is retried (a refused request did nothing), honouring Retry-After; a 5xx, a
 // timeout or a network error only for calls that are safe to repeat (reads and idempotent writes;
-// each method knows), with exponential backoff. maxRetries (default 2) bounds both.
+// each method knows), with exponential backoff. maxRetries (default 2) bounds both. Never retried: a
+// 429 for a used-up monthly quota (its Retry-After is the time to the monthly reset) and any answer
+// whose Retry-After exceeds MAX_RETRY_AFTER_SECONDS; the error is raised at once with retryAfter set.
 import { errorFromResponse, FincoreError } from './errors.js';
 
 export interface ClientOptions {
@@ -13,7 +15,10 @@ export interface ClientOptions {
   baseUrl: string;
   /** Per-attempt timeout in milliseconds. Default 30 000. */
   timeoutMs?: number;
-  /** Retries after the first attempt (429 always; 5xx/network only for retry-safe calls). Default 2. */
+  /**
+   * Retries after the first attempt (429 except a monthly quota; 5xx/network only for retry-safe
+   * calls; never when Retry-After is over 60 s). Default 2.
+   */
   maxRetries?: number;
   /** Pin an API version (sent as FC-Version); the account's default when omitted. */
   apiVersion?: string;
@@ -43,6 +48,11 @@ export const defaultBackoffMs = (retry: number): number => Math.min(8_000, 500 *
 const defaultSleep = (milliseconds: number) => new Promise<void>((resolve) => setTimeout(resolve, milliseconds));
 
 export const SDK_VERSION = '0.1.0';
+
+/** The longest Retry-After (seconds) the client waits out; a longer one is the caller's decision. */
+export const MAX_RETRY_AFTER_SECONDS = 60;
+/** 429 codes that waiting a few seconds cannot clear: the quota resets on the first of next month. */
+const MONTHLY_QUOTA_CODES: ReadonlySet<string> = new Set(['monthly_api_quota_exceeded', 'monthly_ai_quota_exceeded']);
 
 export class Transport {
   private readonly baseUrl: string;
@@ -94,8 +104,9 @@ export class Transport {
       }
       if (response.ok) return (text === '' ? undefined : JSON.parse(text)) as T;
       const error = errorFromResponse(response.status, text, response.headers);
-      const retryable = response.status === 429 || (response.status >= 500 && spec.retrySafe);
-      if (!retryable || !canRetry) throw error;
+      const retryable = (response.status === 429 && !MONTHLY_QUOTA_CODES.has(error.code)) || (response.status >= 500 && spec.retrySafe);
+      const waitTooLong = error.retryAfter !== null && error.retryAfter > MAX_RETRY_AFTER_SECONDS;
+      if (!retryable || !canRetry || waitTooLong) throw error;
       await this.sleep(error.retryAfter !== null ? error.retryAfter * 1000 : this.backoffMs(attempt));
     }
   }

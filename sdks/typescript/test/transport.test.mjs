@@ -64,7 +64,7 @@ test('an optional body may be omitted (sends {}) and apiVersion is sent as FC-Ve
 });
 
 test('429 is retried after Retry-After seconds, even on a call that is not retry-safe', async () => {
-  const { client, sleeps } = setup({ '/v1/link/token/exchange': [apiError(429, 'rate_limit_error', 'rate_limited', { 'Retry-After': '3' }), ok({ access_token: 'fc_at_x', item_id: 'item_1' })] });
+  const { client, sleeps } = setup({ '/v1/link/token/exchange': [apiError(429, 'rate_limit_error', 'rate_limit_exceeded', { 'Retry-After': '3' }), ok({ access_token: 'fc_at_x', item_id: 'item_1' })] });
   const answer = await client.link.tokenExchange({ public_token: 'fc_pub_1' });
   assert.equal(answer.access_token, 'fc_at_x');
   assert.deepEqual(sleeps, [3000]);
@@ -72,14 +72,40 @@ test('429 is retried after Retry-After seconds, even on a call that is not retry
 });
 
 test('429 without Retry-After backs off exponentially; after maxRetries the error is raised', async () => {
-  const limited = apiError(429, 'rate_limit_error', 'rate_limited');
+  const limited = apiError(429, 'rate_limit_error', 'rate_limit_exceeded');
   const { client, sleeps } = setup({ '/v1/items/get': [limited, limited, limited] });
   const error = await client.items.get({ access_token: 'fc_at_abc' }).then(() => null, (e) => e);
   assert.ok(error instanceof FincoreError);
   assert.equal(error.status, 429);
-  assert.equal(error.code, 'rate_limited');
+  assert.equal(error.code, 'rate_limit_exceeded');
   assert.deepEqual(sleeps, [500, 1000]);
   assert.equal(seen.length, 3);
+});
+
+for (const code of ['monthly_api_quota_exceeded', 'monthly_ai_quota_exceeded']) {
+  test(`429 ${code} is never retried and keeps its Retry-After`, async () => {
+    const { client, sleeps } = setup({ '/v1/items/get': [apiError(429, 'rate_limit_error', code, { 'Retry-After': '30' }), ok(ITEM)] });
+    const error = await client.items.get({ access_token: 'fc_at_abc' }).then(() => null, (e) => e);
+    assert.ok(error instanceof FincoreError);
+    assert.deepEqual([error.status, error.code, error.retryAfter], [429, code, 30]);
+    assert.deepEqual(sleeps, []);
+    assert.equal(seen.length, 1);
+  });
+}
+
+test('a Retry-After over 60 seconds is raised at once with its value, never slept', async () => {
+  const { client, sleeps } = setup({ '/v1/accounts/get': [apiError(429, 'rate_limit_error', 'rate_limit_exceeded', { 'Retry-After': '61' }), ok({ accounts: [] })] });
+  const error = await client.accounts.get({ access_token: 'fc_at_abc' }).then(() => null, (e) => e);
+  assert.ok(error instanceof FincoreError);
+  assert.deepEqual([error.status, error.code, error.retryAfter], [429, 'rate_limit_exceeded', 61]);
+  assert.deepEqual(sleeps, []);
+  assert.equal(seen.length, 1);
+});
+
+test('a Retry-After of exactly 60 seconds is still waited out', async () => {
+  const { client, sleeps } = setup({ '/v1/accounts/get': [apiError(503, 'api_error', 'storage_unavailable', { 'Retry-After': '60' }), ok({ accounts: [] })] });
+  assert.deepEqual(await client.accounts.get({ access_token: 'fc_at_abc' }), { accounts: [] });
+  assert.deepEqual(sleeps, [60000]);
 });
 
 test('5xx on a retry-safe call is retried with backoff', async () => {
@@ -97,7 +123,7 @@ test('5xx on a call that is not retry-safe is raised at once', async () => {
 });
 
 test('maxRetries 0 disables retries; per-call options override the client', async () => {
-  const limited = apiError(429, 'rate_limit_error', 'rate_limited');
+  const limited = apiError(429, 'rate_limit_error', 'rate_limit_exceeded');
   const { client, sleeps } = setup({ '/v1/items/get': [limited, limited] }, { maxRetries: 0 });
   await assert.rejects(client.items.get({ access_token: 'fc_at_abc' }), FincoreError);
   assert.deepEqual(sleeps, []);

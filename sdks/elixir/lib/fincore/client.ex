@@ -3,13 +3,17 @@ defmodule Fincore.Client do
   The Fincore API client: base URL, bearer key, timeout and retry settings. Build one with
   `new/3` and pass it to the method groups (`Fincore.Transactions.sync(client, request)`).
 
-  Retries: a 429 is always retried (after its `Retry-After` seconds, else with backoff); a 5xx,
+  Retries: a 429 is retried (after its `Retry-After` seconds, else with backoff), except a
+  monthly quota (`monthly_api_quota_exceeded`, `monthly_ai_quota_exceeded`) or a `Retry-After`
+  over 60 s: those return the error at once, `retry_after` set; a 5xx,
   a timeout or a broken connection only for calls that are safe to repeat (reads and idempotent
   writes), with exponential backoff: 0.5 s, 1 s, 2 s, ... at most 8 s, `max_retries` times.
   """
   alias Fincore.{Error, JSON, Model}
 
   @default_timeout_ms 30_000
+  @max_retry_after_seconds 60
+  @monthly_quota_codes ["monthly_api_quota_exceeded", "monthly_ai_quota_exceeded"]
   @default_max_retries 2
   @initial_backoff_ms 500
   @max_backoff_ms 8_000
@@ -99,8 +103,13 @@ defmodule Fincore.Client do
 
       {:ok, %{status: 429} = response} when may_retry ->
         error = Error.from_response(response)
-        client.sleep.(if error.retry_after, do: round(error.retry_after * 1000), else: backoff_ms(retry))
-        attempt(client, method, url, headers, body, retry_safe, retry + 1)
+
+        if worth_waiting_for?(error) do
+          client.sleep.(if error.retry_after, do: round(error.retry_after * 1000), else: backoff_ms(retry))
+          attempt(client, method, url, headers, body, retry_safe, retry + 1)
+        else
+          {:error, error}
+        end
 
       {:ok, %{status: status}} when status >= 500 and retry_safe and may_retry ->
         client.sleep.(backoff_ms(retry))
@@ -117,6 +126,12 @@ defmodule Fincore.Client do
         code = %{timeout: "timeout", connect: "connection_failed"} |> Map.get(kind, "connection_error")
         {:error, Error.local(0, "network_error", code, message)}
     end
+  end
+
+  # A monthly quota's Retry-After is the time to the monthly reset (days or weeks), and any wait
+  # over @max_retry_after_seconds would look like a hang: both go back to the caller at once.
+  defp worth_waiting_for?(%Error{code: code, retry_after: retry_after}) do
+    code not in @monthly_quota_codes and (retry_after == nil or retry_after <= @max_retry_after_seconds)
   end
 
   defp send_request(transport, method, url, headers, body, timeout) when is_function(transport, 5), do: transport.(method, url, headers, body, timeout)

@@ -40,7 +40,9 @@ sub new {
         backoff_max  => $options{backoff_max} // 8,
         sleeper      => $options{sleeper} // sub { Time::HiRes::sleep($_[0]) },
         api_version  => $options{api_version},
-        http         => HTTP::Tiny->new(timeout => $timeout, agent => "fincore-perl/$VERSION", keep_alive => 1),
+        # verify_SSL: HTTP::Tiny does not check the server certificate unless told to (IO::Socket::SSL
+        # and Net::SSLeay do the checking).
+        http         => HTTP::Tiny->new(timeout => $timeout, agent => "fincore-perl/$VERSION", keep_alive => 1, verify_SSL => 1),
     }, $class;
 }
 
@@ -72,9 +74,21 @@ sub request {
         # 5xx and no answer: the outcome is unknown, so only a retry-safe call repeats.
         my $status = $error->status;
         my $retryable = $status == 429 || ($retry_safe && ($status >= 500 || $status == 0));
-        die $error if !$retryable || $attempt >= $self->{max_retries};
+        die $error if !$retryable || $attempt >= $self->{max_retries} || never_retried($error);
         $self->{sleeper}->(defined $error->retry_after ? $error->retry_after : $self->backoff($attempt));
     }
+}
+
+# The longest Retry-After the client sleeps through; a longer one dies at once (retry_after kept) so
+# the caller, not a blocked process, decides when to come back.
+use constant MAX_RETRY_AFTER_WAIT => 60;
+
+# A monthly quota 429 carries the seconds until the monthly reset (days or weeks): never retried.
+sub never_retried {
+    my ($error) = @_;
+    my $code = $error->code // '';
+    return 1 if $code eq 'monthly_api_quota_exceeded' || $code eq 'monthly_ai_quota_exceeded';
+    return defined $error->retry_after && $error->retry_after > MAX_RETRY_AFTER_WAIT;
 }
 
 sub retry_after_seconds {

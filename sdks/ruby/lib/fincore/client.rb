@@ -7,7 +7,8 @@ module Fincore
   #   client.accounts.get(access_token: 'fc_at_...')
   #
   # timeout: seconds per attempt (default 30). max_retries: extra attempts after a 429, or after a 5xx
-  # or network error on a retry-safe call (default 2). sleeper: how to wait between attempts (tests
+  # or network error on a retry-safe call (default 2); a monthly-quota 429 or a Retry-After over 60 s
+  # is raised at once. sleeper: how to wait between attempts (tests
   # pass a recorder). api_version: sent as FC-Version when given.
   class Client
     attr_reader :transport, *Groups::ALL.keys

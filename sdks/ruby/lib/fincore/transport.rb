@@ -11,6 +11,11 @@ module Fincore
     DEFAULT_BASE_URL = 'https://api.fincore.dev'
     DEFAULT_TIMEOUT = 30
     DEFAULT_MAX_RETRIES = 2
+    # The longest Retry-After (seconds) the client waits out; a longer wait is the caller's decision.
+    MAX_RETRY_AFTER_SECONDS = 60
+    # 429 codes a short wait cannot clear: the quota resets on the first of next month, and the
+    # Retry-After of these answers is the time until then.
+    MONTHLY_QUOTA_CODES = %w[monthly_api_quota_exceeded monthly_ai_quota_exceeded].freeze
 
     NETWORK_ERRORS = [
       SocketError, IOError, EOFError, SystemCallError, OpenSSL::SSL::SSLError, Net::HTTPBadResponse
@@ -49,10 +54,13 @@ module Fincore
       begin
         send_once(method, path, body)
       rescue Error => e
-        # 429: the request was refused and did nothing, so it is always safe to repeat.
-        # 5xx and no answer: the outcome is unknown, so only a retry-safe call repeats.
-        retryable = e.status == 429 || (retry_safe && (e.status >= 500 || e.status.zero?))
-        raise if !retryable || attempt >= @max_retries
+        # 429: the request was refused and did nothing, so it is safe to repeat (unless it is a
+        # used-up monthly quota). 5xx and no answer: the outcome is unknown, so only a retry-safe
+        # call repeats. A Retry-After over the cap is raised with its value.
+        retryable = (e.status == 429 && !MONTHLY_QUOTA_CODES.include?(e.code)) ||
+                    (retry_safe && (e.status >= 500 || e.status.zero?))
+        wait_too_long = !e.retry_after.nil? && e.retry_after > MAX_RETRY_AFTER_SECONDS
+        raise if !retryable || wait_too_long || attempt >= @max_retries
 
         @sleeper.call(e.retry_after || backoff(attempt))
         attempt += 1

@@ -29,12 +29,12 @@ public class FincoreException extends RuntimeException {
     return status;
   }
 
-  /** The error's family: invalid_request, authentication, rate_limit, api_error, connection_error, ... */
+  /** The error's family: invalid_request, authentication_error, rate_limit_error, api_error, connection_error, ... */
   public String getType() {
     return type;
   }
 
-  /** The precise reason: invalid_field, item_not_found, rate_limited, timeout, ... */
+  /** The precise reason: invalid_access_token, rate_limit_exceeded, monthly_api_quota_exceeded, timeout, ... */
   public String getCode() {
     return code;
   }

@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Sends one call: bearer auth, JSON, a timeout per attempt, and retries. A 429 is always retried
- * (the API did nothing); a 5xx, a timeout or a lost connection only when the call is safe to
+ * Sends one call: bearer auth, JSON, a timeout per attempt, and retries. A 429 is retried (the API
+ * did nothing) unless it is a monthly quota or asks for more than 60 s; a 5xx, a timeout or a lost connection only when the call is safe to
  * repeat, because the first attempt may have taken effect.
  */
 public final class Transport {
@@ -80,7 +80,7 @@ public final class Transport {
         Thread.currentThread().interrupt();
         throw new FincoreException(0, "connection_error", "interrupted", "interrupted", null, null, e);
       }
-      if (!retryable || attempt >= maxRetries) throw failure;
+      if (!retryable || attempt >= maxRetries || neverRetried(failure)) throw failure;
       Duration wait = failure.getRetryAfter() != null ? failure.getRetryAfter() : backoff(attempt);
       try {
         sleeper.sleep(wait);
@@ -89,6 +89,19 @@ public final class Transport {
         throw failure;
       }
     }
+  }
+
+  /**
+   * The longest Retry-After the client sleeps through; a longer one is thrown at once (with its
+   * Retry-After kept) so the caller, not a blocked thread, decides when to come back.
+   */
+  static final Duration MAX_RETRY_AFTER_WAIT = Duration.ofSeconds(60);
+
+  /** A monthly quota 429 carries the time until the monthly reset (days or weeks): never retried. */
+  static boolean neverRetried(FincoreException failure) {
+    String code = failure.getCode();
+    if ("monthly_api_quota_exceeded".equals(code) || "monthly_ai_quota_exceeded".equals(code)) return true;
+    return failure.getRetryAfter() != null && failure.getRetryAfter().compareTo(MAX_RETRY_AFTER_WAIT) > 0;
   }
 
   /** The API's error body ({"error": {type, code, message, request_id}}); anything else still keeps its status. */
@@ -106,12 +119,15 @@ public final class Transport {
     }
   }
 
-  /** Retry-After in whole or fractional seconds; dates and nonsense count as absent. */
+  /**
+   * Retry-After in whole or fractional seconds; dates and nonsense count as absent. A long wait (a
+   * monthly quota reset weeks away) is kept as given.
+   */
   static Duration parseRetryAfter(String header) {
     if (header == null) return null;
     try {
       double seconds = Double.parseDouble(header.strip());
-      if (!(seconds >= 0) || seconds > 86400) return null;
+      if (!(seconds >= 0) || seconds > 1e9) return null;
       return Duration.ofMillis(Math.round(seconds * 1000));
     } catch (NumberFormatException e) {
       return null;

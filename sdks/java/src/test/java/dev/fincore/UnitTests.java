@@ -92,7 +92,7 @@ public final class UnitTests {
 
   static Reply rateLimited(String retryAfter) {
     Map<String, String> headers = retryAfter == null ? Map.of("X-Request-Id", "req_rl") : Map.of("X-Request-Id", "req_rl", "Retry-After", retryAfter);
-    return new Reply(429, headers, "{\"error\":{\"type\":\"rate_limit\",\"code\":\"rate_limited\",\"message\":\"slow down\",\"request_id\":\"req_rl\"}}");
+    return new Reply(429, headers, "{\"error\":{\"type\":\"rate_limit_error\",\"code\":\"rate_limit_exceeded\",\"message\":\"slow down\",\"request_id\":\"req_rl\"}}");
   }
 
   static FincoreClient client(String url, List<Duration> waits, int maxRetries) {
@@ -155,9 +155,28 @@ public final class UnitTests {
       try (Stub stub = new Stub(rateLimited(null))) {
         List<Duration> waits = new ArrayList<>();
         FincoreException e = expectError(() -> client(stub.url(), waits, 2).items.get(new AccessTokenRequest().setAccessToken("fc_at_x")));
-        check(e.getStatus() == 429 && e.getType().equals("rate_limit") && e.getCode().equals("rate_limited"), "error " + e);
+        check(e.getStatus() == 429 && e.getType().equals("rate_limit_error") && e.getCode().equals("rate_limit_exceeded"), "error " + e);
         check(stub.bodies.size() == 3, "attempts " + stub.bodies.size());
         check(waits.equals(List.of(Duration.ofMillis(500), Duration.ofSeconds(1))), "waits " + waits);
+      }
+    });
+    for (String code : List.of("monthly_api_quota_exceeded", "monthly_ai_quota_exceeded")) {
+      test("a " + code + " 429 is never retried and keeps Retry-After", () -> {
+        Reply quota = new Reply(429, Map.of("Retry-After", "3"), "{\"error\":{\"type\":\"rate_limit_error\",\"code\":\"" + code + "\",\"message\":\"quota\",\"request_id\":\"req_q\"}}");
+        try (Stub stub = new Stub(quota, new Reply(200, Map.of(), OK_ITEM))) {
+          List<Duration> waits = new ArrayList<>();
+          FincoreException e = expectError(() -> client(stub.url(), waits, 2).items.get(new AccessTokenRequest().setAccessToken("fc_at_x")));
+          check(e.getCode().equals(code) && Duration.ofSeconds(3).equals(e.getRetryAfter()), "error " + e + " retryAfter " + e.getRetryAfter());
+          check(stub.bodies.size() == 1 && waits.isEmpty(), "attempts " + stub.bodies.size() + " waits " + waits);
+        }
+      });
+    }
+    test("a Retry-After over 60 s is thrown at once, keeping its value", () -> {
+      try (Stub stub = new Stub(rateLimited("1209600"), new Reply(200, Map.of(), OK_ITEM))) {
+        List<Duration> waits = new ArrayList<>();
+        FincoreException e = expectError(() -> client(stub.url(), waits, 2).items.get(new AccessTokenRequest().setAccessToken("fc_at_x")));
+        check(e.getCode().equals("rate_limit_exceeded") && Duration.ofSeconds(1209600).equals(e.getRetryAfter()), "error " + e + " retryAfter " + e.getRetryAfter());
+        check(stub.bodies.size() == 1 && waits.isEmpty(), "attempts " + stub.bodies.size() + " waits " + waits);
       }
     });
     test("a 5xx is retried on a safe call", () -> {

@@ -15,9 +15,9 @@ import java.time.Duration
 class FincoreException(
     /** The HTTP status; 0 when no answer arrived. */
     val status: Int,
-    /** The error's family: invalid_request, authentication, rate_limit, api_error, connection_error, ... */
+    /** The error's family: invalid_request, authentication_error, rate_limit_error, api_error, connection_error, ... */
     val type: String,
-    /** The precise reason: invalid_field, item_not_found, rate_limited, timeout, ... */
+    /** The precise reason: invalid_access_token, rate_limit_exceeded, monthly_api_quota_exceeded, timeout, ... */
     val code: String,
     message: String,
     /** The request's id in Fincore's logs; null when the API never answered. */
@@ -30,8 +30,8 @@ class FincoreException(
 }
 
 /**
- * Sends one call: bearer auth, JSON, a timeout per attempt, and retries. A 429 is always retried
- * (the API did nothing); a 5xx, a timeout or a lost connection only when the call is safe to repeat,
+ * Sends one call: bearer auth, JSON, a timeout per attempt, and retries. A 429 is retried (the API
+ * did nothing) unless it is a monthly quota or asks for more than 60 s; a 5xx, a timeout or a lost connection only when the call is safe to repeat,
  * because the first attempt may have taken effect.
  */
 class Transport internal constructor(
@@ -74,13 +74,26 @@ class Transport internal constructor(
             } catch (e: IOException) {
                 Pair(FincoreException(0, "connection_error", "network_error", e.message ?: e.toString(), cause = e), retrySafe)
             }
-            if (!retryable || attempt >= maxRetries) throw failure
+            if (!retryable || attempt >= maxRetries || neverRetried(failure)) throw failure
             sleeper(failure.retryAfter ?: backoff(attempt))
             attempt++
         }
     }
 
     internal companion object {
+        /**
+         * The longest Retry-After the client sleeps through; a longer one is thrown at once (with its
+         * retryAfter kept) so the caller, not a blocked thread, decides when to come back.
+         */
+        val MAX_RETRY_AFTER_WAIT: Duration = Duration.ofSeconds(60)
+
+        /** A monthly quota 429 carries the time until the monthly reset (days or weeks): never retried. */
+        fun neverRetried(failure: FincoreException): Boolean {
+            if (failure.code == "monthly_api_quota_exceeded" || failure.code == "monthly_ai_quota_exceeded") return true
+            val wait = failure.retryAfter
+            return wait != null && wait > MAX_RETRY_AFTER_WAIT
+        }
+
         /** The wait before retry number attempt+1 without a Retry-After: 0.5 s, 1 s, 2 s, ... at most 8 s. */
         fun backoff(attempt: Int): Duration = Duration.ofMillis(minOf(8000L, 500L shl minOf(attempt, 10)))
 
@@ -97,10 +110,13 @@ class Transport internal constructor(
             }
         }
 
-        /** Retry-After in whole or fractional seconds; dates and nonsense count as absent. */
+        /**
+         * Retry-After in whole or fractional seconds; dates and nonsense count as absent. A long wait
+         * (a monthly quota reset weeks away) is kept as given.
+         */
         fun parseRetryAfter(header: String?): Duration? {
             val seconds = header?.trim()?.toDoubleOrNull() ?: return null
-            if (!(seconds >= 0) || seconds > 86400) return null
+            if (!(seconds >= 0) || seconds > 1e9) return null
             return Duration.ofMillis(Math.round(seconds * 1000))
         }
     }

@@ -62,7 +62,7 @@ private const val OK_ITEM = """{"item":{"item_id":"item_1","institution_id":"ins
 private val SERVER_ERROR = Reply(500, """{"error":{"type":"api_error","code":"internal_error","message":"boom","request_id":"req_500"}}""")
 
 private fun rateLimited(retryAfter: String?) = Reply(
-    429, """{"error":{"type":"rate_limit","code":"rate_limited","message":"slow down","request_id":"req_rl"}}""",
+    429, """{"error":{"type":"rate_limit_error","code":"rate_limit_exceeded","message":"slow down","request_id":"req_rl"}}""",
     if (retryAfter == null) mapOf("X-Request-Id" to "req_rl") else mapOf("X-Request-Id" to "req_rl", "Retry-After" to retryAfter)
 )
 
@@ -117,9 +117,28 @@ private fun transportTests() {
         Stub(rateLimited(null)).use { stub ->
             val waits = mutableListOf<Duration>()
             val e = expectError { client(stub.url, waits).items.get(AccessTokenRequest(accessToken = "fc_at_x")) }
-            check(e.status == 429 && e.type == "rate_limit" && e.code == "rate_limited") { "error $e" }
+            check(e.status == 429 && e.type == "rate_limit_error" && e.code == "rate_limit_exceeded") { "error $e" }
             check(stub.bodies.size == 3) { "attempts ${stub.bodies.size}" }
             check(waits == listOf(Duration.ofMillis(500), Duration.ofSeconds(1))) { "waits $waits" }
+        }
+    }
+    for (code in listOf("monthly_api_quota_exceeded", "monthly_ai_quota_exceeded")) {
+        test("a $code 429 is never retried and keeps Retry-After") {
+            val quota = Reply(429, """{"error":{"type":"rate_limit_error","code":"$code","message":"quota","request_id":"req_q"}}""", mapOf("Retry-After" to "3"))
+            Stub(quota, Reply(200, OK_ITEM)).use { stub ->
+                val waits = mutableListOf<Duration>()
+                val e = expectError { client(stub.url, waits).items.get(AccessTokenRequest(accessToken = "fc_at_x")) }
+                check(e.code == code && e.retryAfter == Duration.ofSeconds(3)) { "error $e retryAfter ${e.retryAfter}" }
+                check(stub.bodies.size == 1 && waits.isEmpty()) { "attempts ${stub.bodies.size} waits $waits" }
+            }
+        }
+    }
+    test("a Retry-After over 60 s is thrown at once, keeping its value") {
+        Stub(rateLimited("1209600"), Reply(200, OK_ITEM)).use { stub ->
+            val waits = mutableListOf<Duration>()
+            val e = expectError { client(stub.url, waits).items.get(AccessTokenRequest(accessToken = "fc_at_x")) }
+            check(e.code == "rate_limit_exceeded" && e.retryAfter == Duration.ofSeconds(1209600)) { "error $e retryAfter ${e.retryAfter}" }
+            check(stub.bodies.size == 1 && waits.isEmpty()) { "attempts ${stub.bodies.size} waits $waits" }
         }
     }
     test("a 5xx is retried on a safe call") {
