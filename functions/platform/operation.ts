@@ -117,7 +117,8 @@ const STAGE_NAME = /^[A-Za-z0-9_-]{1,128}$/;
 /** Where a request's own address cannot be trusted to name this deployment. */
 const FALLBACK_HOST = 'localhost';
 
-function headerOf(event: ApiEvent, name: string): string | undefined {
+/** A request header's value by its lower-case name (API Gateway passes names as the client sent them). */
+export function headerOf(event: ApiEvent, name: string): string | undefined {
   for (const [key, value] of Object.entries(event.headers ?? {})) if (key.toLowerCase() === name && typeof value === 'string') return value;
   return undefined;
 }

@@ -23,7 +23,7 @@ import { createHandler, parseRequestParams, type OperationArgs, type Request, ty
 import { ApiError } from '../../contracts/errors';
 import { LIMITS } from '../../contracts/limits';
 import type { ApiEvent } from '../../platform/middleware';
-import type { RenderedResponse } from '../../platform/operation';
+import { headerOf, type RenderedResponse } from '../../platform/operation';
 import { canonicalHeaderName, errorFields, GRAPHQL_RESPONSE_MEDIA_TYPE } from '../../platform/protocols';
 import { createGraphqlContext, type GraphqlCaller, type GraphqlContext } from './context';
 import { formatErrorFor, withCode } from './errors';
@@ -37,11 +37,6 @@ export type GraphqlHttpCall = GraphqlCaller & {
 };
 
 type RequestContextValue = Record<string, never>;
-
-function headerOf(event: ApiEvent, name: string): string | null {
-  for (const [key, value] of Object.entries(event.headers ?? {})) if (key.toLowerCase() === name && typeof value === 'string') return value;
-  return null;
-}
 
 /**
  * Whether graphql-http can answer in a media type the Accept header allows. When it cannot, the
@@ -135,7 +130,7 @@ export async function serveGraphql(call: GraphqlHttpCall): Promise<RenderedRespo
     url: `${event.path}${query}`,
     headers: {
       get: (name: string) => {
-        const value = headerOf(event, name.toLowerCase());
+        const value = headerOf(event, name.toLowerCase()) ?? null;
         return name.toLowerCase() === 'accept' && value !== null && !acceptable(value) ? null : value;
       },
     },
