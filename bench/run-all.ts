@@ -14,6 +14,7 @@ import { runAiCategorize } from './ai-categorize';
 import { runSurfaces } from './surfaces';
 import { runColdStart } from './cold-start';
 import { runCostModel } from './cost-model';
+import { runStatementImport } from './statement-import';
 
 async function main(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
   await runEnrichmentFallback();
   await runAiCategorize();
   await runSurfaces();
+  await runStatementImport();
   await runColdStart();
   await runCostModel();
 }

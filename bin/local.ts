@@ -23,6 +23,8 @@ async function main(): Promise<void> {
     inMemory,
     seed,
     webhookTimeScale,
+    // Live connectors are configured by their variables in the environment, as on AWS by stage config.
+    connectorEnv: process.env,
     // The key that seals webhook secrets lives beside the data it protects (never in memory mode).
     kekFile: inMemory ? undefined : join(dataDir, 'local-kek'),
     onStorageGaveUp: (error) => {

@@ -9,6 +9,7 @@ import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
@@ -32,6 +33,7 @@ export interface ApiProps extends ApiRouteOptions {
   refreshQueue: sqs.IQueue;
   secretsKey: kms.IKey;
   deliveryWorkflow: sfn.IStateMachine;
+  connectorSecret: secretsmanager.ISecret;
 }
 
 /** Defaults are the real route table and its handlers; the CDK tests pass larger tables to check the layout scales. */
@@ -163,6 +165,7 @@ export class Api extends Construct {
         refreshQueue: props.refreshQueue,
         secretsKey: props.secretsKey,
         deliveryWorkflow: props.deliveryWorkflow,
+        connectorSecret: props.connectorSecret,
         fallback: this.fallback,
         handlerEntry: props.handlerEntry ?? ((route) => `api/${route.id}.ts`),
       });

@@ -90,6 +90,12 @@ const ENDPOINT_REGISTRATION: RowAccess = { application: ['GetItem', 'PutItem', '
 const AI_ITEM_DATA: RowAccess = { item: ['Query'], feed: ['GetItem', 'Query'] };
 /** categorize reads only the transactions. */
 const AI_ITEM_TRANSACTIONS: RowAccess = { feed: ['GetItem', 'Query'] };
+/**
+ * A route that asks the item's connector (functions/app/item-source.ts withConnector): a failed call
+ * is recorded on the item (UpdateItem) and a lost consent moves it to login_required, dropping its
+ * refresh-due row in the same transaction (DeleteItem) and recording the item.error event.
+ */
+const CONNECTOR_FAILURE: RowAccess = { item: ['GetItem', 'UpdateItem', 'DeleteItem'], event: ['PutItem', 'UpdateItem'] };
 /** Products derived from the feed and stored in the item's partition (functions/data/products-repo.ts). */
 const FEED_DERIVED_PRODUCT: RowAccess = { item: ['Query', 'GetItem', 'PutItem', 'BatchWriteItem'], feed: ['Query', 'GetItem'] };
 
@@ -107,27 +113,36 @@ export const ROUTE_ROWS: Partial<Record<RouteId, readonly RowAccess[] | { wholeT
   'link.token.create': [ENDPOINT_REGISTRATION, { item: ['GetItem'], linkToken: ['PutItem'] }],
   'link.token.exchange': [{ publicToken: ['GetItem', 'UpdateItem'], item: ['GetItem', 'UpdateItem'], accessToken: ['PutItem', 'DeleteItem'] }],
   'items.get': [],
+  /** An upload: the item's accounts, its imported holdings row, its feed commit (with the lease on the item row) and the event. */
+  'items.statements.upload': [{ item: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'BatchWriteItem'], feed: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'BatchWriteItem'], event: ['PutItem', 'UpdateItem'] }, CONNECTOR_FAILURE],
   'items.remove': [{ accessToken: ['DeleteItem'], item: ['DeleteItem', 'Query', 'BatchWriteItem'], feed: ['Query', 'BatchWriteItem'] }],
   'items.refresh': [],
   'accounts.get': [{ item: ['Query'] }],
-  'accounts.balance.get': [{ item: ['Query', 'BatchWriteItem'] }],
+  'accounts.balance.get': [{ item: ['Query', 'BatchWriteItem'] }, CONNECTOR_FAILURE],
   'transactions.sync': [{ feed: ['Query'] }],
   'transactions.get': [{ item: ['Query'], feed: ['GetItem', 'BatchGetItem', 'Query'] }],
-  'identity.get': [{ item: ['Query'] }],
+  'identity.get': [{ item: ['Query'] }, CONNECTOR_FAILURE],
   'income.get': [FEED_DERIVED_PRODUCT],
-  'liabilities.get': [{ item: ['Query'] }],
+  'liabilities.get': [{ item: ['Query'] }, CONNECTOR_FAILURE],
   'recurring.get': [FEED_DERIVED_PRODUCT],
-  'assets.get': [{ item: ['Query'] }],
-  'investments.holdings.get': [{ item: ['Query'] }],
-  'investments.transactions.get': [{ item: ['Query'] }],
+  'assets.get': [{ item: ['Query'] }, CONNECTOR_FAILURE],
+  'investments.holdings.get': [{ item: ['Query'] }, CONNECTOR_FAILURE],
+  'investments.transactions.get': [{ item: ['Query'] }, CONNECTOR_FAILURE],
   'link.page': [{ linkToken: ['GetItem'], application: ['GetItem'] }],
   'link.session': [LINK_PAGE_CALL],
   'link.institutions': [LINK_PAGE_CALL],
   'link.connect': [LINK_PAGE_CALL, LINK_CONNECTION, { linkToken: ['UpdateItem'] }],
   'link.mfa': [LINK_PAGE_CALL, LINK_CONNECTION, { linkToken: ['UpdateItem'] }],
+  // Link's consent methods beyond credentials (functions/app/link.ts).
+  // Update mode reads the item whose consent it repairs (its connector).
+  'link.method': [LINK_PAGE_CALL, { item: ['GetItem'] }],
+  'link.oauth.start': [LINK_PAGE_CALL, { linkToken: ['UpdateItem'], item: ['GetItem'] }],
+  'link.oauth.complete': [LINK_PAGE_CALL, LINK_CONNECTION, { linkToken: ['UpdateItem'] }],
+  'link.consent': [LINK_PAGE_CALL, LINK_CONNECTION, { linkToken: ['UpdateItem'] }],
+  'link.upload': [LINK_PAGE_CALL, LINK_CONNECTION, { linkToken: ['UpdateItem'] }],
   // A new item only: its history loads in the refresh worker, so the feed is only ever deleted here
   // (a connection that fails to commit is discarded with its partitions).
-  'sandbox.public_token.create': [{ ...LINK_CONNECTION, feed: ['Query', 'BatchWriteItem'] }],
+  'sandbox.public_token.create': [LINK_CONNECTION, { feed: ['Query', 'BatchWriteItem'] }],
   'sandbox.fire_webhook': [],
   // The item row, and its refresh-due row (deleted while the item needs its user) in one transaction.
   'sandbox.item.reset_login': [{ item: ['UpdateItem', 'DeleteItem'] }],
@@ -150,7 +165,7 @@ export const ROUTE_ROWS: Partial<Record<RouteId, readonly RowAccess[] | { wholeT
   // The GraphQL gateway reads what the REST read routes read, for the items its access tokens name
   // (it resolves them itself: the route takes no single access_token): accounts, the transactions
   // feed (pages, sync, an item's range for its accounts) and the products, derived ones stored.
-  'graphql.query': [ACCESS_TOKEN_ROWS, { item: ['Query'], feed: ['GetItem', 'BatchGetItem', 'Query'] }, FEED_DERIVED_PRODUCT],
+  'graphql.query': [ACCESS_TOKEN_ROWS, { item: ['Query'], feed: ['GetItem', 'BatchGetItem', 'Query'] }, FEED_DERIVED_PRODUCT, CONNECTOR_FAILURE],
 };
 
 /**
@@ -231,7 +246,12 @@ export const ENV_VARS = {
   baseUrl: 'FC_BASE_URL',
   /** Set on the AI routes of a stage with a model (StageConfig.ai.model). */
   bedrockModelId: AI_MODEL_ENVIRONMENT.bedrockModelId,
+  /** The stage's connector credentials secret (functions/platform/aws-ports.ts createSecretsManagerConnectorConfig). */
+  connectorSecretArn: 'FC_CONNECTOR_SECRET_ARN',
 } as const;
+
+/** Read the stage's connector credentials secret. */
+export const CONNECTOR_SECRET_ACTIONS: readonly string[] = ['secretsmanager:GetSecretValue'];
 
 /** What the Converse API needs on the model: IAM authorises Converse as bedrock:InvokeModel. */
 export const MODEL_ACTIONS: readonly string[] = ['bedrock:InvokeModel'];
@@ -253,6 +273,29 @@ function withMcpServer(routes: readonly RouteId[]): readonly RouteId[] {
 }
 
 /**
+ * The routes whose code reaches an item's connector or creates an item through one: Link's consent
+ * steps, the sandbox's item creation, the item routes that ask the institution, the statement upload,
+ * removal (which revokes the consent) and GraphQL (whose resolvers run those item routes' code).
+ */
+const CONNECTOR_ROUTES: readonly RouteId[] = [
+  'link.connect',
+  'link.mfa',
+  'link.consent',
+  'link.oauth.complete',
+  'link.upload',
+  'sandbox.public_token.create',
+  'accounts.balance.get',
+  'identity.get',
+  'liabilities.get',
+  'investments.holdings.get',
+  'investments.transactions.get',
+  'assets.get',
+  'items.statements.upload',
+  'items.remove',
+  'graphql.query',
+];
+
+/**
  * Background capabilities a route's code may use, each listing exactly the routes whose code reaches
  * it. test/cdk/route-capabilities.test.ts scans every handler's code (test/cdk/capability-scan.ts:
  * the port and key-provider calls reachable from the handler) and fails when a route that reaches a
@@ -265,14 +308,24 @@ export const ROUTE_CAPABILITIES = {
    * which queues a new item's history load, and in update mode leaves the sync to the refresh worker
    * while a refresh holds the item.
    */
-  refreshQueue: withMcpServer(['items.refresh', 'link.connect', 'link.mfa', 'sandbox.public_token.create']),
+  refreshQueue: withMcpServer(['items.refresh', 'link.connect', 'link.mfa', 'link.consent', 'link.oauth.complete', 'link.upload', 'sandbox.public_token.create']),
   /** `DeliveryStarter.start`: replayEvent starts a WebhookDelivery execution per new delivery. */
   deliveryWorkflow: withMcpServer(['webhooks.events.replay']),
   /**
    * `KeyProvider.generateDataKey` and `decryptDataKey`: the routes that create, rotate or show the
    * webhook signing secret (ensureSecret, rotateSecret), including link.token.create with a webhook.
    */
-  secretsKey: withMcpServer(['link.token.create', 'webhooks.endpoints.create', 'webhooks.secret.rotate']),
+  /**
+   * `KeyProvider.generateDataKey` and `decryptDataKey`, purpose `provider_secrets`: every route that
+   * reaches an item's connector opens the item's provider secrets (functions/app/item-source.ts
+   * withConnector), and Link seals new ones.
+   */
+  secretsKey: withMcpServer(['link.token.create', 'webhooks.endpoints.create', 'webhooks.secret.rotate', ...CONNECTOR_ROUTES, 'link.oauth.start']),
+  /**
+   * `ConnectorConfigSource.load`: the routes that reach a live connector (Link, and the item routes
+   * that ask the item's connector: balances, identity, liabilities, holdings, assets, uploads, removal).
+   */
+  connectorConfig: withMcpServer([...CONNECTOR_ROUTES, 'link.method', 'link.oauth.start']),
   /**
    * `ModelPort.refine`: the AI routes (functions/app/ai.ts). On a stage with a model
    * (StageConfig.ai.model) they get its id and `bedrock:InvokeModel` on it, and carry the Bedrock SDK.
@@ -297,10 +350,18 @@ export type RouteCapability = keyof typeof ROUTE_CAPABILITIES;
  * this purpose, so a role that may open webhook secrets cannot unwrap anything else sealed under the
  * same key.
  */
-export const SECRETS_CONTEXT_KEYS: readonly string[] = ['application_id', 'environment', 'purpose'];
+export const WEBHOOK_SECRET_CONTEXT_KEYS: readonly string[] = ['application_id', 'environment', 'purpose'];
 export const WEBHOOK_SECRET_PURPOSE = 'webhook_secret';
+/**
+ * Provider tokens sealed per item (functions/app/provider-secrets.ts): the context adds `item_id`
+ * (a Link session's pending OAuth values use the session id there).
+ */
+export const PROVIDER_SECRET_CONTEXT_KEYS: readonly string[] = ['application_id', 'environment', 'item_id', 'purpose'];
+export const PROVIDER_SECRET_PURPOSE = 'provider_secrets';
+/** Every key either context may carry: a grant's context keys must all be among them. */
+export const SECRETS_CONTEXT_KEYS: readonly string[] = [...new Set([...WEBHOOK_SECRET_CONTEXT_KEYS, ...PROVIDER_SECRET_CONTEXT_KEYS])];
 export const SECRETS_KEY_CONDITIONS = {
-  StringEquals: { 'kms:EncryptionContext:purpose': WEBHOOK_SECRET_PURPOSE },
+  StringEquals: { 'kms:EncryptionContext:purpose': [WEBHOOK_SECRET_PURPOSE, PROVIDER_SECRET_PURPOSE] },
   'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': [...SECRETS_CONTEXT_KEYS] },
 };
 
@@ -314,6 +375,8 @@ export interface RouteAccess {
   secretsKey: boolean;
   /** `FC_WEBHOOK_DELIVERY_STATE_MACHINE_ARN` + `states:StartExecution` on the WebhookDelivery machine. */
   deliveryWorkflow: boolean;
+  /** `FC_CONNECTOR_SECRET_ARN` + CONNECTOR_SECRET_ACTIONS on the stage's connector credentials secret. */
+  connectorConfig: boolean;
   /**
    * Calls the AI model: on a stage with one, `FC_AI_BEDROCK_MODEL_ID` + MODEL_ACTIONS on that model's
    * ARN, and the Bedrock SDK in the bundle (lib/api-route-stack.ts decides with the stage's config).
@@ -377,5 +440,5 @@ export function routeAccessFor(route: RouteFacts): RouteAccess {
   if ((refreshQueue || deliveryWorkflow || secretsKey) && (table === 'none' || table === 'auth-and-meter')) {
     throw new Error(`${route.id}: enqueues refreshes, starts deliveries or opens webhook secrets, so it needs dataAccess: true`);
   }
-  return { table, eventsQueue: table !== 'none', refreshQueue, secretsKey, deliveryWorkflow, model: uses('model') };
+  return { table, eventsQueue: table !== 'none', refreshQueue, secretsKey, deliveryWorkflow, model: uses('model'), connectorConfig: uses('connectorConfig') };
 }

@@ -7,11 +7,12 @@
 // when its routes need them, the webhook-events queue, the item-refresh queue, the secrets key and
 // the WebhookDelivery state machine),
 // so its template reads on its own and cdk-nag findings name stable parameters.
-import { Aws, CfnParameter, NestedStack, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, CfnParameter, NestedStack, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
@@ -19,6 +20,7 @@ import { aliasPaths, type Route } from '../functions/contracts/routes';
 import {
   ENV_VARS,
   MODEL_ACTIONS,
+  CONNECTOR_SECRET_ACTIONS,
   SECRETS_KEY_ACTIONS,
   SECRETS_KEY_CONDITIONS,
   TABLE_KEY_ACTIONS,
@@ -50,6 +52,8 @@ export interface RouteStackProps {
   secretsKey: kms.IKey;
   /** The WebhookDelivery state machine: webhooks.events.replay starts executions of it. */
   deliveryWorkflow: sfn.IStateMachine;
+  /** The stage's connector credentials secret (Data.connectorSecret). */
+  connectorSecret: secretsmanager.ISecret;
   /** Entry below functions/ of a route's handler. */
   handlerEntry: (route: Route) => string;
 }
@@ -69,6 +73,15 @@ export const EVENTS_QUEUE_PARAMETERS = ['WebhookEventsQueueArn', 'WebhookEventsQ
 export const REFRESH_QUEUE_PARAMETERS = ['ItemRefreshQueueArn', 'ItemRefreshQueueUrl'] as const;
 export const SECRETS_KEY_PARAMETERS = ['SecretsKeyArn'] as const;
 export const DELIVERY_WORKFLOW_PARAMETERS = ['WebhookDeliveryStateMachineArn'] as const;
+export const CONNECTOR_SECRET_PARAMETERS = ['ConnectorSecretArn'] as const;
+
+/** A long-running route's function timeout: API Gateway waits at most 29 s for an integration. */
+export const LONG_RUNNING_TIMEOUT = Duration.seconds(29);
+/**
+ * A long-running route's memory: 1,769 MB is one full vCPU, so a statement import runs at about the
+ * rate bench/statement-import.ts measures (512 MB gets under a third of a vCPU).
+ */
+export const LONG_RUNNING_MEMORY_MB = 1769;
 
 /** Every parameter a stack of these routes declares, besides one per imported path. */
 export function routeStackParameters(routes: readonly Route[]): string[] {
@@ -79,6 +92,7 @@ export function routeStackParameters(routes: readonly Route[]): string[] {
     ...(access.some((a) => a.refreshQueue) ? REFRESH_QUEUE_PARAMETERS : []),
     ...(access.some((a) => a.secretsKey) ? SECRETS_KEY_PARAMETERS : []),
     ...(access.some((a) => a.deliveryWorkflow) ? DELIVERY_WORKFLOW_PARAMETERS : []),
+    ...(access.some((a) => a.connectorConfig) ? CONNECTOR_SECRET_PARAMETERS : []),
   ];
 }
 
@@ -112,6 +126,7 @@ export class RouteStack extends NestedStack {
       ItemRefreshQueueUrl: props.refreshQueue.queueUrl,
       SecretsKeyArn: props.secretsKey.keyArn,
       WebhookDeliveryStateMachineArn: props.deliveryWorkflow.stateMachineArn,
+      ConnectorSecretArn: props.connectorSecret.secretArn,
     };
     const declared = routeStackParameters(plan.routes);
     for (const name of declared.filter((n) => !(n in parameterValues))) parameterValues[name] = optional[name];
@@ -166,6 +181,7 @@ export class RouteStack extends NestedStack {
       deliveryStateMachineArn: has('WebhookDeliveryStateMachineArn')
         ? param('WebhookDeliveryStateMachineArn', 'ARN of the WebhookDelivery state machine')
         : undefined,
+      connectorSecretArn: has('ConnectorSecretArn') ? param('ConnectorSecretArn', 'ARN of the connector credentials secret') : undefined,
     };
     const fallback = lambdaProxy(param('FallbackFunctionArn', 'ARN of the fallback function (404/405)'));
 
@@ -184,8 +200,8 @@ export class RouteStack extends NestedStack {
         description: `${route.id}: ${route.method} ${route.path}`,
         config,
         environment: { ...routeEnvironment(route, tableName, background), ...(model ? { [ENV_VARS.bedrockModelId]: model.bedrockModelId } : {}) },
-        memorySize: config.apiFunction.memorySize,
-        timeout: routeAccessFor(route).model ? config.ai.functionTimeout : config.apiFunction.timeout,
+        memorySize: route.longRunning ? LONG_RUNNING_MEMORY_MB : config.apiFunction.memorySize,
+        timeout: routeAccessFor(route).model ? config.ai.functionTimeout : route.longRunning ? LONG_RUNNING_TIMEOUT : config.apiFunction.timeout,
         bundledSdks: bundledSdksFor({ ...routeAccessFor(route), model: model !== null }),
       });
       grantRoute(route, fn, table, tableArn, tableKeyArn, background);
@@ -229,6 +245,7 @@ interface BackgroundRefs {
   refreshQueue?: { arn: string; url: string };
   secretsKeyArn?: string;
   deliveryStateMachineArn?: string;
+  connectorSecretArn?: string;
 }
 
 const need = <T>(value: T | undefined, what: string, route: Route): T => {
@@ -246,6 +263,7 @@ function routeEnvironment(route: Route, tableName: string, refs: BackgroundRefs)
     ...(access.deliveryWorkflow
       ? { [ENV_VARS.deliveryStateMachineArn]: need(refs.deliveryStateMachineArn, 'delivery workflow', route) }
       : {}),
+    ...(access.connectorConfig ? { [ENV_VARS.connectorSecretArn]: need(refs.connectorSecretArn, 'connector secret', route) } : {}),
   };
 }
 
@@ -283,6 +301,7 @@ function grantRoute(
   if (access.deliveryWorkflow) {
     allow(['states:StartExecution'], need(refs.deliveryStateMachineArn, 'delivery workflow', route));
   }
+  if (access.connectorConfig) allow(CONNECTOR_SECRET_ACTIONS, need(refs.connectorSecretArn, 'connector secret', route));
 }
 
 /** Lambda proxy integration without CDK's per-method permissions (permissions are added explicitly). */

@@ -23,6 +23,7 @@ import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
@@ -59,8 +60,10 @@ export interface AsyncJobsProps {
   config: StageConfig;
   /** The table, with its customer-managed key as `encryptionKey`. */
   table: dynamodb.ITableV2;
-  /** Envelope key of the webhook signing secrets (the delivery worker opens them). */
+  /** Envelope key of the webhook signing secrets (the delivery worker opens them) and of provider tokens (the refresh worker). */
   secretsKey: kms.IKey;
+  /** The stage's connector credentials (the refresh worker reaches live connectors). */
+  connectorSecret: secretsmanager.ISecret;
 }
 
 export type WorkerName = 'dispatch' | 'delivery' | 'deadLetter' | 'refresh' | 'scheduledRefresh';
@@ -81,6 +84,8 @@ export interface WorkerAccess {
   secretsKey: readonly string[];
   /** FC_WEBHOOK_DELIVERY_STATE_MACHINE_ARN + states:StartExecution on WebhookDelivery. */
   startsDeliveries: boolean;
+  /** FC_CONNECTOR_SECRET_ARN + secretsmanager:GetSecretValue on the connector credentials secret. */
+  connectorConfig: boolean;
 }
 
 export const WORKER_ACCESS: Record<WorkerName, WorkerAccess> = {
@@ -93,6 +98,7 @@ export const WORKER_ACCESS: Record<WorkerName, WorkerAccess> = {
     refreshQueue: false,
     secretsKey: ['kms:Decrypt'],
     startsDeliveries: true,
+    connectorConfig: false,
   },
   delivery: {
     does: 'reads the delivery, endpoint and secret record (one BatchGetItem), opens the signing secrets and appends the attempt',
@@ -101,6 +107,7 @@ export const WORKER_ACCESS: Record<WorkerName, WorkerAccess> = {
     refreshQueue: false,
     secretsKey: ['kms:Decrypt'],
     startsDeliveries: false,
+    connectorConfig: false,
   },
   deadLetter: {
     does: 'marks the delivery row dead_lettered (one conditional UpdateItem)',
@@ -109,14 +116,18 @@ export const WORKER_ACCESS: Record<WorkerName, WorkerAccess> = {
     refreshQueue: false,
     secretsKey: [],
     startsDeliveries: false,
+    connectorConfig: false,
   },
   refresh: {
-    does: 'reads and writes the item, its accounts and its feed, and records and publishes the events that follow',
+    does:
+      'reads and writes the item, its accounts and its feed, and records and publishes the events that follow; ' +
+      'opens the item\u2019s provider tokens and seals rotated ones, and reads the stage\u2019s connector credentials',
     table: 'read-write',
     eventsQueue: true,
     refreshQueue: false,
-    secretsKey: [],
+    secretsKey: ['kms:Decrypt', 'kms:GenerateDataKey'],
     startsDeliveries: false,
+    connectorConfig: true,
   },
   scheduledRefresh: {
     does:
@@ -127,6 +138,7 @@ export const WORKER_ACCESS: Record<WorkerName, WorkerAccess> = {
     refreshQueue: true,
     secretsKey: [],
     startsDeliveries: false,
+    connectorConfig: false,
   },
 };
 
@@ -235,6 +247,10 @@ export class AsyncJobs extends Construct {
     if (access.secretsKey.length > 0) {
       allow(access.secretsKey, [props.secretsKey.keyArn], SECRETS_KEY_CONDITIONS);
       fn.fn.addEnvironment(ENV_VARS.secretsKeyId, props.secretsKey.keyArn);
+    }
+    if (access.connectorConfig) {
+      props.connectorSecret.grantRead(fn.role);
+      fn.fn.addEnvironment(ENV_VARS.connectorSecretArn, props.connectorSecret.secretArn);
     }
     if (access.startsDeliveries) {
       // Executions of the delivery machine and nothing else.

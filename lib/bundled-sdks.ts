@@ -6,12 +6,13 @@ import type { RouteAccess } from './api-grants';
 
 export const ALL_OPTIONAL_SDKS: readonly OptionalSdk[] = Object.keys(SDK_BUNDLE_SWITCHES) as OptionalSdk[];
 
-export function bundledSdksFor(access: Pick<RouteAccess, 'eventsQueue' | 'refreshQueue' | 'deliveryWorkflow' | 'secretsKey' | 'model'>): OptionalSdk[] {
+export function bundledSdksFor(access: Pick<RouteAccess, 'eventsQueue' | 'refreshQueue' | 'deliveryWorkflow' | 'secretsKey' | 'model' | 'connectorConfig'>): OptionalSdk[] {
   return [
     ...(access.eventsQueue || access.refreshQueue ? (['sqs'] as const) : []),
     ...(access.deliveryWorkflow ? (['sfn'] as const) : []),
     ...(access.secretsKey ? (['kms'] as const) : []),
     ...(access.model ? (['bedrock'] as const) : []),
+    ...(access.connectorConfig ? (['secretsManager'] as const) : []),
   ];
 }
 

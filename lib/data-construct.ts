@@ -1,8 +1,9 @@
-// The single DynamoDB table and the two customer-managed KMS keys. The table is built from TABLE in
+// The single DynamoDB table, the two customer-managed KMS keys and the connector credentials secret. The table is built from TABLE in
 // functions/data/keys.ts, the same definition the local engine uses, so key names live in one place.
-import { Duration } from 'aws-cdk-lib';
+import { Duration, SecretValue, Validations } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { TABLE } from '../functions/data/keys';
 import type { StageConfig } from './stage-config';
@@ -19,6 +20,12 @@ export class Data extends Construct {
   readonly tableKey: kms.Key;
   /** Envelope key for webhook signing secrets and provider tokens (application-level encryption). */
   readonly secretsKey: kms.Key;
+  /**
+   * The stage's connector credentials (docs/connectors.md): one JSON object of the connector
+   * variables (e.g. `OPEN_BANKING_EU_CLIENT_ID`), created empty; the operator fills it in. Functions
+   * that reach connectors read it once per container.
+   */
+  readonly connectorSecret: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string, props: DataProps) {
     super(scope, id);
@@ -38,6 +45,18 @@ export class Data extends Construct {
       ...keyProps,
       description: `fincore ${config.stage}: webhook secrets and provider tokens`,
       alias: `alias/fincore-${config.stage}-secrets`,
+    });
+
+    this.connectorSecret = new secretsmanager.Secret(this, 'ConnectorCredentials', {
+      description: `fincore ${config.stage}: connector credentials (JSON object of variable name to value; see docs/connectors.md)`,
+      secretName: `fincore/${config.stage}/connectors`,
+      // Empty until the operator enables a connector: no connector serves live traffic by default.
+      secretStringValue: SecretValue.unsafePlainText('{}'),
+      removalPolicy: config.removalPolicy,
+    });
+    Validations.of(this.connectorSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'Third-party API credentials issued by each provider: they are rotated at the provider by the operator (docs/connectors.md), not by a Lambda rotation function.',
     });
 
     this.table = new dynamodb.TableV2(this, 'Table', {

@@ -28,7 +28,7 @@ export class FincoreStack extends Stack {
 
     this.data = new Data(this, 'Data', { config });
     // The jobs come first: the route stacks receive the queues (and the secrets key) as parameters.
-    this.jobs = new AsyncJobs(this, 'AsyncJobs', { config, table: this.data.table, secretsKey: this.data.secretsKey });
+    this.jobs = new AsyncJobs(this, 'AsyncJobs', { config, table: this.data.table, secretsKey: this.data.secretsKey, connectorSecret: this.data.connectorSecret });
     this.api = new Api(this, 'Api', {
       config,
       table: this.data.table,
@@ -37,6 +37,7 @@ export class FincoreStack extends Stack {
       refreshQueue: this.jobs.itemRefresh.queue,
       secretsKey: this.data.secretsKey,
       deliveryWorkflow: this.jobs.webhookDelivery,
+      connectorSecret: this.data.connectorSecret,
       routes: props.routes,
       handlerEntry: props.handlerEntry,
     });

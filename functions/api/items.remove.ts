@@ -1,8 +1,9 @@
-// POST /v1/items/remove: deletes the item's cached data; its access token stops working at once.
-import { removeItem } from '../data/items-repo';
+// POST /v1/items/remove: revokes the consent at the provider (best effort) and deletes the item's
+// data and secrets; its access token stops working at once.
+import { removeItemEverywhere } from '../app/lifecycle';
 import { defineOperation } from '../platform/operation';
 
 export const handler = defineOperation('items.remove', async ({ deps, item }) => {
-  await removeItem(deps, item);
+  await removeItemEverywhere(deps, item);
   return { removed: true };
 });

@@ -7,12 +7,31 @@ import { fail, itemErrorOf } from '../contracts/errors';
 import { EVENT_TYPES, sampleEventData, type EventType } from '../contracts/events';
 import type { RefreshExecutionInput } from '../contracts/worker-messages';
 import { connectorOfItem } from '../connectors';
+import { FILE_IMPORT_CONNECTOR_ID, SANDBOX_CONNECTOR_ID } from '../core/connectors';
 import { refreshDueShards } from '../core/refresh-schedule';
 import { emitEvent } from '../data/events';
-import { bumpRefreshCount, claimDueRefresh, dueRefreshes, getItem, purgeRemovedItem, scheduleNextRefresh, updateItemState, type ItemRecord } from '../data/items-repo';
+import { bumpRefreshCount, claimDueRefresh, dueRefreshes, getItem, purgeRemovedItem, removeItem, scheduleNextRefresh, updateItemState, type ItemRecord } from '../data/items-repo';
 import { logger } from '../platform/observability';
 import type { Deps } from '../platform/runtime';
-import { ingestable, loadHistory, syncFromSource, todayOf } from './item-source';
+import { ConnectorCallError, connectorEnvFor, loadHistory, pullBatch, syncFromSource, todayOf } from './item-source';
+import { openProviderSecrets } from './provider-secrets';
+
+/**
+ * POST /v1/items/remove: the item and everything it owns (its provider secrets live on its row) are
+ * deleted. First, best effort, the consent is revoked at the provider where the connector can
+ * (ConnectorPort.disconnect): a provider that fails or is slow never keeps the item from going.
+ */
+export async function removeItemEverywhere(deps: Deps, item: ItemRecord): Promise<void> {
+  if (item.connector !== SANDBOX_CONNECTOR_ID && item.connector !== FILE_IMPORT_CONNECTOR_ID) {
+    try {
+      const { connector, connection } = connectorOfItem(item, await connectorEnvFor(deps, item.environment), await openProviderSecrets(deps, item));
+      await connector.disconnect?.(connection);
+    } catch (err) {
+      logger.warn('could not revoke the consent at the provider; the item is removed anyway', { item_id: item.itemId, connector: item.connector, error: (err as Error).message });
+    }
+  }
+  await removeItem(deps, item);
+}
 
 export function requireHealthy(item: ItemRecord): void {
   if (item.status === 'login_required') fail('item_login_required');
@@ -21,6 +40,9 @@ export function requireHealthy(item: ItemRecord): void {
 
 export async function requestRefresh(deps: Deps, item: ItemRecord) {
   requireHealthy(item);
+  if (item.connector === FILE_IMPORT_CONNECTOR_ID) {
+    fail('statement_import_not_supported', 'An item created from a statement file has no source to refresh: upload a newer statement with POST /v1/items/statements/upload.');
+  }
   await deps.ports.refreshQueue.enqueue({ item_id: item.itemId, reason: 'on_demand' });
   return { refreshing: true };
 }
@@ -44,9 +66,18 @@ export async function refreshItem(deps: Deps, input: RefreshExecutionInput) {
     return { refreshed: false, reason: 'removed' };
   }
   if (item.status !== 'healthy') return { refreshed: false, reason: item.status };
+  // An import item's data arrives with each uploaded file: there is nothing to pull.
+  if (item.connector === FILE_IMPORT_CONNECTOR_ID) return { refreshed: false, reason: 'statement_import' };
   try {
     return await refreshHealthyItem(deps, item, input);
   } catch (err) {
+    // The connector failed and the item records it (last_sync_error, or login_required with its
+    // event): retrying the job now would only hit the provider again. A healthy item's next
+    // scheduled refresh tries again one interval on.
+    if (err instanceof ConnectorCallError) {
+      if (err.code !== 'item_login_required') await scheduleNextRefresh(deps, item, { retryInMs: retryDelayMs(item, err) });
+      return { refreshed: false, reason: err.code };
+    }
     if (await getItem(deps, item.itemId)) throw err;
     // The item was removed while this refresh wrote (a history load takes seconds): its rows written
     // after the removal swept the item's partitions belong to nothing, and the commit that would have
@@ -54,6 +85,22 @@ export async function refreshItem(deps: Deps, input: RefreshExecutionInput) {
     await purgeRemovedItem(deps, item.itemId);
     return { refreshed: false, reason: 'removed' };
   }
+}
+
+/** A history not loaded yet is tried again within minutes, not a plan interval later. */
+const HISTORY_RETRY_MS = 5 * 60_000;
+/** The shortest wait before a retry, whatever the provider's hint (the sweep runs every 5 minutes on AWS). */
+const MIN_RETRY_MS = 60_000;
+
+/**
+ * When a refresh that failed at the connector is tried again: after the provider's Retry-After hint
+ * when it gave one, soon when the item's history is still to load (the user is waiting for it),
+ * else at the plan's next interval (undefined).
+ */
+function retryDelayMs(item: ItemRecord, err: ConnectorCallError): number | undefined {
+  const hinted = err.retryAfterSeconds !== undefined ? Math.max(MIN_RETRY_MS, err.retryAfterSeconds * 1000) : undefined;
+  if (item.transactionsUpdateStatus !== 'historical_update_complete') return hinted ?? HISTORY_RETRY_MS;
+  return err.connectorKind === 'rate_limited' ? (hinted ?? HISTORY_RETRY_MS) : undefined;
 }
 
 async function refreshHealthyItem(deps: Deps, item: ItemRecord, input: RefreshExecutionInput) {
@@ -64,10 +111,10 @@ async function refreshHealthyItem(deps: Deps, item: ItemRecord, input: RefreshEx
     return { refreshed: true, history: true, changed: stages.some((s) => s.committedSeq !== null), added: sum('added'), modified: sum('modified'), removed: sum('removed') };
   }
   if (input.reason === 'initial_history') return { refreshed: false, reason: 'history_loaded' };
-  const { connector, connection } = connectorOfItem(item);
   const today = todayOf(deps);
   const refreshCount = await bumpRefreshCount(deps, item.itemId, today);
-  const result = await syncFromSource(deps, item, ingestable(await connector.refresh(connection, today, refreshCount)));
+  const data = await pullBatch(deps, item, ({ connector, connection }) => connector.refresh(connection, today, refreshCount));
+  const result = await syncFromSource(deps, item, data);
   await scheduleNextRefresh(deps, item);
   return { refreshed: true, changed: result?.committedSeq != null, added: result?.added ?? 0, modified: result?.modified ?? 0, removed: result?.removed ?? 0 };
 }

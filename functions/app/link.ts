@@ -1,11 +1,14 @@
-// The Link journey: link tokens, the hosted page's session steps (credentials, MFA), item creation
-// or repair, public tokens and the exchange for an access token.
-import { connectorFor, sandboxCredentials } from '../connectors';
-import { ApiError, fail, itemErrorOf } from '../contracts/errors';
+// The Link journey: link tokens, the hosted page's session steps (credentials and MFA, or the consent
+// methods of real connectors: OAuth redirect, API key, wallet address, statement upload), item
+// creation or repair, public tokens and the exchange for an access token.
+import { connectorFor, connectorNamed, sandboxCredentials } from '../connectors';
+import { ApiError, ERRORS, fail, itemErrorOf, statusOf, type ErrorCode } from '../contracts/errors';
 import { LIMITS } from '../contracts/limits';
 import type { RequestOf } from '../contracts/routes';
 import type { Environment, Product } from '../contracts/schemas';
 import { randomToken } from '../core/api-keys';
+import { ConnectorError, type ConnectorPort, type ConsentInput, type LinkMethod, type LoginResult, type ProviderSecrets, type SourceBatch } from '../core/connector-port';
+import { FILE_IMPORT_CONNECTOR_ID } from '../core/connectors';
 import { findInstitution, toPublicInstitution } from '../core/institutions';
 import { embedOriginAllowed, redirectUriRefusal, successRedirect } from '../core/link-rules';
 import { mintToken, newItemId, tokenHash } from '../core/tokens';
@@ -25,7 +28,10 @@ import {
   putLinkSession,
   reapAbandonedConnection,
   recordFailedAttempt,
+  releaseFailedAttempt,
   setPendingMfa,
+  setPendingOauth,
+  takePendingOauth,
   TokenSpentError,
   type ItemCommit,
   type ItemRecord,
@@ -35,8 +41,10 @@ import {
 import { eventPut } from '../data/webhooks-repo';
 import { logger } from '../platform/observability';
 import type { Deps } from '../platform/runtime';
-import { loadHistory, sourceAccounts, syncFromSource } from './item-source';
+import { connectorEnvFor, loadHistory, sourceAccounts, syncFromSource } from './item-source';
 import { markItemError } from './lifecycle';
+import { openProviderSecrets, sealProviderSecrets } from './provider-secrets';
+import { ingestStatementBatch } from './statement-import';
 import { registerEndpoint } from './webhooks';
 
 const LINK_LIFETIME_MS = LIMITS.linkTokenLifetimeMinutes * 60_000;
@@ -54,6 +62,9 @@ export async function createLinkToken(deps: Deps, auth: AuthContext, body: Reque
   if (body.update_item_id !== undefined) {
     const item = await getItem(deps, body.update_item_id);
     if (!item || item.applicationId !== auth.applicationId || item.environment !== auth.environment) fail('invalid_item_id');
+    if (item.connector === FILE_IMPORT_CONNECTOR_ID) {
+      fail('statement_import_not_supported', 'An item created from a statement has no login to repair: upload a newer statement with POST /v1/items/statements/upload.');
+    }
     institutionId = item.institutionId;
   }
   if (institutionId !== null) {
@@ -166,11 +177,50 @@ export async function describePage(deps: Deps, linkToken: string, parentOrigin: 
   return { session: publicSession(session), embedAllowed };
 }
 
-async function failAttempt(deps: Deps, session: LinkSessionRecord, code: 'invalid_credentials' | 'invalid_mfa_code'): Promise<never> {
-  const attempts = (await recordFailedAttempt(deps, session, LIMITS.linkAttemptsMax)) ?? LIMITS.linkAttemptsMax;
-  const left = LIMITS.linkAttemptsMax - attempts;
+/**
+ * One of the session's attempts, reserved before the connector sees what the user typed: parallel
+ * requests cannot get more guesses to the institution than the lockout allows, since each must take
+ * an attempt first (a conditional ADD). An attempt that fails stays counted (failAttempt); one that
+ * succeeds, or whose input was never judged (the connector failed), is given back (releaseAttempt).
+ */
+interface Attempt {
+  /** The session's failed attempts, this one included. */
+  counted: number;
+  settled: boolean;
+}
+
+async function reserveAttempt(deps: Deps, session: LinkSessionRecord): Promise<Attempt> {
+  const counted = await recordFailedAttempt(deps, session, LIMITS.linkAttemptsMax);
+  if (counted === null) sessionRefusal((await getLinkSessionByHash(deps, session.linkTokenHash)) ?? session);
+  return { counted, settled: false };
+}
+
+async function releaseAttempt(deps: Deps, session: LinkSessionRecord, attempt: Attempt): Promise<void> {
+  if (attempt.settled) return;
+  attempt.settled = true;
+  await releaseFailedAttempt(deps, session);
+}
+
+/** Runs a step with a reserved attempt, given back unless the step counted it as failed. */
+async function withAttempt<T>(deps: Deps, session: LinkSessionRecord, step: (attempt: Attempt) => Promise<T>): Promise<T> {
+  const attempt = await reserveAttempt(deps, session);
+  try {
+    return await step(attempt);
+  } finally {
+    await releaseAttempt(deps, session, attempt).catch((err: unknown) => logger.warn('could not give back a Link attempt', { error: (err as Error).message }));
+  }
+}
+
+/**
+ * Answers a refused attempt (already counted by its reservation). `message` is the connector's own
+ * word on what was refused (an API key without read permission), when it says.
+ */
+function failAttempt(attempt: Attempt, code: 'invalid_credentials' | 'invalid_mfa_code', message?: string): never {
+  attempt.settled = true;
+  const left = LIMITS.linkAttemptsMax - attempt.counted;
   if (left <= 0) fail('too_many_attempts');
-  throw new ApiError(code, `${code === 'invalid_credentials' ? 'The username or password is incorrect.' : 'The code is incorrect.'} ${left} attempt${left === 1 ? '' : 's'} left.`);
+  const refused = message ?? (code === 'invalid_credentials' ? 'The username or password is incorrect.' : 'The code is incorrect.');
+  throw new ApiError(code, `${refused.replace(/\.?\s*$/, '.')} ${left} attempt${left === 1 ? '' : 's'} left.`);
 }
 
 export async function submitCredentials(deps: Deps, body: RequestOf<'link.connect'>, caller: LinkCaller) {
@@ -179,31 +229,261 @@ export async function submitCredentials(deps: Deps, body: RequestOf<'link.connec
   const institution = findInstitution(body.institution_id) ?? fail('institution_not_found');
   if (session.institutionId && session.updateItemId && session.institutionId !== institution.institution_id) fail('institution_mismatch');
   requireSupported(institution, session.products);
-  const connector = connectorFor(session.environment, institution, deps.config.connectorEnv ?? {});
-  const result = await connector.login(institution.institution_id, { username: body.username, password: body.password });
-  if (result.status === 'invalid_credentials') return failAttempt(deps, session, 'invalid_credentials');
-  if (result.status === 'locked') {
-    const item = session.updateItemId ? await getItem(deps, session.updateItemId) : undefined;
-    if (item) await markItemError(deps, item, itemErrorOf('item_locked'));
-    fail('item_locked');
-  }
-  if (result.status === 'mfa_required') {
-    await setPendingMfa(deps, session, { institutionId: result.connection.institutionId, username: result.connection.login });
-    return { status: 'mfa_required' as const, mfa: { type: 'code' as const, prompt: result.prompt } };
-  }
-  return finishConnection(deps, session, institution, result.connection.login);
+  const connector = await sessionConnector(deps, session, institution);
+  // No connector takes a username and password for this institution here (it is served by another method).
+  if (connector.linkMethod !== 'credentials') fail('provider_error', `${institution.name} is not connected with a username and password here.`);
+  return withAttempt(deps, session, async (attempt) => {
+    const result = await connector.login(institution.institution_id, { username: body.username, password: body.password });
+    if (result.status === 'invalid_credentials') return failAttempt(attempt, 'invalid_credentials');
+    await releaseAttempt(deps, session, attempt);
+    if (result.status === 'locked') {
+      const item = session.updateItemId ? await getItem(deps, session.updateItemId) : undefined;
+      if (item) await markItemError(deps, item, itemErrorOf('item_locked'));
+      fail('item_locked');
+    }
+    if (result.status === 'mfa_required') {
+      await setPendingMfa(deps, session, { institutionId: result.connection.institutionId, username: result.connection.login });
+      return { status: 'mfa_required' as const, mfa: { type: 'code' as const, prompt: result.prompt } };
+    }
+    return finishConnection(deps, session, institution, { connector, login: result.connection.login });
+  });
 }
 
 
 export async function submitMfaCode(deps: Deps, body: RequestOf<'link.mfa'>, caller: LinkCaller) {
   const session = await openSession(deps, body.link_token, caller);
   if (session.failedAttempts >= LIMITS.linkAttemptsMax) fail('too_many_attempts');
-  if (!session.mfa) fail('no_mfa_pending');
-  const institution = findInstitution(session.mfa.institutionId) ?? fail('institution_not_found');
-  const connector = connectorFor(session.environment, institution, deps.config.connectorEnv ?? {});
-  const pending = { institutionId: session.mfa.institutionId, login: session.mfa.username };
-  if (!(await connector.verifyMfaCode(pending, body.code))) return failAttempt(deps, session, 'invalid_mfa_code');
-  return finishConnection(deps, session, institution, session.mfa.username);
+  const mfa = session.mfa ?? fail('no_mfa_pending');
+  const institution = findInstitution(mfa.institutionId) ?? fail('institution_not_found');
+  const connector = await sessionConnector(deps, session, institution);
+  const pending = { institutionId: mfa.institutionId, login: mfa.username };
+  return withAttempt(deps, session, async (attempt) => {
+    if (!(await connector.verifyMfaCode(pending, body.code))) return failAttempt(attempt, 'invalid_mfa_code');
+    await releaseAttempt(deps, session, attempt);
+    return finishConnection(deps, session, institution, { connector, login: mfa.username });
+  });
+}
+
+/**
+ * The connector a session talks to: in update mode the item's own (its consent is repaired where it
+ * lives, never moved to another connector); else the one the institution's chain picks.
+ */
+async function sessionConnector(deps: Deps, session: LinkSessionRecord, institution: CatalogInstitution, method?: LinkMethod): Promise<ConnectorPort> {
+  const env = await connectorEnvFor(deps, session.environment);
+  if (session.updateItemId) {
+    const item = (await getItem(deps, session.updateItemId)) ?? fail('invalid_item_id');
+    return connectorNamed(item.connector, env);
+  }
+  return connectorFor(session.environment, institution, env, method);
+}
+
+// ---------- consent methods of real connectors (oauth, api_key, address, file) ----------
+
+/** The institution a consent step names, if the session may connect it. */
+function sessionInstitution(session: LinkSessionRecord, institutionId: string): CatalogInstitution {
+  const institution = findInstitution(institutionId) ?? fail('institution_not_found');
+  if (session.institutionId && session.updateItemId && session.institutionId !== institution.institution_id) fail('institution_mismatch');
+  requireSupported(institution, session.products);
+  return institution;
+}
+
+/** The usable session and institution of a consent step: the checks every Link step makes first. */
+async function consentContext(deps: Deps, linkToken: string, institutionId: string, caller: LinkCaller) {
+  const session = await openSession(deps, linkToken, caller);
+  if (session.failedAttempts >= LIMITS.linkAttemptsMax) fail('too_many_attempts');
+  return { session, institution: sessionInstitution(session, institutionId) };
+}
+
+
+/** The connector serving `method` (or the institution's default) for the session, or null when none can. */
+async function servingConnector(deps: Deps, session: LinkSessionRecord, institution: CatalogInstitution, method?: LinkMethod): Promise<ConnectorPort | null> {
+  try {
+    return await sessionConnector(deps, session, institution, method);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'provider_error') return null;
+    throw err;
+  }
+}
+
+/**
+ * POST /link/api/method: how the page collects consent for an institution. `method` is the one of
+ * the connector that serves it for this session (null when none is configured); `file_upload` says
+ * whether a statement may be uploaded instead (the institution's chain lists the file importer).
+ */
+export async function describeConsentMethod(deps: Deps, body: RequestOf<'link.method'>, caller: LinkCaller) {
+  const { session, institution } = await consentContext(deps, body.link_token, body.institution_id, caller);
+  // Update mode repairs the item's own consent: a statement cannot stand in for it.
+  const fileUpload = !session.updateItemId && institution.connectors.includes(FILE_IMPORT_CONNECTOR_ID) && (await servingConnector(deps, session, institution, 'file')) !== null;
+  const connector = await servingConnector(deps, session, institution);
+  // A chain whose only configured entry is the file importer is served by an upload.
+  const method = connector && connector.id !== FILE_IMPORT_CONNECTOR_ID ? connector.linkMethod : fileUpload ? ('file' as const) : null;
+  return { institution_id: institution.institution_id, method, file_upload: fileUpload };
+}
+
+/** A connector and its consent call (every method but credentials has one). */
+interface ConsentConnector {
+  connector: ConnectorPort;
+  connect: NonNullable<ConnectorPort['connect']>;
+}
+
+function consentCallOf(connector: ConnectorPort): ConsentConnector {
+  if (!connector.connect) throw new ApiError('provider_error', 'The connector for this institution cannot take this consent.');
+  return { connector, connect: connector.connect.bind(connector) };
+}
+
+/** The connector the session's institution is served by, when it uses `method`; invalid_field otherwise. */
+async function connectorUsing(deps: Deps, session: LinkSessionRecord, institution: CatalogInstitution, methods: readonly LinkMethod[]): Promise<ConsentConnector> {
+  const connector = await sessionConnector(deps, session, institution);
+  if (!methods.includes(connector.linkMethod)) {
+    fail('invalid_field', `${institution.name} is connected with the ${connector.linkMethod.replace('_', ' ')} method, not this one.`);
+  }
+  return consentCallOf(connector);
+}
+
+/**
+ * Runs a connector call of a consent step and maps its ConnectorError to the API's answers:
+ * login_required is a refused consent (counted like wrong credentials, with the adapter's message),
+ * rate_limited is 429 with Retry-After, provider_error is 502, and invalid_input answers 400 (or
+ * the catalogue's status) with the adapter's code when it is one of ours.
+ */
+async function connectorCall<T>(call: () => Promise<T>, attempt?: Attempt): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (!(err instanceof ConnectorError)) throw err;
+    logger.warn('a Link consent step failed at the connector', { kind: err.kind, error: err.message });
+    switch (err.kind) {
+      case 'login_required':
+        if (attempt) return failAttempt(attempt, 'invalid_credentials', err.message);
+        return fail('invalid_credentials', err.message);
+      case 'rate_limited':
+        return fail('rate_limit_exceeded', 'The institution asked us to slow down. Wait for the time in Retry-After, then retry.', {
+          'Retry-After': String(Math.max(1, Math.ceil(err.details.retryAfterSeconds ?? 60))),
+        });
+      case 'provider_error':
+        return fail('provider_error', 'The institution could not be reached. Try again later.');
+      case 'invalid_input': {
+        const code = err.details.code;
+        if (code !== undefined && isOurInputError(code)) return fail(code, err.message);
+        return fail('invalid_field', err.message);
+      }
+    }
+  }
+}
+
+/** An error code of the catalogue that describes refused input (400 family, or 413 for too large). */
+function isOurInputError(code: string): code is ErrorCode {
+  return Object.prototype.hasOwnProperty.call(ERRORS, code) && [400, 413].includes(statusOf(code as ErrorCode));
+}
+
+/** The end of every consent step: the connector's answer to what the user supplied. */
+async function finishConsent(deps: Deps, session: LinkSessionRecord, institution: CatalogInstitution, connector: ConnectorPort, result: LoginResult, attempt?: Attempt) {
+  if (result.status === 'invalid_credentials') {
+    if (attempt) return failAttempt(attempt, 'invalid_credentials', result.message);
+    return fail('invalid_credentials', result.message);
+  }
+  // The input was accepted: its attempt is given back before the connection commits (which refuses a locked session).
+  if (attempt) await releaseAttempt(deps, session, attempt);
+  if (result.status === 'locked') {
+    const item = session.updateItemId ? await getItem(deps, session.updateItemId) : undefined;
+    if (item) await markItemError(deps, item, itemErrorOf('item_locked'));
+    fail('item_locked');
+  }
+  // Only the credentials method has a second step; a connector asking for one here is a connector fault.
+  if (result.status === 'mfa_required') throw new Error(`${connector.id} asked for MFA after a ${connector.linkMethod} consent`);
+  return finishConnection(deps, session, institution, { connector, login: result.connection.login, secrets: result.secrets, batch: result.batch });
+}
+
+/** The page's callback URL for OAuth consents: the provider sends the user back here. */
+export function oauthRedirectUri(baseUrl: string): string {
+  return `${baseUrl.replace(/\/$/, '')}/link/oauth/callback`;
+}
+
+/** How long an OAuth consent may take at the provider (within the session's own lifetime). */
+const OAUTH_CONSENT_MS = 15 * 60_000;
+
+/** The encryption context of an OAuth consent's pending secrets: bound to the Link session, not to any item. */
+function pendingOwner(session: LinkSessionRecord) {
+  return { itemId: session.linkSessionId, applicationId: session.applicationId, environment: session.environment };
+}
+
+/**
+ * POST /link/api/oauth/start: a fresh random state (only its hash is stored on the session, with
+ * what the connector asks to keep sealed), and the provider URL to send the user to.
+ */
+export async function startOauth(deps: Deps, body: RequestOf<'link.oauth.start'>, caller: LinkCaller, baseUrl: string) {
+  const { session, institution } = await consentContext(deps, body.link_token, body.institution_id, caller);
+  const { connector } = await connectorUsing(deps, session, institution, ['oauth']);
+  const beginOauth = connector.beginOauth?.bind(connector) ?? fail('provider_error', 'The connector for this institution cannot start a consent.');
+  const state = randomToken(32);
+  const begun = await connectorCall(() => beginOauth({ institutionId: institution.institution_id, state, redirectUri: oauthRedirectUri(baseUrl) }));
+  await setPendingOauth(deps, session, {
+    stateHash: tokenHash(state),
+    institutionId: institution.institution_id,
+    pending: await sealProviderSecrets(deps, pendingOwner(session), begun.pending),
+    expiresAt: Math.min(session.expiresAt, deps.clock.now() + OAUTH_CONSENT_MS),
+  });
+  return { authorize_url: begun.authorizeUrl };
+}
+
+/**
+ * POST /link/api/oauth/complete: what the provider sent back to the callback. The state must be
+ * the one this session started last, not redeemed before (taking it removes it) and not expired;
+ * an `error` from the provider (the user declined) ends the consent without a connection.
+ */
+export async function completeOauth(deps: Deps, body: RequestOf<'link.oauth.complete'>, caller: LinkCaller, baseUrl: string) {
+  const session = await openSession(deps, body.link_token, caller);
+  if (session.failedAttempts >= LIMITS.linkAttemptsMax) fail('too_many_attempts');
+  const pending = await takePendingOauth(deps, session, tokenHash(body.state));
+  if (!pending) fail('oauth_state_invalid');
+  if (pending.expiresAt <= deps.clock.now()) fail('oauth_state_invalid', 'This sign-in took too long to come back. Start again.');
+  if (body.error !== undefined) {
+    if (body.error === 'access_denied') fail('oauth_access_denied');
+    fail('oauth_access_denied', 'The institution did not grant access. Start again, or choose another way to connect.');
+  }
+  const institution = sessionInstitution(session, pending.institutionId);
+  const { connector, connect } = await connectorUsing(deps, session, institution, ['oauth']);
+  const kept = (await openProviderSecrets(deps, { ...pendingOwner(session), providerSecrets: pending.pending })) ?? {};
+  // Some providers send back only a reference (the state) and no code: the adapter decides with what it kept.
+  const input: ConsentInput = { method: 'oauth', code: body.code ?? '', redirectUri: oauthRedirectUri(baseUrl), pending: kept };
+  return withAttempt(deps, session, async (attempt) => finishConsent(deps, session, institution, connector, await connectorCall(() => connect(institution.institution_id, input), attempt), attempt));
+}
+
+/** POST /link/api/consent: a read-only API key and secret, or a public wallet address. */
+export async function submitConsent(deps: Deps, body: RequestOf<'link.consent'>, caller: LinkCaller) {
+  const { session, institution } = await consentContext(deps, body.link_token, body.institution_id, caller);
+  const { connector, connect } = await connectorUsing(deps, session, institution, ['api_key', 'address']);
+  let input: ConsentInput;
+  if (connector.linkMethod === 'api_key') {
+    if (body.api_key === undefined || body.api_secret === undefined) fail('missing_field', 'Enter the API key and its secret.');
+    if (body.address !== undefined) fail('unknown_field', `${institution.name} takes an API key, not an address.`);
+    input = { method: 'api_key', apiKey: body.api_key.trim(), apiSecret: body.api_secret.trim() };
+  } else {
+    if (body.address === undefined) fail('missing_field', 'Enter the wallet address.');
+    if (body.api_key !== undefined || body.api_secret !== undefined) fail('unknown_field', `${institution.name} takes a public address, not an API key.`);
+    input = { method: 'address', address: body.address.trim() };
+  }
+  return withAttempt(deps, session, async (attempt) => finishConsent(deps, session, institution, connector, await connectorCall(() => connect(institution.institution_id, input), attempt), attempt));
+}
+
+/**
+ * POST /link/api/upload: a statement file. The file importer parses it into the item's accounts,
+ * transactions and holdings, written with the new item before it commits; a refused file leaves
+ * nothing behind and its error names the problem (and the line).
+ */
+export async function uploadStatement(deps: Deps, body: RequestOf<'link.upload'>, caller: LinkCaller) {
+  const { session, institution } = await consentContext(deps, body.link_token, body.institution_id, caller);
+  // A statement creates an item with its data; there is no login of an existing item to repair with one.
+  if (session.updateItemId) fail('invalid_field', 'This link reconnects an existing account; a statement file cannot repair it.');
+  if (session.environment === 'live' && !institution.connectors.includes(FILE_IMPORT_CONNECTOR_ID)) {
+    fail('invalid_field', `${institution.name} does not accept statement files.`);
+  }
+  const { connector, connect } = consentCallOf(connectorFor(session.environment, institution, await connectorEnvFor(deps, session.environment), 'file'));
+  const bytes = Buffer.from(body.file_base64, 'base64');
+  if (bytes.length > LIMITS.statementMaxBytes) fail('statement_too_large');
+  // A refused file is not a guessed login: it counts no attempt.
+  const result = await connectorCall(() => connect(institution.institution_id, { method: 'file', bytes, fileName: body.file_name }));
+  return finishConsent(deps, session, institution, connector, result);
 }
 
 /**
@@ -213,18 +493,21 @@ export async function submitMfaCode(deps: Deps, body: RequestOf<'link.mfa'>, cal
  * can simply retry, and a new item invisible (the reaper removes what it wrote). A new item's history
  * is loaded afterwards by the refresh worker (refreshItem), so Link answers without waiting for it.
  */
-async function finishConnection(deps: Deps, session: LinkSessionRecord, institution: CatalogInstitution, username: string) {
+async function finishConnection(deps: Deps, session: LinkSessionRecord, institution: CatalogInstitution, consent: ConnectedConsent) {
   const connected = session.updateItemId
-    ? await repairItem(deps, session, session.updateItemId)
+    ? await repairItem(deps, session, session.updateItemId, consent)
     : await connectNewItem(deps, session, {
         itemId: newItemId(),
         applicationId: session.applicationId,
         environment: session.environment,
         institution,
-        username,
+        username: consent.login,
         products: session.products,
         clientUserId: session.clientUserId,
         webhook: session.webhook,
+        connectorId: consent.connector.id,
+        secrets: consent.secrets,
+        batch: consent.batch,
       });
   const { item, publicToken, accounts } = connected;
   const metadata = {
@@ -245,6 +528,16 @@ async function finishConnection(deps: Deps, session: LinkSessionRecord, institut
   return { status: 'connected' as const, public_token: publicToken, metadata, redirect_url };
 }
 
+/** What a Link step connected: the connector, its reference for the user's data, and what came with the consent. */
+interface ConnectedConsent {
+  connector: ConnectorPort;
+  login: string;
+  /** Sealed to the item: a new item's, or a repaired item's replacing the old ones. */
+  secrets?: ProviderSecrets;
+  /** The item's data, when it came with the consent (a statement file). */
+  batch?: SourceBatch;
+}
+
 /** Why commitLinkConnection refused a session (read again): spent by a concurrent success, or locked by failures. */
 function sessionRefusal(session: LinkSessionRecord): never {
   if (session.failedAttempts >= LIMITS.linkAttemptsMax) fail('too_many_attempts');
@@ -261,19 +554,32 @@ function publicTokenRecord(deps: Deps, item: ItemRecord, rotate: boolean) {
  * ingestion lease (or the sync fails for any reason) the sync is left to the refresh worker. An
  * item whose history had not finished loading when its login broke has it loaded by the worker.
  */
-async function repairItem(deps: Deps, session: LinkSessionRecord, itemId: string) {
+async function repairItem(deps: Deps, session: LinkSessionRecord, itemId: string, consent: ConnectedConsent) {
   const current = (await getItem(deps, itemId)) ?? fail('invalid_item_id');
+  // A new consent (OAuth, API key, address) replaces the item's secrets and the provider's
+  // reference; a credentials login keeps the item's reference as it is.
+  const providerSecrets = consent.secrets ? await sealProviderSecrets(deps, current, consent.secrets) : undefined;
+  const connectionLogin = consent.connector.linkMethod === 'credentials' ? undefined : consent.login;
   const repaired: ItemRecord = {
     ...current,
     status: 'healthy',
     error: null,
     consentedProducts: [...new Set([...current.consentedProducts, ...session.products])],
     webhook: session.webhook ?? current.webhook,
+    ...(providerSecrets ? { providerSecrets } : {}),
+    ...(connectionLogin !== undefined ? { connectionLogin } : {}),
   };
   const accounts = await sourceAccounts(deps, repaired);
   const repairEvent = current.status !== 'healthy' ? newEvent(deps, current, 'item.login_repaired', { item_id: itemId }) : null;
   const publicToken = mintToken('public');
-  const commit: ItemCommit = { kind: 'repair', item: repaired, consentedProducts: repaired.consentedProducts, webhook: repaired.webhook };
+  const commit: ItemCommit = {
+    kind: 'repair',
+    item: repaired,
+    consentedProducts: repaired.consentedProducts,
+    webhook: repaired.webhook,
+    ...(providerSecrets ? { providerSecrets } : {}),
+    ...(connectionLogin !== undefined ? { connectionLogin } : {}),
+  };
   const historyPending = repaired.transactionsUpdateStatus !== 'historical_update_complete';
   const outcome = await commitLinkConnection(deps, {
     session,
@@ -326,17 +632,26 @@ async function connectNewItem(deps: Deps, session: LinkSessionRecord | null, arg
   const item = await createNewItem(deps, args);
   const historyPending = item.transactionsUpdateStatus !== 'historical_update_complete';
   let accounts: StoredAccount[];
+  let imported: ReturnType<typeof newEvent> | null;
   const publicToken = mintToken('public');
   try {
-    accounts = await sourceAccounts(deps, item);
-    await putAccounts(deps, item.itemId, accounts, deps.clock.now());
+    if (args.batch) {
+      // The data came with the consent (a statement): it is written now, there is nothing to pull.
+      accounts = (await ingestStatementBatch(deps, item, args.batch)).accounts;
+    } else {
+      accounts = await sourceAccounts(deps, item);
+      await putAccounts(deps, item.itemId, accounts, deps.clock.now());
+    }
+    // A statement's transactions are in the feed already: the item's first sync event is announced by
+    // the commit that makes the item real, so a connection that never commits announces nothing.
+    imported = args.batch && item.consentedProducts.includes('transactions') ? newEvent(deps, item, 'transactions.sync_updates_available', { item_id: item.itemId, initial_update_complete: true, historical_update_complete: true }) : null;
     const outcome = await commitLinkConnection(deps, {
       session,
       maxAttempts: LIMITS.linkAttemptsMax,
       item: { kind: 'create', item },
       publicToken,
       publicTokenRecord: publicTokenRecord(deps, item, false),
-      outbox: [],
+      outbox: imported ? [eventPut(deps, imported)] : [],
       firstRefreshDueAt: historyPending ? deps.clock.now() : undefined,
     });
     if (outcome === 'session_spent' && session) sessionRefusal((await getLinkSessionByHash(deps, session.linkTokenHash)) ?? session);
@@ -345,6 +660,7 @@ async function connectNewItem(deps: Deps, session: LinkSessionRecord | null, arg
     await discardConnection(deps, item.itemId);
     throw err;
   }
+  if (imported) await publishEvent(deps, imported.eventId);
   if (historyPending && history === 'queue') await queueHistoryLoad(deps, item.itemId);
   return { item, publicToken, accounts };
 }
@@ -368,11 +684,18 @@ interface ConnectArgs {
   products: Product[];
   clientUserId: string;
   webhook: string | null;
+  /** The connector that made the connection (default: the one serving the institution's logins). */
+  connectorId?: string;
+  /** The connector's secrets for the item, sealed to it when it is written. */
+  secrets?: ProviderSecrets;
+  /** The item's data when it came with the consent: written before the commit, no history to load. */
+  batch?: SourceBatch;
 }
 
 /** Writes a new item served by the login's connector, still invisible (connecting). */
 async function createNewItem(deps: Deps, args: ConnectArgs): Promise<ItemRecord> {
-  const connector = connectorFor(args.environment, args.institution, deps.config.connectorEnv ?? {});
+  const connectorId = args.connectorId ?? connectorFor(args.environment, args.institution, await connectorEnvFor(deps, args.environment)).id;
+  const owner = { itemId: args.itemId, applicationId: args.applicationId, environment: args.environment };
   return createConnectingItem(
     deps,
     {
@@ -381,12 +704,14 @@ async function createNewItem(deps: Deps, args: ConnectArgs): Promise<ItemRecord>
       environment: args.environment,
       institutionId: args.institution.institution_id,
       institutionName: args.institution.name,
-      connector: connector.id,
+      connector: connectorId,
       consentedProducts: args.products,
       connectionLogin: args.username,
       clientUserId: args.clientUserId,
       webhook: args.webhook,
-      transactionsUpdateStatus: args.products.includes('transactions') ? 'not_ready' : 'historical_update_complete',
+      // A statement's history is written with the item (connectNewItem), so it is complete at commit.
+      transactionsUpdateStatus: args.products.includes('transactions') && !args.batch ? 'not_ready' : 'historical_update_complete',
+      ...(args.secrets ? { providerSecrets: await sealProviderSecrets(deps, owner, args.secrets) } : {}),
     },
     deps.clock.now() + CONNECT_DEADLINE_MS,
   );
@@ -421,7 +746,7 @@ export async function createSandboxPublicToken(
   const institution = findInstitution(body.institution_id) ?? fail('institution_not_found');
   requireSupported(institution, body.products);
   const username = body.username ?? 'user_good';
-  const connector = connectorFor(auth.environment, institution, deps.config.connectorEnv ?? {});
+  const connector = connectorFor(auth.environment, institution, await connectorEnvFor(deps, auth.environment));
   const result = await connector.login(institution.institution_id, sandboxCredentials(username));
   if (result.status === 'locked') fail('item_locked');
   if (result.status === 'invalid_credentials') fail('invalid_credentials', `${username} is not a sandbox login; use user_good, user_good_<suffix> or user_mfa.`);

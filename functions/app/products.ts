@@ -8,46 +8,51 @@
 // recomputed lazily: the first read after a change (a committed ingestion, a new day, new rules)
 // reads the feed once and stores the result; every other read is one Query of the stored rows.
 // Nothing is computed at ingestion, so a refresh never pays for products nobody reads.
-import { connectorOfItem } from '../connectors';
 import { fail } from '../contracts/errors';
 import { LIMITS } from '../contracts/limits';
 import type { RequestOf } from '../contracts/routes';
 import { computeAssets } from '../core/assets';
 import { detectIncome } from '../core/income';
 import { detectRecurring } from '../core/recurring';
-import type { ProductContext } from '../core/connector-port';
+import type { ConnectorPort, Connection, Investments, ProductContext } from '../core/connector-port';
+import { FILE_IMPORT_CONNECTOR_ID } from '../core/connectors';
+import { readImportedInvestments } from '../data/imports-repo';
 import { currentTransactions, type StoredTransaction } from '../data/feed-repo';
 import type { ItemRecord, StoredAccount } from '../data/items-repo';
 import { productVersion, readStoredProduct, storeProduct, type StoredProductName } from '../data/products-repo';
 import { logger } from '../platform/observability';
 import type { Deps } from '../platform/runtime';
-import { todayOf } from './item-source';
+import { todayOf, withConnector } from './item-source';
 import { cachedAccounts, requireHistory, selectAccounts } from './reads';
 
 /**
- * The item's connector, and what its products are computed against: today and the accounts with
- * the balances the API serves (the cached ones, read once by the caller), so holdings and
- * liabilities reconcile with what accounts/get shows.
+ * Asks the item's connector for an institution-reported product, computed against today and the
+ * accounts with the balances the API serves (the cached ones, read once by the caller), so holdings
+ * and liabilities reconcile with what accounts/get shows. A connector failure is recorded on the
+ * item and answered as its API error (withConnector).
  */
-function institutionView(deps: Deps, item: ItemRecord, accounts: StoredAccount[]) {
-  const { connector, connection } = connectorOfItem(item);
+function fromInstitution<T>(deps: Deps, item: ItemRecord, accounts: StoredAccount[], ask: (connector: ConnectorPort, connection: Connection, context: ProductContext) => Promise<T>): Promise<T> {
   const context: ProductContext = { today: todayOf(deps), accounts };
-  return { connector, connection, context };
+  return withConnector(deps, item, ({ connector, connection }) => ask(connector, connection, context), { recordsHealth: false });
+}
+
+/** Holdings and investment transactions: what the statements reported for an import item, else the connector's. */
+function investmentsOf(deps: Deps, item: ItemRecord, accounts: StoredAccount[]): Promise<Investments> {
+  if (item.connector === FILE_IMPORT_CONNECTOR_ID) return readImportedInvestments(deps, item.itemId);
+  return fromInstitution(deps, item, accounts, (connector, connection, context) => connector.investments(connection, context));
 }
 
 /** Identity; a degraded item answers the empty shape, not an error. */
 export async function identityOf(deps: Deps, item: ItemRecord) {
   const accounts = await cachedAccounts(deps, item);
   if (item.status !== 'healthy') return { accounts, identity: { owners: [] } };
-  const { connector, connection, context } = institutionView(deps, item, accounts);
-  return { accounts, identity: await connector.identity(connection, context) };
+  return { accounts, identity: await fromInstitution(deps, item, accounts, (connector, connection, context) => connector.identity(connection, context)) };
 }
 
 export async function liabilitiesOf(deps: Deps, item: ItemRecord) {
   const all = await cachedAccounts(deps, item);
   const accounts = all.filter((a) => a.type === 'credit' || a.type === 'loan');
-  const { connector, connection, context } = institutionView(deps, item, all);
-  return { accounts, liabilities: await connector.liabilities(connection, context) };
+  return { accounts, liabilities: await fromInstitution(deps, item, all, (connector, connection, context) => connector.liabilities(connection, context)) };
 }
 
 /**
@@ -92,9 +97,8 @@ const isInvestmentAccount = (type: string) => type === 'investment' || type === 
 export async function holdingsOf(deps: Deps, item: ItemRecord) {
   const all = await cachedAccounts(deps, item);
   const accounts = all.filter((a) => isInvestmentAccount(a.type));
-  const { connector, connection, context } = institutionView(deps, item, all);
   const ids = new Set(accounts.map((a) => a.account_id));
-  return { accounts, holdings: (await connector.investments(connection, context)).holdings.filter((h) => ids.has(h.account_id)) };
+  return { accounts, holdings: (await investmentsOf(deps, item, all)).holdings.filter((h) => ids.has(h.account_id)) };
 }
 
 /** Omitted bounds mean the full history (ARCHITECTURE.md); newest first, then by id. */
@@ -104,8 +108,7 @@ export async function investmentTransactionsOf(deps: Deps, item: ItemRecord, bod
   const requested = body.options?.account_ids;
   const accounts = (requested ? selectAccounts(cached, requested) : cached).filter((a) => isInvestmentAccount(a.type));
   const ids = new Set(accounts.map((a) => a.account_id));
-  const { connector, connection, context } = institutionView(deps, item, cached);
-  const { investment_transactions } = await connector.investments(connection, context);
+  const { investment_transactions } = await investmentsOf(deps, item, cached);
   const rows = investment_transactions
     .filter((t) => ids.has(t.account_id) && (!body.start_date || t.date >= body.start_date) && (!body.end_date || t.date <= body.end_date))
     .sort((a, b) => (a.date === b.date ? a.investment_transaction_id.localeCompare(b.investment_transaction_id) : a.date < b.date ? 1 : -1));
@@ -117,8 +120,7 @@ export async function investmentTransactionsOf(deps: Deps, item: ItemRecord, bod
 export async function assetsOf(deps: Deps, item: ItemRecord) {
   requireHistory(item, 'historical_update_complete');
   const accounts = await cachedAccounts(deps, item);
-  const { connector, connection, context } = institutionView(deps, item, accounts);
   const holdingsValue: Record<string, number> = {};
-  for (const h of (await connector.investments(connection, context)).holdings) holdingsValue[h.account_id] = (holdingsValue[h.account_id] ?? 0) + h.value;
+  for (const h of (await investmentsOf(deps, item, accounts)).holdings) holdingsValue[h.account_id] = (holdingsValue[h.account_id] ?? 0) + h.value;
   return computeAssets(accounts, holdingsValue, null, new Date(deps.clock.now()).toISOString());
 }

@@ -3,6 +3,7 @@ import { fail } from '../contracts/errors';
 import { LIMITS } from '../contracts/limits';
 import type { RequestOf } from '../contracts/routes';
 import { TRANSACTIONS_UPDATE_STATUSES, type TransactionsUpdateStatus } from '../contracts/schemas';
+import { FILE_IMPORT_CONNECTOR_ID } from '../core/connectors';
 import { readTransactionsPage } from '../data/feed-repo';
 import { listAccounts, putAccounts, type ItemRecord, type StoredAccount } from '../data/items-repo';
 import type { Deps } from '../platform/runtime';
@@ -31,7 +32,8 @@ export async function cachedAccounts(deps: Deps, item: ItemRecord, accountIds?: 
 export async function freshAccounts(deps: Deps, item: ItemRecord, accountIds?: string[]): Promise<StoredAccount[]> {
   requireHealthy(item);
   const cached = await listAccounts(deps, item.itemId);
-  if (deps.clock.now() - cached.oldestRefresh <= BALANCE_MAX_AGE_MS) return selectAccounts(cached.accounts, accountIds);
+  // An import item's balances are the latest statement's: there is no source to ask again.
+  if (deps.clock.now() - cached.oldestRefresh <= BALANCE_MAX_AGE_MS || item.connector === FILE_IMPORT_CONNECTOR_ID) return selectAccounts(cached.accounts, accountIds);
   const fresh = await sourceAccounts(deps, item);
   await putAccounts(deps, item.itemId, fresh, deps.clock.now());
   return selectAccounts(fresh, accountIds);

@@ -119,6 +119,41 @@ export const ERRORS = {
     type: 'invalid_request',
     message: 'The institution does not support every requested product.',
   },
+  // --- statement files (the file importer; the message names the problem and its line) ---
+  statement_too_large: {
+    type: 'invalid_request',
+    status: 413,
+    message: 'The statement file is larger than the import accepts (10 MiB, 100,000 transactions).',
+  },
+  statement_unrecognized: {
+    type: 'invalid_request',
+    message: 'The file is not a statement the import reads: upload a CSV, OFX, QFX or QBO export from your bank.',
+  },
+  statement_malformed: {
+    type: 'invalid_request',
+    message: 'The statement file is damaged or incomplete; export it again from your bank.',
+  },
+  statement_unsupported_encoding: {
+    type: 'invalid_request',
+    message: 'The statement file is in a text encoding the import does not read (UTF-8, UTF-16, Windows-1252, ISO-8859-1).',
+  },
+  statement_empty: {
+    type: 'invalid_request',
+    message: 'The statement file holds no accounts or transactions.',
+  },
+  statement_server_error: {
+    type: 'invalid_request',
+    message: "The file holds the bank's error answer instead of a statement; export it again from your bank.",
+  },
+  statement_import_busy: {
+    type: 'rate_limit_error',
+    status: 409,
+    message: 'Another statement is being imported into this item. Retry after the time in Retry-After.',
+  },
+  statement_import_not_supported: {
+    type: 'invalid_request',
+    message: 'Statements can be uploaded only to items created from a statement file (connector file_import).',
+  },
   institution_mismatch: {
     type: 'invalid_request',
     message: 'Update mode must reconnect the same institution as the item.',
@@ -129,6 +164,10 @@ export const ERRORS = {
       "The redirect_uri is not allowed: live keys need an https URI on the application's list of allowed redirect URIs; test keys an https URI, or http on localhost.",
   },
   no_mfa_pending: { type: 'invalid_request', message: 'There is no MFA challenge to answer; submit credentials first.' },
+  oauth_state_invalid: {
+    type: 'invalid_request',
+    message: 'This return from the institution does not match an open sign-in of this link: it belongs to another session, was already used, or expired. Start again.',
+  },
   invalid_date_range: { type: 'invalid_request', message: 'start_date must not be after end_date.' },
   product_not_ready: {
     type: 'invalid_request',
@@ -165,6 +204,10 @@ export const ERRORS = {
     message: 'The username or password is incorrect. Check them and try again.',
   },
   invalid_mfa_code: { type: 'item_error', message: 'The code is incorrect. Check it and try again.' },
+  oauth_access_denied: {
+    type: 'item_error',
+    message: 'You declined to share your data at the institution, so nothing was connected. Start again if you change your mind.',
+  },
   item_locked: {
     type: 'item_error',
     message: 'This account is locked at your bank. Unlock it with your bank, then try again.',

@@ -85,6 +85,12 @@ export const LIMITS = {
   statementMaxBytes: 10 * 1024 * 1024,
   /** Most transactions (CSV rows, OFX STMTTRN/INVTRAN aggregates) one file may hold. */
   statementMaxTransactions: 100_000,
+  /**
+   * Most transactions one uploaded file may bring into an item: an upload is imported within its
+   * request (about 0.7 ms a transaction, measured in bench/statement-import.ts), which must end inside
+   * the upload functions' 29-second timeout with room to spare. Split a longer history into files.
+   */
+  statementUploadMaxTransactions: 20_000,
   /** Longest single CSV field, in characters (a runaway unclosed quote otherwise swallows the file). */
   statementCsvMaxFieldChars: 10_000,
   /** Most columns one CSV record may have. */

@@ -32,6 +32,40 @@ import {
 import { EVENT_TYPES } from './events';
 import { INITIAL_UPDATE_DAYS, LIMITS } from './limits';
 import { LinkSession, LinkStep, LinkTokenField } from './link-schemas';
+
+// ---------- hosted Link: consent beyond credentials ----------
+/** The longest code, error or provider parameter an OAuth redirect brings back that the page passes on. */
+const LINK_OAUTH_PARAM_MAX_LENGTH = 2048;
+/** The longest wallet address accepted (Bitcoin bech32 and Ethereum hex addresses are far shorter). */
+const LINK_ADDRESS_MAX_LENGTH = 128;
+/**
+ * The body limit of link.upload. A Lambda invocation carries at most 6 MB (API Gateway's own 10 MB
+ * limit is the looser one), and the proxy event wraps the body with headers and request context:
+ * 64 KiB is kept for them.
+ */
+export const LINK_UPLOAD_BODY_MAX_BYTES = 6 * 1024 * 1024 - 64 * 1024;
+/** The largest file link.upload takes through the gateway: base64 turns 3 bytes into 4, and 4 KiB is kept for the other fields. */
+export const LINK_UPLOAD_MAX_FILE_BYTES = Math.floor((LINK_UPLOAD_BODY_MAX_BYTES - 4096) / 4) * 3;
+/** A statement file in a JSON body (link.upload, items.statements.upload): standard base64, at most what the body limit lets through. */
+export const StatementFileBase64 = z
+  .string()
+  .min(1)
+  // What fits in the body limit (the importer itself takes up to LIMITS.statementMaxBytes).
+  .max(Math.ceil(LINK_UPLOAD_MAX_FILE_BYTES / 3) * 4)
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'expected the file as standard base64')
+  // Whole 4-character groups only: a truncated encoding would otherwise lose the file's last bytes silently.
+  // (A length check, not a grouped regex: one over megabytes of groups exhausts the regex engine's stack.)
+  .refine((v) => v.length % 4 === 0, 'expected the whole file as standard base64, padded to a multiple of 4 characters');
+/** How the Link page collects consent for an institution (functions/core/connector-port.ts LinkMethod). */
+const LinkMethodAnswer = z
+  .object({
+    institution_id: z.string(),
+    /** The method of the connector that serves the institution for this session; null when none serves it. */
+    method: z.enum(['credentials', 'oauth', 'api_key', 'address', 'file']).nullable(),
+    /** Whether the user may upload a statement file instead (the institution's chain lists the file importer). */
+    file_upload: z.boolean(),
+  })
+  .meta({ id: 'LinkMethod' });
 import { WebhookDelivery, WebhookEndpoint } from './webhook-schemas';
 import { ExcludedAccount, Identity, IncomeStream, Liabilities, RecurringStream } from './product-schemas';
 import {
@@ -88,6 +122,15 @@ export interface Route {
   request: z.ZodType | null;
   /** The body may be omitted entirely (categories/get). */
   bodyOptional?: boolean;
+  /** The largest body this route accepts, in bytes, when it is not LIMITS.bodyMaxBytes (a statement upload). */
+  bodyMaxBytes?: number;
+  /** Runs one call at a time per item: a concurrent call answers 409 with Retry-After. */
+  oneAtATime?: boolean;
+  /**
+   * Work that may take longer than an ordinary call (a statement imported within its request): its
+   * function gets the longest timeout API Gateway waits for (UPLOAD_FUNCTION_TIMEOUT_SECONDS).
+   */
+  longRunning?: boolean;
   response: z.ZodType;
   responseKind: ResponseKind;
   /** Set on the GraphQL and MCP endpoints; absent on REST routes. */
@@ -299,6 +342,27 @@ const DECLARED_ROUTES = [
     item: true,
     request: tokenOnly,
     response: z.object({ refreshing: z.boolean() }),
+  }),
+
+  route('items.statements.upload', {
+    path: '/v1/items/statements/upload',
+    tag: 'Items',
+    summary: 'Upload another statement file (CSV, OFX, QFX, QBO) to an item created from a statement.',
+    description: `For items whose connector is \`file_import\` (created by "Upload a statement" in Link). The file's accounts, holdings and transactions are merged into the item: transaction ids come from the file's FITIDs (or a content hash), so a re-uploaded or overlapping file adds nothing twice, and OFX corrections arrive as \`modified\`/\`removed\` in /v1/transactions/sync. Answers 400 with a \`statement_*\` code naming the problem and line for a file the import cannot read (nothing is written then). The file is sent base64-encoded; the body may be up to ${LINK_UPLOAD_BODY_MAX_BYTES} bytes, so a file of at most ${LINK_UPLOAD_MAX_FILE_BYTES} bytes fits.`,
+    item: true,
+    bodyMaxBytes: LINK_UPLOAD_BODY_MAX_BYTES,
+    oneAtATime: true,
+    longRunning: true,
+    request: z.strictObject({
+      access_token: AccessToken,
+      file_name: z.string().min(1).max(255),
+      file_base64: StatementFileBase64,
+    }),
+    response: z.object({
+      item_id: z.string(),
+      accounts: z.array(Account).meta({ description: 'The accounts this file reported, as stored now.' }),
+      transactions: z.object({ added: z.int(), modified: z.int(), removed: z.int() }).meta({ description: 'What the file changed in the item\u2019s transactions.' }),
+    }),
   }),
 
   // ---------- institutions ----------
@@ -692,6 +756,82 @@ const DECLARED_ROUTES = [
     auth: 'link',
     metering: 'none',
     request: z.strictObject({ link_token: LinkTokenField, code: z.string().min(1).max(LIMITS.mfaCodeMaxLength) }),
+    response: LinkStep,
+  }),
+  route('link.method', {
+    path: '/link/api/method',
+    tag: 'Hosted Link',
+    summary: 'How the page collects consent for an institution: its connector\'s method, and whether a statement upload is offered (called by the page).',
+    auth: 'link',
+    metering: 'none',
+    request: z.strictObject({ link_token: LinkTokenField, institution_id: Id }),
+    response: LinkMethodAnswer,
+  }),
+  route('link.oauth.start', {
+    path: '/link/api/oauth/start',
+    tag: 'Hosted Link',
+    summary: 'Start an OAuth consent: the provider URL to send the user to; they come back to /link/oauth/callback (called by the page).',
+    auth: 'link',
+    metering: 'none',
+    request: z.strictObject({ link_token: LinkTokenField, institution_id: Id }),
+    response: z.object({ authorize_url: z.string() }),
+  }),
+  route('link.oauth.callback', {
+    method: 'GET',
+    path: '/link/oauth/callback',
+    tag: 'Hosted Link',
+    summary: 'Where the provider sends the user back after consent (?state&code, or ?state&error): serves the Link page, which completes the consent.',
+    auth: 'none',
+    metering: 'none',
+    request: null,
+    response: z.string(),
+    responseKind: 'html',
+  }),
+  route('link.oauth.complete', {
+    path: '/link/api/oauth/complete',
+    tag: 'Hosted Link',
+    summary: 'Finish an OAuth consent with what the provider sent back to the callback (called by the page).',
+    auth: 'link',
+    metering: 'none',
+    request: z.strictObject({
+      link_token: LinkTokenField,
+      /** The redirect's `state` (or the `ref` providers that name it so send back). */
+      state: z.string().min(1).max(LIMITS.tokenMaxLength),
+      code: z.string().min(1).max(LINK_OAUTH_PARAM_MAX_LENGTH).optional(),
+      error: z.string().min(1).max(LINK_OAUTH_PARAM_MAX_LENGTH).optional(),
+    }),
+    response: LinkStep,
+  }),
+  route('link.consent', {
+    path: '/link/api/consent',
+    tag: 'Hosted Link',
+    summary: 'Submit a read-only API key and secret, or a public wallet address, for an institution (called by the page).',
+    auth: 'link',
+    metering: 'none',
+    request: z.strictObject({
+      link_token: LinkTokenField,
+      institution_id: Id,
+      api_key: z.string().min(1).max(LIMITS.credentialMaxLength).optional(),
+      api_secret: z.string().min(1).max(LIMITS.credentialMaxLength).optional(),
+      address: z.string().min(1).max(LINK_ADDRESS_MAX_LENGTH).optional(),
+    }),
+    response: LinkStep,
+  }),
+  route('link.upload', {
+    path: '/link/api/upload',
+    tag: 'Hosted Link',
+    summary: 'Upload a statement file (CSV, OFX, QFX, QBO) for an institution: the item is created with the file\'s data (called by the page).',
+    description: `The file is sent base64-encoded in JSON. The body may be up to ${LINK_UPLOAD_BODY_MAX_BYTES} bytes (under the 6 MB a Lambda invocation carries), so a file of at most ${LINK_UPLOAD_MAX_FILE_BYTES} bytes fits.`,
+    auth: 'link',
+    metering: 'none',
+    bodyMaxBytes: LINK_UPLOAD_BODY_MAX_BYTES,
+    longRunning: true,
+    request: z.strictObject({
+      link_token: LinkTokenField,
+      institution_id: Id,
+      file_name: z.string().min(1).max(255),
+      file_base64: StatementFileBase64,
+    }),
     response: LinkStep,
   }),
 

@@ -73,6 +73,14 @@ export const ItemError = z
   .object({ type: z.string(), code: z.string(), message: z.string() })
   .meta({ id: 'ItemError', description: 'Why the item is not healthy.' });
 
+export const SyncError = z
+  .object({
+    code: z.string().meta({ description: 'The error code the pull ended with, e.g. `provider_error` or `rate_limit_exceeded`.' }),
+    message: z.string(),
+    occurred_at: Timestamp,
+  })
+  .meta({ id: 'SyncError' });
+
 export const Item = z
   .object({
     item_id: z.string(),
@@ -85,6 +93,9 @@ export const Item = z
     last_successful_sync: Timestamp.nullable(),
     created_at: Timestamp,
     transactions_update_status: TransactionsUpdateStatus,
+    last_sync_error: SyncError.nullable().meta({
+      description: 'The last failed pull from the item\u2019s connector, until a pull succeeds again (null when the last pull succeeded). With `connector` and `last_successful_sync`, the connector\u2019s health and freshness for this item.',
+    }),
   })
   .meta({ id: 'Item' });
 

@@ -164,6 +164,7 @@ export function planBatch<T>(
 /** What the window rule needs of a transaction. */
 export interface WindowTxn {
   transaction_id: string;
+  account_id: string;
   date: string;
 }
 
@@ -173,21 +174,41 @@ export function windowStartOf(source: readonly WindowTxn[]): string {
 }
 
 /**
+ * The first date the window covers for each account it reports: that account's oldest transaction.
+ * An account the batch reports nothing for is not in the window at all (its source was not read, or
+ * had nothing): none of its rows is removed.
+ */
+export function windowStartsByAccount(source: readonly WindowTxn[]): Map<string, string> {
+  const starts = new Map<string, string>();
+  for (const t of source) {
+    const start = starts.get(t.account_id);
+    if (start === undefined || t.date < start) starts.set(t.account_id, t.date);
+  }
+  return starts;
+}
+
+/**
  * The changes a window batch means against what the feed holds: every transaction of the batch is
  * upserted (planBatch drops the unchanged ones), and a held transaction dated inside the window that
- * the batch no longer reports (a pending that never posted) is removed. Rows older than the window
- * are history and stay. `held` may be limited to the days where the batch differs from the feed, and
- * `source` to the transactions of those days, as long as `windowStart` is the whole batch's.
+ * the batch no longer reports (a pending that never posted) is removed. The window is per account:
+ * it starts at that account's oldest reported transaction, and an account the batch reports nothing
+ * for keeps every row (windowStartsByAccount). Rows older than the window are history and stay.
+ * `held` may be limited to the days where the batch differs from the feed, and `source` to the
+ * transactions of those days, as long as `windowStart`, `reported` and `accountStarts` are the whole
+ * batch's.
  */
 export function windowChanges<T extends WindowTxn>(
   source: readonly T[],
   held: ReadonlyMap<string, { removed: boolean; txn?: T }>,
   windowStart: string = windowStartOf(source),
   reported: ReadonlySet<string> = new Set(source.map((t) => t.transaction_id)),
+  accountStarts: ReadonlyMap<string, string> = windowStartsByAccount(source),
 ): TxnChange<T>[] {
   const changes: TxnChange<T>[] = source.map((txn) => ({ txnId: txn.transaction_id, txn }));
   for (const [txnId, entry] of held) {
-    if (!entry.removed && !reported.has(txnId) && entry.txn && entry.txn.date >= windowStart) changes.push({ txnId });
+    if (entry.removed || reported.has(txnId) || !entry.txn || entry.txn.date < windowStart) continue;
+    const accountStart = accountStarts.get(entry.txn.account_id);
+    if (accountStart !== undefined && entry.txn.date >= accountStart) changes.push({ txnId });
   }
   return changes;
 }

@@ -49,6 +49,7 @@ import {
   windowChanges,
   windowDays,
   windowStartOf,
+  windowStartsByAccount,
   type Delivery,
   type FeedEntry,
   type FeedStats,
@@ -579,7 +580,7 @@ async function resolveBatch(
   const candidates = source.transactions.filter((t) => planned.has(t.date));
   const elsewhere = await view.lookUp(candidates.filter((t) => !held.has(t.transaction_id)).map((t) => t.transaction_id));
   const reported = new Set(source.transactions.map((t) => t.transaction_id));
-  return { latest: new Map([...held, ...elsewhere]), changes: windowChanges(candidates, held, windowStart, reported) };
+  return { latest: new Map([...held, ...elsewhere]), changes: windowChanges(candidates, held, windowStart, reported, windowStartsByAccount(source.transactions)) };
 }
 
 /**

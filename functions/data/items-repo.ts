@@ -19,6 +19,7 @@ import { ItemStatus, TRANSACTIONS_UPDATE_STATUSES, type AccountRecord, type Envi
 import { firstRefreshIntervalMs, refreshIntervalMs } from '../core/refresh-schedule';
 import { tokenHash } from '../core/tokens';
 import type { Deps } from '../platform/runtime';
+import { isSealedSecret, type SealedSecret } from '../platform/crypto/envelope';
 import { queryByPrefix, writeIf, type Row } from './dynamo';
 import { keys, TABLE } from './keys';
 
@@ -50,6 +51,23 @@ export interface ItemRecord {
   webhook: string | null;
   /** How far the item's transaction history has loaded (see TRANSACTIONS_UPDATE_STATUSES). */
   transactionsUpdateStatus: TransactionsUpdateStatus;
+  /**
+   * The connector's per-item secrets (OAuth tokens, a user's API key), sealed under an encryption
+   * context bound to this item (functions/app/provider-secrets.ts); null for connectors that need none.
+   * Lives on the item row, so removing the item deletes them with it.
+   */
+  providerSecrets: SealedSecret | null;
+  /** Where the connector's next incremental refresh resumes (Connection.cursor); never a secret. */
+  connectorCursor: string | null;
+  /** The last failed pull from the connector, until a pull succeeds again (connector health). */
+  lastSyncError: SyncError | null;
+}
+
+/** A failed pull, as the item shows it: the API error code, a message without secrets, and when. */
+export interface SyncError {
+  code: string;
+  message: string;
+  occurredAt: string;
 }
 
 /**
@@ -79,6 +97,9 @@ function itemFromRow(row: Row): ItemRecord {
     clientUserId: row.client_user_id,
     webhook: row.webhook ?? null,
     transactionsUpdateStatus: row.transactions_update_status ?? HISTORY_COMPLETE,
+    providerSecrets: isSealedSecret(row.provider_secrets) ? row.provider_secrets : null,
+    connectorCursor: typeof row.connector_cursor === 'string' ? row.connector_cursor : null,
+    lastSyncError: row.last_sync_error ? { code: row.last_sync_error.code, message: row.last_sync_error.message, occurredAt: row.last_sync_error.occurred_at } : null,
   };
 }
 
@@ -95,6 +116,7 @@ export function publicItem(item: ItemRecord) {
     last_successful_sync: item.lastSuccessfulSync,
     created_at: item.createdAt,
     transactions_update_status: item.transactionsUpdateStatus,
+    last_sync_error: item.lastSyncError ? { code: item.lastSyncError.code, message: item.lastSyncError.message, occurred_at: item.lastSyncError.occurredAt } : null,
   };
 }
 
@@ -136,6 +158,8 @@ export interface NewItem {
   error?: ItemRecord['error'];
   /** Omitted: the history is complete (an item written with its history, or without transactions). */
   transactionsUpdateStatus?: TransactionsUpdateStatus;
+  /** The connector's per-item secrets, already sealed to this item (functions/app/provider-secrets.ts). */
+  providerSecrets?: SealedSecret | null;
 }
 
 /** Writes an item straight away (no Link connection); a healthy one gets its refresh-due row with it. */
@@ -196,7 +220,62 @@ function itemRow(item: NewItem, createdAt: string): Row {
     client_user_id: item.clientUserId,
     webhook: item.webhook,
     ...(item.transactionsUpdateStatus ? { transactions_update_status: item.transactionsUpdateStatus } : {}),
+    ...(item.providerSecrets ? { provider_secrets: item.providerSecrets } : {}),
   };
+}
+
+/**
+ * Stores what a pull from the connector left to keep: rotated provider secrets (sealed) and the
+ * cursor of the next incremental refresh. Written before the pull's batch is committed, so a
+ * rotated refresh token is never lost to a failed commit.
+ */
+export async function saveConnectorState(deps: Deps, itemId: string, state: { providerSecrets?: SealedSecret; cursor?: string }): Promise<void> {
+  const sets: string[] = [];
+  const values: Record<string, unknown> = {};
+  if (state.providerSecrets) {
+    sets.push('provider_secrets = :secrets');
+    values[':secrets'] = state.providerSecrets;
+  }
+  if (state.cursor !== undefined) {
+    sets.push('connector_cursor = :cursor');
+    values[':cursor'] = state.cursor;
+  }
+  if (!sets.length) return;
+  await deps.ddb.send(
+    new UpdateCommand({
+      TableName: deps.config.tableName,
+      Key: keys.item(itemId),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: values,
+    }),
+  );
+}
+
+/** A pull succeeded: the item is fresh as of `at`, and its last sync error is cleared. */
+export async function markSynced(deps: Deps, itemId: string, at: string): Promise<void> {
+  await deps.ddb.send(
+    new UpdateCommand({
+      TableName: deps.config.tableName,
+      Key: keys.item(itemId),
+      UpdateExpression: 'SET last_successful_sync = :at REMOVE last_sync_error',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':at': at },
+    }),
+  );
+}
+
+/** Records the item's last failed pull (connector health), or clears it after a pull that succeeded. */
+export async function recordSyncError(deps: Deps, itemId: string, error: SyncError | null): Promise<void> {
+  await deps.ddb.send(
+    new UpdateCommand({
+      TableName: deps.config.tableName,
+      Key: keys.item(itemId),
+      UpdateExpression: error ? 'SET last_sync_error = :error' : 'REMOVE last_sync_error',
+      ConditionExpression: 'attribute_exists(pk)',
+      ...(error ? { ExpressionAttributeValues: { ':error': { code: error.code, message: error.message, occurred_at: error.occurredAt } } } : {}),
+    }),
+  );
 }
 
 export async function updateItemState(
@@ -376,9 +455,11 @@ async function planOfApplication(deps: Deps, applicationId: string): Promise<Pla
  * while the item is healthy (checked in the same transaction); false when it is not, or when a
  * concurrent status change won (that change wrote or deleted the row itself).
  */
-export async function scheduleNextRefresh(deps: Deps, item: ItemRecord): Promise<boolean> {
+export async function scheduleNextRefresh(deps: Deps, item: ItemRecord, options: { retryInMs?: number } = {}): Promise<boolean> {
   const plan = await planOfApplication(deps, item.applicationId);
-  const interval = plan ? refreshIntervalMs(deps.config.stage, plan) : firstRefreshIntervalMs(deps.config.stage);
+  const planInterval = plan ? refreshIntervalMs(deps.config.stage, plan) : firstRefreshIntervalMs(deps.config.stage);
+  // A retry after a failed pull comes sooner than the plan's interval, never later.
+  const interval = options.retryInMs !== undefined ? Math.min(planInterval, options.retryInMs) : planInterval;
   const table = deps.config.tableName;
   try {
     await deps.ddb.send(
@@ -647,6 +728,27 @@ export interface LinkSessionRecord {
   status: 'open' | 'completed';
   failedAttempts: number;
   mfa: { institutionId: string; username: string } | null;
+  /** An OAuth consent under way (Link's oauth method), until the user comes back or starts another. */
+  oauth: PendingOauth | null;
+}
+
+/**
+ * What a Link session keeps while the user consents at the provider: the SHA-256 of the `state` it
+ * sent (never the state itself), and what the connector's beginOauth asked to keep, sealed.
+ */
+export interface PendingOauth {
+  stateHash: string;
+  institutionId: string;
+  pending: SealedSecret;
+  /** ms since epoch: a consent not finished by then is refused. */
+  expiresAt: number;
+}
+
+function pendingOauthFromRow(value: unknown): PendingOauth | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const row = value as Row;
+  if (typeof row.state_hash !== 'string' || !isSealedSecret(row.pending)) return null;
+  return { stateHash: row.state_hash, institutionId: row.institution_id, pending: row.pending, expiresAt: row.expiration };
 }
 
 function sessionFromRow(row: Row): LinkSessionRecord {
@@ -666,10 +768,11 @@ function sessionFromRow(row: Row): LinkSessionRecord {
     status: row.status,
     failedAttempts: row.failed_attempts ?? 0,
     mfa: row.mfa ?? null,
+    oauth: pendingOauthFromRow(row.oauth),
   };
 }
 
-export async function putLinkSession(deps: Deps, s: Omit<LinkSessionRecord, 'status' | 'failedAttempts' | 'mfa'>): Promise<void> {
+export async function putLinkSession(deps: Deps, s: Omit<LinkSessionRecord, 'status' | 'failedAttempts' | 'mfa' | 'oauth'>): Promise<void> {
   await deps.ddb.send(
     new PutCommand({
       TableName: deps.config.tableName,
@@ -728,6 +831,21 @@ export async function recordFailedAttempt(deps: Deps, session: LinkSessionRecord
   }
 }
 
+/** Gives back an attempt reserved by recordFailedAttempt that did not fail (the input was accepted, or never judged). */
+export async function releaseFailedAttempt(deps: Deps, session: LinkSessionRecord): Promise<void> {
+  await writeIf(() =>
+    deps.ddb.send(
+      new UpdateCommand({
+        TableName: deps.config.tableName,
+        Key: keys.linkToken(session.linkTokenHash),
+        UpdateExpression: 'ADD failed_attempts :minus',
+        ConditionExpression: 'failed_attempts > :zero',
+        ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+      }),
+    ),
+  );
+}
+
 export async function setPendingMfa(deps: Deps, session: LinkSessionRecord, mfa: LinkSessionRecord['mfa']): Promise<void> {
   await deps.ddb.send(
     new UpdateCommand({
@@ -741,12 +859,54 @@ export async function setPendingMfa(deps: Deps, session: LinkSessionRecord, mfa:
   );
 }
 
+/** Records the OAuth consent a Link session started (replacing one started before). */
+export async function setPendingOauth(deps: Deps, session: LinkSessionRecord, oauth: PendingOauth): Promise<void> {
+  await deps.ddb.send(
+    new UpdateCommand({
+      TableName: deps.config.tableName,
+      Key: keys.linkToken(session.linkTokenHash),
+      UpdateExpression: 'SET oauth = :oauth',
+      ConditionExpression: '#status = :open',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ':oauth': { state_hash: oauth.stateHash, institution_id: oauth.institutionId, pending: oauth.pending, expiration: oauth.expiresAt },
+        ':open': 'open',
+      },
+    }),
+  );
+}
+
+/**
+ * Takes the session's pending OAuth consent if its state hash is `stateHash`: one conditional write
+ * removes it, so a state is redeemed at most once even by concurrent callbacks. Null when the
+ * session holds no consent with that state (another state, already redeemed, or a spent session).
+ */
+export async function takePendingOauth(deps: Deps, session: LinkSessionRecord, stateHash: string): Promise<PendingOauth | null> {
+  try {
+    const res = await deps.ddb.send(
+      new UpdateCommand({
+        TableName: deps.config.tableName,
+        Key: keys.linkToken(session.linkTokenHash),
+        UpdateExpression: 'REMOVE oauth',
+        ConditionExpression: '#status = :open AND oauth.state_hash = :hash',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':open': 'open', ':hash': stateHash },
+        ReturnValues: 'ALL_OLD',
+      }),
+    );
+    return pendingOauthFromRow(res.Attributes?.oauth);
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return null;
+    throw err;
+  }
+}
+
 /** What commitLinkConnection does to the item. */
 export type ItemCommit =
   /** A new item: its connecting row becomes a healthy item listed under its application. */
   | { kind: 'create'; item: ItemRecord }
   /** Update mode: the existing item is healthy again, with the session's products and webhook. */
-  | { kind: 'repair'; item: ItemRecord; consentedProducts: Product[]; webhook: string | null };
+  | { kind: 'repair'; item: ItemRecord; consentedProducts: Product[]; webhook: string | null; providerSecrets?: SealedSecret; connectionLogin?: string };
 
 export type ConnectionCommitOutcome = 'committed' | 'session_spent' | 'item_gone';
 
@@ -795,7 +955,8 @@ export async function commitLinkConnection(
       : {
           TableName: table,
           Key: keys.item(item.itemId),
-          UpdateExpression: 'SET #status = :healthy, #error = :null, consented_products = :products, webhook = :webhook',
+          // A repair with a new consent replaces the provider secrets (and the provider's reference) with it.
+          UpdateExpression: `SET #status = :healthy, #error = :null, consented_products = :products, webhook = :webhook${args.item.providerSecrets ? ', provider_secrets = :secrets' : ''}${args.item.connectionLogin !== undefined ? ', connection_login = :login' : ''}`,
           ConditionExpression: 'attribute_exists(pk) AND #status <> :connecting',
           ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
           ExpressionAttributeValues: {
@@ -804,6 +965,8 @@ export async function commitLinkConnection(
             ':connecting': CONNECTING,
             ':products': args.item.consentedProducts,
             ':webhook': args.item.webhook,
+            ...(args.item.providerSecrets ? { ':secrets': args.item.providerSecrets } : {}),
+            ...(args.item.connectionLogin !== undefined ? { ':login': args.item.connectionLogin } : {}),
           },
         };
   const spendSession = args.session

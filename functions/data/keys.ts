@@ -112,6 +112,13 @@ export const keys = {
   // removing the item removes them.
   productPart: (itemId: string, product: string, part: number) => ({ pk: `ITEM#${itemId}`, sk: `PRODUCT#${product}#${String(part).padStart(3, '0')}` }),
   productParts: (itemId: string, product: string) => ({ pk: `ITEM#${itemId}`, skPrefix: `PRODUCT#${product}#` }),
+  // Statement import (functions/data/imports-repo.ts): the holdings and investment transactions the
+  // item's statement files reported, in the item's partition so removing the item removes them.
+  importedInvestments: (itemId: string) => ({ pk: `ITEM#${itemId}`, sk: 'IMPORT#INVESTMENTS' }),
+  /** What the item's imports must remember: corrections, and the date of each account's balance. */
+  importState: (itemId: string) => ({ pk: `ITEM#${itemId}`, sk: 'IMPORT#STATE' }),
+  /** Held while one file is imported into the item, so two files never interleave. */
+  importLock: (itemId: string) => ({ pk: `ITEM#${itemId}`, sk: 'IMPORT#LOCK' }),
   // Refresh-due index (scheduled refresh; functions/core/refresh-schedule.ts, functions/data/items-repo.ts):
   // the row lives in the item's partition, so every write to it is in a partition the item's writers
   // already touch and removing the item removes it; its gsi1 entry lists it under its shard by due time.

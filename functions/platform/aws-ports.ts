@@ -3,12 +3,13 @@
 //
 // Each SDK is required, and its client built, on first use only, and a function whose grants do not
 // allow the call is built without the SDK at all (bundled-sdks.ts).
+import type * as SecretsManagerSdk from '@aws-sdk/client-secrets-manager';
 import type * as SfnSdk from '@aws-sdk/client-sfn';
 import type * as SqsSdk from '@aws-sdk/client-sqs';
 import type { EventMessage, RefreshExecutionInput } from '../contracts/worker-messages';
 import { notBundled } from './bundled-sdks';
 import { tracer } from './observability';
-import type { BackgroundPorts } from './ports';
+import type { BackgroundPorts, ConnectorConfigSource } from './ports';
 
 /** Runs `create` once, on the first call, and returns its result from then on. */
 function lazy<T>(create: () => T): () => T {
@@ -24,6 +25,9 @@ const sqsSdk = lazy(() =>
 );
 const sfnSdk = lazy(() =>
   process.env.FC_BUNDLE_SFN === 'omit' ? notBundled('sfn') : (require('@aws-sdk/client-sfn') as typeof SfnSdk),
+);
+const secretsManagerSdk = lazy(() =>
+  process.env.FC_BUNDLE_SECRETS_MANAGER === 'omit' ? notBundled('secretsManager') : (require('@aws-sdk/client-secrets-manager') as typeof SecretsManagerSdk),
 );
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -120,4 +124,34 @@ async function sendRefreshBatch(client: SqsSdk.SQSClient, queueUrl: string, inpu
     if (attempt === REFRESH_BATCH_ATTEMPTS) return [...refused, ...pending.map((p) => p.input)];
     await new Promise((resolve) => setTimeout(resolve, REFRESH_BATCH_RETRY_PAUSE_MS * attempt));
   }
+}
+
+/**
+ * The stage's connector configuration: the JSON object of the Secrets Manager secret the stack
+ * names (variable name -> string value) over the function's own environment. Read once per
+ * container and cached; a failed read is not cached, so the next call tries again.
+ */
+export function createSecretsManagerConnectorConfig(secretId: string, region: string, env: NodeJS.ProcessEnv): ConnectorConfigSource {
+  const client = lazy(() => tracer.captureAWSv3Client(new (secretsManagerSdk().SecretsManagerClient)({ region })));
+  let loaded: Promise<Readonly<Record<string, string | undefined>>> | null = null;
+  const read = async () => {
+    const out = await client().send(new (secretsManagerSdk().GetSecretValueCommand)({ SecretId: secretId }));
+    const parsed = JSON.parse(out.SecretString ?? '{}') as unknown;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('the connector secret must be a JSON object of variable names to strings');
+    const values: Record<string, string> = {};
+    for (const [name, value] of Object.entries(parsed)) {
+      if (typeof value !== 'string') throw new Error(`the connector secret's ${name} must be a string`);
+      values[name] = value;
+    }
+    return { ...env, ...values };
+  };
+  return {
+    load() {
+      loaded ??= read().catch((err: unknown) => {
+        loaded = null;
+        throw err;
+      });
+      return loaded;
+    },
+  };
 }

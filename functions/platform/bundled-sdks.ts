@@ -15,6 +15,8 @@ export const SDK_BUNDLE_SWITCHES = {
   kms: 'FC_BUNDLE_KMS',
   /** Bedrock Runtime (the AI routes' model, model-bedrock.ts). */
   bedrock: 'FC_BUNDLE_BEDROCK',
+  /** Secrets Manager (the stage's connector credentials, aws-ports.ts). */
+  secretsManager: 'FC_BUNDLE_SECRETS_MANAGER',
 } as const;
 export type OptionalSdk = keyof typeof SDK_BUNDLE_SWITCHES;
 

@@ -410,7 +410,10 @@ export function parseBody(route: Route): ApiMiddleware {
       if (route.request === null) return;
       const state = stateOf(request);
       const raw = rawBodyOf(request.event);
-      if (Buffer.byteLength(raw, 'utf8') > LIMITS.bodyMaxBytes) throw new ApiError('request_too_large');
+      const maxBytes = route.bodyMaxBytes ?? LIMITS.bodyMaxBytes;
+      if (Buffer.byteLength(raw, 'utf8') > maxBytes) {
+        throw route.bodyMaxBytes === undefined ? new ApiError('request_too_large') : new ApiError('request_too_large', `The request body is larger than the ${maxBytes} bytes this operation accepts.`);
+      }
       // A protocol's own library parses its body (and answers a bad one in its own format).
       if (route.protocol) {
         state.body = raw;

@@ -110,6 +110,7 @@ const STATUS_TEXT: Record<number, string> = {
   404: 'Not found',
   405: 'Method not allowed',
   406: 'Not acceptable',
+  409: 'Another call is working on the same item; retry after Retry-After',
   413: 'Request body too large',
   415: 'Unsupported content type',
   429: 'Rate limit or monthly quota exceeded',
@@ -129,7 +130,7 @@ function errorResponses(): Json {
   const used = restErrorStatuses();
   for (const status of allErrorStatuses().filter((s) => used.has(s))) {
     const codes = codesForStatus(status);
-    const retryHeaders = status === 429 ? ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'] : status === 503 ? ['Retry-After'] : [];
+    const retryHeaders = status === 429 ? ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'] : status === 503 || status === 409 ? ['Retry-After'] : [];
     const headers = ['X-Request-Id', 'FC-Version', ...retryHeaders];
     out[`Error${status}`] = {
       description: `${STATUS_TEXT[status] ?? 'Error'}. Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
@@ -167,6 +168,7 @@ function errorStatusesOf(route: Route): number[] {
   if (route.auth === 'key') [401, 403, 404, 429, 502].forEach((s) => statuses.add(s));
   if (route.auth === 'link') [404, 429, 502].forEach((s) => statuses.add(s));
   if (route.request) [413, 415].forEach((s) => statuses.add(s));
+  if (route.oneAtATime) statuses.add(409);
   // The Streamable HTTP transport refuses a client that does not accept both JSON and an event stream.
   if (route.protocol === 'mcp') statuses.add(406);
   // Every route that reads or writes the table (a key is checked there too) can find it unavailable.

@@ -33,3 +33,13 @@ export interface BackgroundPorts {
   refreshQueue: RefreshQueue;
   deliveries: DeliveryStarter;
 }
+
+/**
+ * The deployment's connector configuration (functions/core/connectors.ts: each connector's
+ * credential variables and optional base URLs), variable name -> value. On AWS it is the stage's
+ * Secrets Manager secret, read once per container and cached (aws-ports.ts); locally, the
+ * environment. Only live traffic consults it: test keys reach the simulator.
+ */
+export interface ConnectorConfigSource {
+  load(): Promise<Readonly<Record<string, string | undefined>>>;
+}

@@ -11,7 +11,7 @@ import type * as KmsKeyProviderModule from './crypto/kms-key-provider';
 import { createLocalKeyProvider } from './crypto/local-key-provider';
 import { tracer } from './observability';
 import type { ModelPort } from './model-port';
-import type { BackgroundPorts } from './ports';
+import type { BackgroundPorts, ConnectorConfigSource } from './ports';
 
 const ConfigSchema = z.object({
   FC_TABLE_NAME: z.string().min(1),
@@ -53,6 +53,8 @@ export interface Deps {
   keyProvider: KeyProvider;
   /** Queues and workflows: the AWS adapters on Lambda, the in-process ones locally, NO_PORTS where none may run. */
   ports: BackgroundPorts;
+  /** The connector configuration of this deployment (ports.ts ConnectorConfigSource). */
+  connectorConfig: ConnectorConfigSource;
   /**
    * The AI routes' language model (model-port.ts), null for rules only. Left out, the AI routes take
    * the one the environment names (model-environment.ts); tests and local runs may set it.
@@ -112,6 +114,7 @@ export interface DepsOverrides {
   clock?: Clock;
   keyProvider?: KeyProvider;
   ports?: BackgroundPorts;
+  connectorConfig?: ConnectorConfigSource;
 }
 
 /** Ports that refuse to work: for processes that must not start background work. */
@@ -134,6 +137,7 @@ export function createDeps(config: RuntimeConfig, overrides: DepsOverrides | Clo
     ddbCalls,
     keyProvider: o.keyProvider ?? createLocalKeyProvider(),
     ports: o.ports ?? NO_PORTS,
+    connectorConfig: o.connectorConfig ?? { load: async () => config.connectorEnv ?? {} },
   };
 }
 
@@ -158,7 +162,7 @@ export function runtime(): Deps {
     // the adapters in turn load each SDK and build its client on first use, not here.
     /* eslint-disable @typescript-eslint/no-require-imports */
     const { createKmsKeyProvider } = require('./crypto/kms-key-provider') as typeof KmsKeyProviderModule;
-    const { createAwsPorts } = require('./aws-ports') as typeof AwsPortsModule;
+    const { createAwsPorts, createSecretsManagerConnectorConfig } = require('./aws-ports') as typeof AwsPortsModule;
     /* eslint-enable @typescript-eslint/no-require-imports */
     current = createDeps(config, {
       keyProvider: config.secretsKmsKeyId
@@ -167,6 +171,10 @@ export function runtime(): Deps {
           ? undefined
           : missingKmsKey,
       ports: createAwsPorts(process.env, config.region),
+      // The stage's connector credentials live in Secrets Manager when the stack names a secret.
+      connectorConfig: process.env.FC_CONNECTOR_SECRET_ARN
+        ? createSecretsManagerConnectorConfig(process.env.FC_CONNECTOR_SECRET_ARN, config.region, process.env)
+        : undefined,
     });
   }
   return current;

@@ -50,6 +50,15 @@ type ItemError struct {
 	Message string `json:"message"`
 }
 
+// SyncError is an object of the Fincore financial data API.
+type SyncError struct {
+	// The error code the pull ended with, e.g. `provider_error` or `rate_limit_exceeded`.
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	// ISO 8601 timestamp (UTC).
+	OccurredAt string `json:"occurred_at"`
+}
+
 // Item is an object of the Fincore financial data API.
 type Item struct {
 	ItemID          string `json:"item_id"`
@@ -66,6 +75,8 @@ type Item struct {
 	CreatedAt string `json:"created_at"`
 	// One of: not_ready, initial_update_complete, historical_update_complete.
 	TransactionsUpdateStatus string `json:"transactions_update_status"`
+	// The last failed pull from the item’s connector, until a pull succeeds again (null when the last pull succeeded). With `connector` and `last_successful_sync`, the connector’s health and freshness for this item.
+	LastSyncError *SyncError `json:"last_sync_error"`
 }
 
 // AccountsBalanceGetResponse is an object of the Fincore financial data API.
@@ -1089,6 +1100,30 @@ type ItemsRefreshResponse struct {
 // ItemsRemoveResponse is an object of the Fincore financial data API.
 type ItemsRemoveResponse struct {
 	Removed bool `json:"removed"`
+}
+
+// ItemsStatementsUploadRequest is an object of the Fincore financial data API.
+type ItemsStatementsUploadRequest struct {
+	// The item access token from /v1/link/token/exchange (prefix fc_at_).
+	AccessToken string `json:"access_token"`
+	FileName    string `json:"file_name"`
+	FileBase64  string `json:"file_base64"`
+}
+
+// What the file changed in the item’s transactions.
+type ItemsStatementsUploadResponseTransactions struct {
+	Added    int64 `json:"added"`
+	Modified int64 `json:"modified"`
+	Removed  int64 `json:"removed"`
+}
+
+// ItemsStatementsUploadResponse is an object of the Fincore financial data API.
+type ItemsStatementsUploadResponse struct {
+	ItemID string `json:"item_id"`
+	// The accounts this file reported, as stored now.
+	Accounts []Account `json:"accounts"`
+	// What the file changed in the item’s transactions.
+	Transactions ItemsStatementsUploadResponseTransactions `json:"transactions"`
 }
 
 // LiabilitiesCreditItemAprsItem is an object of the Fincore financial data API.

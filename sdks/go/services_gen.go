@@ -111,6 +111,15 @@ func (s *ItemsService) Refresh(ctx context.Context, params *AccessTokenRequest) 
 	return out, nil
 }
 
+// StatementsUpload calls POST /v1/items/statements/upload: Upload another statement file (CSV, OFX, QFX, QBO) to an item created from a statement.
+func (s *ItemsService) StatementsUpload(ctx context.Context, params *ItemsStatementsUploadRequest) (*ItemsStatementsUploadResponse, error) {
+	out := new(ItemsStatementsUploadResponse)
+	if err := s.client.call(ctx, "/v1/items/statements/upload", true, params, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // AccountsService holds the accounts methods.
 type AccountsService struct {
 	client *Client

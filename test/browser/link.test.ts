@@ -153,7 +153,7 @@ async function signIn(scope: Scope, username: string, password: string) {
   await scope.getByRole('button', { name: 'Submit' }).click();
 }
 
-function linkApiResponse(p: Page, path: 'connect' | 'mfa'): Promise<Response> {
+function linkApiResponse(p: Page, path: 'connect' | 'mfa' | 'method'): Promise<Response> {
   return p.waitForResponse((r) => r.url().endsWith(`/link/api/${path}`));
 }
 
@@ -387,24 +387,36 @@ describe('hosted Link', () => {
     expect(await page.getByRole('button', { name: 'Exit' }).isVisible()).toBe(true);
   });
 
-  it('ends on the error screen with provider_error for a live key (no connector is wired), without the sandbox hint', async () => {
+  it('ends on the error screen with provider_error for a live key whose institution no configured connector serves, without the sandbox hint', async () => {
     const live = stack.keys.find((k) => k.environment === 'live')!.key;
+    // Barclays' chain (open banking, then two aggregators) has no file import, and nothing is configured here.
     const created = await stack.call('/v1/link/token/create', {
       key: live,
-      body: { client_name: CLIENT, user: { client_user_id: 'user-1' }, products: ['transactions'], institution_id: 'ins_chase' },
+      body: { client_name: CLIENT, user: { client_user_id: 'user-1' }, products: ['transactions'], institution_id: 'ins_barclays' },
     });
     expect(created.status).toBe(200);
     await page.goto(linkUrl(created.json.link_token));
     await onScreen(page, /uses Fincore/);
     expect(await page.getByText('Sandbox', { exact: true }).count()).toBe(0);
+    const asked = linkApiResponse(page, 'method');
     await page.getByRole('button', { name: 'Continue' }).click();
-    await onScreen(page, /Sign in to Chase/);
-    expect(await page.getByText(/user_good/).count()).toBe(0);
-    const answered = linkApiResponse(page, 'connect');
-    await signIn(page, 'someone', 'secret');
-    expect((await answered).status()).toBe(502);
+    expect((await (await asked).json()).method).toBeNull();
     await onScreen(page, /We couldn’t reach your institution/);
     expect(await page.getByText('Error code: provider_error').isVisible()).toBe(true);
+    expect(await page.getByText(/user_good/).count()).toBe(0);
+  });
+
+  it('offers a live key the statement upload where the institution\u2019s chain ends in the file importer', async () => {
+    const live = stack.keys.find((k) => k.environment === 'live')!.key;
+    const created = await stack.call('/v1/link/token/create', {
+      key: live,
+      body: { client_name: CLIENT, user: { client_user_id: 'user-1' }, products: ['transactions'], institution_id: 'ins_chase' },
+    });
+    await page.goto(linkUrl(created.json.link_token));
+    await onScreen(page, /uses Fincore/);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await onScreen(page, /statement/i);
+    expect(await page.getByLabel(/statement/i).count()).toBeGreaterThan(0);
   });
 
   it('shows the error page for an expired link token', async () => {

@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 import { FUNCTIONS_DIR, PROJECT_ROOT } from '../../lib/fincore-function';
 
-export type PortCall = 'eventBus.publish' | 'refreshQueue.enqueue' | 'deliveries.start' | 'keyProvider.generateDataKey' | 'keyProvider.decryptDataKey' | 'model.refine';
+export type PortCall = 'eventBus.publish' | 'refreshQueue.enqueue' | 'deliveries.start' | 'keyProvider.generateDataKey' | 'keyProvider.decryptDataKey' | 'model.refine' | 'connectorConfig.load';
 
 /** Interface member -> the capability it stands for. */
 const PORT_METHODS: Record<string, PortCall> = {
@@ -30,6 +30,8 @@ const PORT_METHODS: Record<string, PortCall> = {
   'KeyProvider.decryptDataKey': 'keyProvider.decryptDataKey',
   // The AI routes' model (functions/platform/model-port.ts): Bedrock on AWS.
   'ModelPort.refine': 'model.refine',
+  // The stage's connector credentials (functions/platform/ports.ts): Secrets Manager on AWS.
+  'ConnectorConfigSource.load': 'connectorConfig.load',
 };
 
 /** What the code reachable from an entry can do to the table. */

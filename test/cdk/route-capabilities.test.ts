@@ -15,7 +15,11 @@ import { ROUTES, type Route } from '../../functions/contracts/routes';
 import { keys } from '../../functions/data/keys';
 import {
   ROUTE_CAPABILITIES,
+  PROVIDER_SECRET_CONTEXT_KEYS,
+  PROVIDER_SECRET_PURPOSE,
   SECRETS_CONTEXT_KEYS,
+  SECRETS_KEY_CONDITIONS,
+  WEBHOOK_SECRET_CONTEXT_KEYS,
   WEBHOOK_SECRET_PURPOSE,
   routeAccessFor,
   tableAccessFor,
@@ -43,6 +47,7 @@ const CAPABILITY_CALLS: Record<RouteCapability, readonly PortCall[]> = {
   deliveryWorkflow: ['deliveries.start'],
   secretsKey: ['keyProvider.generateDataKey', 'keyProvider.decryptDataKey'],
   model: ['model.refine'],
+  connectorConfig: ['connectorConfig.load'],
 };
 
 /** KMS action behind each key-provider call (functions/platform/crypto/kms-key-provider.ts). */
@@ -133,11 +138,26 @@ describe('the secrets-key grant conditions match the encryption context the code
     const context = /const secretContext = \([^)]*\) => \(\{([^}]*)\}\)/.exec(source)?.[1];
     expect(context).toBeDefined();
     const keys = [...context!.matchAll(/(\w+):/g)].map((m) => m[1]).sort();
-    expect(keys).toEqual([...SECRETS_CONTEXT_KEYS].sort());
+    expect(keys).toEqual([...WEBHOOK_SECRET_CONTEXT_KEYS].sort());
+    for (const key of keys) expect(SECRETS_CONTEXT_KEYS).toContain(key);
     // Every seal and open there passes that context.
     const calls = source.match(/(encrypt|decrypt)Secret\(deps\.keyProvider, [^;]*/g) ?? [];
     expect(calls.length).toBeGreaterThan(0);
     for (const call of calls) expect(call).toMatch(/, secretContext\(t\)\)/);
+  });
+
+  it('binds provider secrets to application_id, environment, item_id and purpose provider_secrets', () => {
+    // functions/app/provider-secrets.ts builds the context of every provider-secret seal and open.
+    const source = readFileSync(path.join(FUNCTIONS_DIR, 'app/provider-secrets.ts'), 'utf8');
+    expect(/export const PROVIDER_SECRET_PURPOSE = '([^']+)'/.exec(source)?.[1]).toBe(PROVIDER_SECRET_PURPOSE);
+    const context = /const contextOf = \([^)]*\) => \(\{([^}]*)\}\)/.exec(source)?.[1];
+    expect(context).toBeDefined();
+    const keys = [...context!.matchAll(/(\w+):/g)].map((m) => m[1]).sort();
+    expect(keys).toEqual([...PROVIDER_SECRET_CONTEXT_KEYS].sort());
+    expect(SECRETS_KEY_CONDITIONS.StringEquals['kms:EncryptionContext:purpose']).toEqual([WEBHOOK_SECRET_PURPOSE, PROVIDER_SECRET_PURPOSE]);
+    const calls = source.match(/(encrypt|decrypt)Secret\(deps\.keyProvider, [^;]*/g) ?? [];
+    expect(calls.length).toBe(2);
+    for (const call of calls) expect(call).toMatch(/, contextOf\((owner|item)\)\)/);
   });
 });
 

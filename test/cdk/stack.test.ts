@@ -140,6 +140,12 @@ const LINK_PAGE_ROUTES: Record<string, string> = {
   'link.institutions': 'POST /link/api/institutions',
   'link.connect': 'POST /link/api/connect',
   'link.mfa': 'POST /link/api/mfa',
+  'link.method': 'POST /link/api/method',
+  'link.consent': 'POST /link/api/consent',
+  'link.upload': 'POST /link/api/upload',
+  'link.oauth.start': 'POST /link/api/oauth/start',
+  'link.oauth.complete': 'POST /link/api/oauth/complete',
+  'link.oauth.callback': 'GET /link/oauth/callback',
 };
 
 describe('API layout plan', () => {
@@ -354,8 +360,17 @@ describe.each(STAGES)('the %s stack', (stage) => {
       // sandbox public token): a new item's history load, and a busy item's sync, go to the worker.
       expect(declaring('ItemRefreshQueueArn')).toEqual(['RoutesHostedLink', 'RoutesItems', 'RoutesSandbox']);
       expect(declaring('ItemRefreshQueueUrl')).toEqual(['RoutesHostedLink', 'RoutesItems', 'RoutesSandbox']);
-      // The MCP server runs link/token/create (create_link_url), which opens the secret of a webhook it names.
-      expect(declaring('SecretsKeyArn')).toEqual(['RoutesLink', 'RoutesMCP', 'RoutesWebhooks']);
+      // The MCP server runs link/token/create (create_link_url), which opens the secret of a webhook it
+      // names; every stack with a route that reaches an item's connector opens provider secrets.
+      expect(declaring('SecretsKeyArn')).toEqual([
+        'RoutesAccounts', 'RoutesAssets', 'RoutesGraphQL', 'RoutesHostedLink', 'RoutesIdentity', 'RoutesInvestments',
+        'RoutesItems', 'RoutesLiabilities', 'RoutesLink', 'RoutesMCP', 'RoutesSandbox', 'RoutesWebhooks',
+      ]);
+      // The stage's connector credentials go to the same stacks, minus the ones that only seal webhook secrets.
+      expect(declaring('ConnectorSecretArn')).toEqual([
+        'RoutesAccounts', 'RoutesAssets', 'RoutesGraphQL', 'RoutesHostedLink', 'RoutesIdentity', 'RoutesInvestments',
+        'RoutesItems', 'RoutesLiabilities', 'RoutesMCP', 'RoutesSandbox',
+      ]);
       // webhooks/events/replay starts a WebhookDelivery execution per new delivery.
       expect(declaring('WebhookDeliveryStateMachineArn')).toEqual(['RoutesWebhooks']);
       // Discovery (public documents only) is the one stack that never emits events.
@@ -400,6 +415,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
         refreshQueue: arn(stack.jobs.itemRefresh.queue),
         refreshQueueUrl: { Ref: cfnId(stack.jobs.itemRefresh.queue) },
         deliveryMachine: { Ref: cfnId(stack.jobs.webhookDelivery) },
+        connectorSecret: { Ref: cfnId(stack.data.connectorSecret) },
       };
     };
     const leadingKeys = (partitions: readonly string[]) => ({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...partitions] } });
@@ -496,7 +512,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
 
     it('derives queue and secrets-key access from the route: events for every route with table access, refresh and secrets by id or tag', () => {
       const probe = (facts: Partial<Route>) => routeAccessFor({ id: 'probe', tag: 'Items', auth: 'key', dataAccess: true, ...facts });
-      const none = { refreshQueue: false, secretsKey: false, deliveryWorkflow: false, model: false };
+      const none = { refreshQueue: false, secretsKey: false, deliveryWorkflow: false, model: false, connectorConfig: false };
       expect(probe({ auth: 'none', dataAccess: false })).toEqual({ table: 'none', eventsQueue: false, ...none });
       expect(probe({ dataAccess: false })).toEqual({ table: 'auth-and-meter', eventsQueue: true, ...none });
       expect(probe({ id: 'items.get', item: true })).toEqual({ table: 'partitions', eventsQueue: true, ...none });
@@ -565,7 +581,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
               ]
             : [],
           modelId: calls ? model.bedrockModelId : undefined,
-          timeout: aiRoutes.includes(route) ? LIMITS.aiModelTimeoutMs / 1000 + 7 : 10,
+          timeout: aiRoutes.includes(route) ? LIMITS.aiModelTimeoutMs / 1000 + 7 : route.longRunning ? 29 : 10,
         });
       }
       // No other role of the app (fallback, workers, state machines) may call Bedrock at all.
@@ -606,7 +622,9 @@ describe.each(STAGES)('the %s stack', (stage) => {
 
     it('gives the Link page API (auth: link) its session, counter and connection rows and never the API-key rows', () => {
       const linkRoutes = ROUTES.filter((r) => r.auth === 'link');
-      expect(linkRoutes.map((r) => r.id).sort()).toEqual(['link.connect', 'link.institutions', 'link.mfa', 'link.session']);
+      expect(linkRoutes.map((r) => r.id).sort()).toEqual(
+        ['link.connect', 'link.consent', 'link.institutions', 'link.method', 'link.mfa', 'link.oauth.complete', 'link.oauth.start', 'link.session', 'link.upload'],
+      );
       for (const route of linkRoutes) {
         expect(route.metering).toBe('none');
         expect(tableAccessFor(route)).toBe('partitions');
@@ -623,7 +641,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
       expect(js.map((r) => r.id)).toEqual(['link.sdk']);
       const publicRoutes = ROUTES.filter((r) => r.auth === 'none' && !r.dataAccess);
       expect(publicRoutes.map((r) => r.id).sort()).toEqual(
-        ['discovery.ai-plugin', 'discovery.llms', 'discovery.llms-full', 'discovery.mcp', 'discovery.openapi', 'graphql.ide', 'link.sdk', 'mcp.describe'].sort(),
+        ['discovery.ai-plugin', 'discovery.llms', 'discovery.llms-full', 'discovery.mcp', 'discovery.openapi', 'graphql.ide', 'link.oauth.callback', 'link.sdk', 'mcp.describe'].sort(),
       );
       for (const route of publicRoutes) {
         const statements = statementsOf(route);
@@ -652,14 +670,21 @@ describe.each(STAGES)('the %s stack', (stage) => {
     const workerRoles = (...names: (keyof FincoreStack['jobs']['workers'])[]) =>
       names.map((n) => roleLogicalId(get(stage).stack.jobs.workers[n]));
 
-    it('lets only the two workers that sign deliveries and the routes that create, rotate or show the signing secret use the secrets key (workers: Decrypt only)', () => {
+    it('lets only the workers that sign deliveries or open provider tokens, and the routes that seal or open a secret, use the secrets key', () => {
       const { secretsKey } = refs();
-      // mcp.call: its create_link_url tool runs link/token/create.
-      const sealing = ['link.token.create', 'mcp.call', 'webhooks.endpoints.create', 'webhooks.secret.rotate'];
+      // mcp.call: its create_link_url tool runs link/token/create. The rest reach an item's connector:
+      // they open its provider tokens (and Link seals new ones).
+      const sealing = [
+        'accounts.balance.get', 'assets.get', 'graphql.query', 'identity.get', 'investments.holdings.get', 'investments.transactions.get',
+        'items.remove', 'items.statements.upload', 'liabilities.get', 'link.connect', 'link.consent', 'link.mfa', 'link.oauth.complete',
+        'link.oauth.start', 'link.token.create', 'link.upload', 'mcp.call', 'sandbox.public_token.create', 'webhooks.endpoints.create',
+        'webhooks.secret.rotate',
+      ];
       expect([...ROUTE_CAPABILITIES.secretsKey].sort()).toEqual(sealing);
-      // Dispatch makes each delivery's first attempt, the delivery worker the retries: both sign.
+      // Dispatch makes each delivery's first attempt, the delivery worker the retries: both sign
+      // (Decrypt only). The refresh worker opens provider tokens and seals rotated ones.
       const signers = workerRoles('dispatch', 'delivery');
-      const expected = [...routeRoles((r) => sealing.includes(r.id)), ...signers].sort();
+      const expected = [...routeRoles((r) => sealing.includes(r.id)), ...signers, ...workerRoles('refresh')].sort();
       expect(rolesReaching(secretsKey, 'kms:Decrypt')).toEqual(expected);
       expect(rolesReaching(secretsKey, 'kms:GenerateDataKey')).toEqual(expected.filter((id) => !signers.includes(id)));
       // Nothing else on the secrets key, for anyone.
@@ -677,8 +702,29 @@ describe.each(STAGES)('the %s stack', (stage) => {
 
     it('lets only items.refresh and the connecting routes (among API routes) and the scheduled-refresh worker send to the refresh queue', () => {
       expect(rolesReaching(refs().refreshQueue, 'sqs:SendMessage')).toEqual(
-        [...routeRoles((r) => ['items.refresh', 'link.connect', 'link.mfa', 'sandbox.public_token.create'].includes(r.id)), ...workerRoles('scheduledRefresh')].sort(),
+        [
+          ...routeRoles((r) => ['items.refresh', 'link.connect', 'link.consent', 'link.mfa', 'link.oauth.complete', 'link.upload', 'sandbox.public_token.create'].includes(r.id)),
+          ...workerRoles('scheduledRefresh'),
+        ].sort(),
       );
+    });
+
+    it('lets only the routes that reach a live connector and the refresh worker read the connector credentials, and only read them', () => {
+      const readers = rolesReaching(refs().connectorSecret, 'secretsmanager:GetSecretValue');
+      expect(readers).toEqual([...routeRoles((r) => (ROUTE_CAPABILITIES.connectorConfig as readonly string[]).includes(r.id)), ...workerRoles('refresh')].sort());
+      expect(readers.length).toBeGreaterThan(10);
+      const { resources } = get(stage);
+      for (const [id] of ofType(resources, 'AWS::IAM::Role')) {
+        for (const st of roleStatements(resources, id)) {
+          if (st.resources.some((x) => JSON.stringify(x) === JSON.stringify(refs().connectorSecret))) {
+            expect(st.actions.every((a) => a === 'secretsmanager:GetSecretValue' || a === 'secretsmanager:DescribeSecret')).toBe(true);
+          }
+        }
+      }
+      // The secret starts empty: no connector serves live traffic until the operator fills it in.
+      const secret = ofType(resources, 'AWS::SecretsManager::Secret');
+      expect(secret).toHaveLength(1);
+      expect(secret[0][1].SecretString).toBe('{}');
     });
 
     it('lets only webhooks/events/replay (among API routes) and the dispatch worker start WebhookDelivery executions', () => {
@@ -744,9 +790,19 @@ describe.each(STAGES)('the %s stack', (stage) => {
         dispatch: { table: 'read-write', startsDeliveries: true, eventsQueue: false, refreshQueue: false, secretsKey: ['kms:Decrypt'] },
         delivery: { table: 'read-write', secretsKey: ['kms:Decrypt'], eventsQueue: false, refreshQueue: false, startsDeliveries: false },
         deadLetter: { table: 'update-deliveries', secretsKey: [], eventsQueue: false, refreshQueue: false, startsDeliveries: false },
-        refresh: { table: 'read-write', eventsQueue: true, refreshQueue: false, secretsKey: [], startsDeliveries: false },
+        refresh: { table: 'read-write', eventsQueue: true, refreshQueue: false, secretsKey: ['kms:Decrypt', 'kms:GenerateDataKey'], startsDeliveries: false, connectorConfig: true },
         scheduledRefresh: { table: 'read-write', eventsQueue: true, refreshQueue: true, secretsKey: [], startsDeliveries: false },
       });
+    });
+
+    it('gives the routes that import a statement within the request the longest timeout API Gateway waits for, and no other route', () => {
+      const { stack } = get(stage);
+      const timeoutOf = (id: string) => Stack.of(stack.api.routeFunctions.get(id)!.fn).resolve((stack.api.routeFunctions.get(id)!.fn.node.defaultChild as unknown as { timeout: number }).timeout);
+      expect(ROUTES.filter((r) => r.longRunning).map((r) => r.id).sort()).toEqual(['items.statements.upload', 'link.upload']);
+      for (const id of ['items.statements.upload', 'link.upload']) expect(timeoutOf(id)).toBe(29);
+      expect(timeoutOf('items.get')).toBeLessThan(29);
+      const memoryOf = (id: string) => Stack.of(stack.api.routeFunctions.get(id)!.fn).resolve((stack.api.routeFunctions.get(id)!.fn.node.defaultChild as unknown as { memorySize: number }).memorySize);
+      expect(memoryOf('link.upload')).toBe(1769);
     });
 
     it('uses no managed policies on function roles and grants "*" only for X-Ray', () => {

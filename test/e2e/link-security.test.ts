@@ -6,6 +6,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { getLinkSession } from '../../functions/data/items-repo';
 import { keys } from '../../functions/data/keys';
 import { parseSeed } from '../../functions/platform/local/seed';
+import { sandboxConnector } from '../../functions/connectors/sandbox';
 import { LIMITS } from '../../functions/contracts/limits';
 import { manualClock } from '../support/embedded';
 import { assertMatchesOpenApi } from '../support/openapi-validator';
@@ -126,13 +127,29 @@ describe('wrong answers sent concurrently', () => {
     expect((await linkApi('mfa', { link_token: token, code: '1234' })).json.error.code).toBe('too_many_attempts');
   });
 
-  it('count exactly five wrong passwords; the rest are too_many_attempts', async () => {
+  it('count exactly five wrong passwords; the rest are too_many_attempts, and never reach the institution', async () => {
     const token = await linkToken();
-    const answers = await Promise.all(
-      Array.from({ length: wrongAnswers }, () => linkApi('connect', { link_token: token, institution_id: BANK, username: 'nobody', password: 'wrong' })),
-    );
-    expect(tally(answers)).toEqual({ invalid_credentials: LIMITS.linkAttemptsMax - 1, too_many_attempts: wrongAnswers - LIMITS.linkAttemptsMax + 1 });
+    // Each guess must take an attempt before the connector sees it: the institution gets five, not twenty.
+    const login = jest.spyOn(sandboxConnector, 'login');
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: wrongAnswers }, () => linkApi('connect', { link_token: token, institution_id: BANK, username: 'nobody', password: 'wrong' })),
+      );
+      expect(tally(answers)).toEqual({ invalid_credentials: LIMITS.linkAttemptsMax - 1, too_many_attempts: wrongAnswers - LIMITS.linkAttemptsMax + 1 });
+      expect(login).toHaveBeenCalledTimes(LIMITS.linkAttemptsMax);
+    } finally {
+      login.mockRestore();
+    }
     expect((await getLinkSession(stack.deps, token))?.failedAttempts).toBe(LIMITS.linkAttemptsMax);
+  });
+
+  it('gives an accepted attempt back: four wrong passwords and then the right one connect', async () => {
+    const token = await linkToken();
+    for (let i = 0; i < LIMITS.linkAttemptsMax - 1; i++) {
+      expect((await linkApi('connect', { link_token: token, institution_id: BANK, username: 'nobody', password: 'wrong' })).json.error.code).toBe('invalid_credentials');
+    }
+    const connected = await linkApi('connect', { link_token: token, institution_id: BANK, username: 'user_good', password: 'pass_good' });
+    expect([connected.status, connected.json.status]).toEqual([200, 'connected']);
   });
 });
 

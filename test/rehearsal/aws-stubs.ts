@@ -44,7 +44,7 @@ export interface AwsStubs {
    * prose refinement by prefixing every text it was offered with `Rehearsed: `, and offers no fills.
    */
   bedrockEndpoint: string;
-  /** One endpoint for SQS, Step Functions and KMS: the X-Amz-Target header names the API. */
+  /** One endpoint for SQS, Step Functions, KMS and Secrets Manager: the X-Amz-Target header names the API. */
   stubEndpoint: string;
   calls: AwsCall[];
   messages: SentMessage[];
@@ -240,6 +240,12 @@ export async function startAwsStubs(dynamodbLocal: string, keyArnOf: (keyId: str
             return error(res, 'InvalidCiphertextException', 'encryption context does not match');
           }
           return json(res, 200, { KeyId: keyArn, Plaintext: sealed.key, EncryptionAlgorithm: 'SYMMETRIC_DEFAULT' });
+        }
+        case 'secretsmanager.GetSecretValue': {
+          // The stage's connector credentials: an operator who enabled nothing yet (the stack's default).
+          const secretId = String(body.SecretId);
+          calls.push({ caller, action: 'secretsmanager:GetSecretValue', resource: secretId, context: {} });
+          return json(res, 200, { ARN: secretId, Name: secretId.split(':').pop(), SecretString: '{}', VersionId: 'v1', VersionStages: ['AWSCURRENT'], CreatedDate: Date.now() / 1000 });
         }
         default:
           unexpected.push(`${caller}: no stub for ${targetHeader || `${req.method} ${req.url}`}`);

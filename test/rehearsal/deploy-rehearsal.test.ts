@@ -6,6 +6,8 @@
 // event shape its trigger delivers, asserts the answers, and checks every AWS call each function
 // made against that function's synthesized IAM policy (iam.ts).
 import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, SQSEvent } from 'aws-lambda';
 import { ROUTES, aliasPaths, routeById } from '../../functions/contracts/routes';
@@ -36,6 +38,8 @@ const unresolved = new Set<string>();
 const routeFunction = new Map<string, string>();
 const invoked = new Set<string>();
 const key = generateApiKey('test');
+/** A live key: its Link and item calls read the stage's connector credentials (Secrets Manager). */
+const liveKey = generateApiKey('live');
 let layerStarted = 0;
 /** The rehearsal's table, reached directly (not through the recording proxy): setup, not a function's calls. */
 let tableDeps: Deps;
@@ -62,7 +66,7 @@ beforeAll(async () => {
   // directly rather than through the proxy: they are not a function's calls.
   tableDeps = createDeps({ tableName, stage: STAGE, region: 'us-east-1', dynamodbEndpoint: dynamodbLocal });
   await applySeed(tableDeps, [
-    { application: 'Rehearsal', plan: 'enterprise', keys: [key] },
+    { application: 'Rehearsal', plan: 'enterprise', keys: [key, liveKey] },
   ]);
 
   await inParallel(functions, PARALLEL, async (fn) => {
@@ -310,6 +314,45 @@ describe('hosted Link', () => {
     expectStatus(mfa, 200);
     expect(mfa.json.public_token).toMatch(/^fc_pub_/);
     linkItemId = mfa.json.metadata.item_id;
+  });
+});
+
+describe('statement import and Link\u2019s other consent steps', () => {
+  const statement = readFileSync(join(__dirname, '../../../shared/statements/ofx__bb.ofx')).toString('base64');
+
+  it('creates an item from an uploaded statement and takes another upload of it through the API, adding nothing twice', async () => {
+    const linkToken = (await post('/v1/link/token/create', { user: { client_user_id: 'rehearsal-import' }, products: ['transactions'] })).json.link_token as string;
+    const method = await post('/link/api/method', { link_token: linkToken, institution_id: 'ins_chase' }, { key: null });
+    expectStatus(method, 200);
+    expect(method.json.file_upload).toBe(true);
+    const uploaded = await post('/link/api/upload', { link_token: linkToken, institution_id: 'ins_chase', file_name: 'bb.ofx', file_base64: statement }, { key: null });
+    expectStatus(uploaded, 200);
+    const importToken = (await post('/v1/link/token/exchange', { public_token: uploaded.json.public_token })).json.access_token as string;
+    const again = await post('/v1/items/statements/upload', { access_token: importToken, file_name: 'bb.ofx', file_base64: statement });
+    expectStatus(again, 200);
+    expect(again.json.transactions).toEqual({ added: 0, modified: 0, removed: 0 });
+  });
+
+  it('answers the OAuth, API-key and address steps from their bundles (a sandbox institution takes none of them)', async () => {
+    const linkToken = (await post('/v1/link/token/create', { user: { client_user_id: 'rehearsal-consent' }, products: ['transactions'] })).json.link_token as string;
+    const oauth = await post('/link/api/oauth/start', { link_token: linkToken, institution_id: 'ins_sandbox_first_bank' }, { key: null });
+    expect([oauth.status, oauth.json.error.type]).toEqual([400, 'invalid_request']);
+    const complete = await post('/link/api/oauth/complete', { link_token: linkToken, state: 'not-the-state', code: 'x' }, { key: null });
+    expect(complete.status).toBe(400);
+    const consent = await post('/link/api/consent', { link_token: linkToken, institution_id: 'ins_sandbox_first_bank', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' }, { key: null });
+    expect(consent.status).toBe(400);
+    const callback = await call('GET', '/link/oauth/callback', { key: null, query: { state: 'x', code: 'y' } });
+    expectStatus(callback, 200);
+    expect(callback.body).toContain('<html');
+  });
+
+  it('reads the stage\u2019s connector credentials for a live key, and falls back to a statement upload when none is configured', async () => {
+    const linkToken = (await post('/v1/link/token/create', { user: { client_user_id: 'rehearsal-live' }, products: ['transactions'] }, { key: liveKey })).json.link_token as string;
+    const before = stubs.calls.filter((c) => c.action === 'secretsmanager:GetSecretValue').length;
+    const method = await post('/link/api/method', { link_token: linkToken, institution_id: 'ins_chase' }, { key: null });
+    expectStatus(method, 200);
+    expect(method.json).toEqual({ institution_id: 'ins_chase', method: 'file', file_upload: true });
+    expect(stubs.calls.filter((c) => c.action === 'secretsmanager:GetSecretValue').length).toBe(before + 1);
   });
 });
 

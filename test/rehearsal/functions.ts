@@ -53,6 +53,9 @@ export function standInResolver(resources: Resources, standIns: StandIns, unreso
         return `arn:aws:states:${region}:${account}:stateMachine:${id.replace(/\W/g, '-')}`;
       case 'AWS::KMS::Key':
         return keyIdOf(id);
+      case 'AWS::SecretsManager::Secret':
+        // A secret's Ref is its ARN (with the random suffix Secrets Manager adds).
+        return `arn:aws:secretsmanager:${region}:${account}:secret:${id.replace(/\W/g, '-')}-AbCdEf`;
       case 'AWS::Lambda::Function':
       case 'AWS::Logs::LogGroup':
       case 'AWS::SNS::Topic':
@@ -189,6 +192,7 @@ export function startContainer(fn: RehearsedFunction, endpoints: { dynamodb: str
     AWS_ENDPOINT_URL_SQS: endpoints.stubs,
     AWS_ENDPOINT_URL_SFN: endpoints.stubs,
     AWS_ENDPOINT_URL_KMS: endpoints.stubs,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: endpoints.stubs,
     // Bedrock Runtime speaks HTTP/2 only: its stub is a server of its own.
     AWS_ENDPOINT_URL_BEDROCK_RUNTIME: endpoints.bedrock,
     // X-Ray segments go to a UDP port nobody listens on; Sampled=0 in each trace header sends none.

@@ -40,7 +40,10 @@ export function makeKey(environment: Environment = 'test'): string {
   return generateApiKey(environment);
 }
 
-export async function startTestStack(seed?: SeedApplication[], options: { webhookTimeScale?: number; clock?: Clock } = {}): Promise<TestStack> {
+export async function startTestStack(
+  seed?: SeedApplication[],
+  options: { webhookTimeScale?: number; clock?: Clock; /** Live connectors' configuration (e.g. pointed at provider fakes). */ connectorEnv?: Record<string, string> } = {},
+): Promise<TestStack> {
   const endpoint = process.env.FC_TEST_DYNAMODB_ENDPOINT;
   if (!endpoint) throw new Error('FC_TEST_DYNAMODB_ENDPOINT is not set: run through jest, from a layer with DynamoDB Local (handlers, e2e, browser; see jest.config.js)');
   const stack = await startLocalStack({
@@ -51,6 +54,7 @@ export async function startTestStack(seed?: SeedApplication[], options: { webhoo
     webhookTimeScale: options.webhookTimeScale ?? 0.0002,
     seed: seed ?? [{ application: 'Acme', plan: 'enterprise', keys: [makeKey('test'), makeKey('live')] }],
     clock: options.clock,
+    connectorEnv: options.connectorEnv,
   });
   const call = async (path: string, init: CallInit = {}): Promise<CallResult> => {
     const headers: Record<string, string> = { ...init.headers };

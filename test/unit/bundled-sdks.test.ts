@@ -13,7 +13,7 @@ import { routeAccessFor, ROUTE_CAPABILITIES } from '../../lib/api-grants';
 import { ALL_OPTIONAL_SDKS, bundledSdksFor, sdkDefines } from '../../lib/bundled-sdks';
 
 const ROOT = join(__dirname, '..', '..');
-const SDK_PACKAGES = { sqs: '@aws-sdk/client-sqs', sfn: '@aws-sdk/client-sfn', kms: '@aws-sdk/client-kms', bedrock: '@aws-sdk/client-bedrock-runtime' } as const;
+const SDK_PACKAGES = { sqs: '@aws-sdk/client-sqs', sfn: '@aws-sdk/client-sfn', kms: '@aws-sdk/client-kms', bedrock: '@aws-sdk/client-bedrock-runtime', secretsManager: '@aws-sdk/client-secrets-manager' } as const;
 
 let outDir: string;
 beforeAll(() => {

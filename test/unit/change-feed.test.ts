@@ -16,6 +16,7 @@ import {
   planBatch,
   planPage,
   windowChanges,
+  windowStartsByAccount,
   windowDays,
   windowStartOf,
   type FeedEntry,
@@ -200,7 +201,7 @@ describe('a window batch against the stored digests', () => {
           // What the directory would answer for the candidates not found on the days read.
           const elsewhere = feedOf(stored.filter((r) => candidates.some((c) => c.transaction_id === r.transaction_id) && !held.has(r.transaction_id)));
           const reported = new Set(source.map((t) => t.transaction_id));
-          const targeted = planBatch(new Map([...held, ...elsewhere]), windowChanges(candidates, held, windowStart, reported), 2, same).entries;
+          const targeted = planBatch(new Map([...held, ...elsewhere]), windowChanges(candidates, held, windowStart, reported, windowStartsByAccount(source)), 2, same).entries;
           expect(effect(targeted)).toEqual(effect(whole));
           // Days that hold exactly what the batch reports are never read.
           for (const day of read) {
@@ -233,5 +234,28 @@ describe('planning a batch', () => {
       ['t1', 4],
       ['t2', undefined],
     ]);
+  });
+});
+
+describe('the window rule is per account', () => {
+  const row = (id: string, account: string, date: string) => ({ transaction_id: id, account_id: account, date });
+  const held = new Map(
+    [row('a1', 'A', '2026-01-05'), row('a2', 'A', '2026-01-10'), row('b1', 'B', '2026-01-07'), row('a0', 'A', '2025-12-01')].map((t) => [t.transaction_id, { removed: false, txn: t }]),
+  );
+
+  it('removes what an account it reports no longer has, and never touches an account it reports nothing for', () => {
+    // The source read account A from 2026-01-05 and did not read B at all.
+    const removed = windowChanges([row('a1', 'A', '2026-01-05')], held)
+      .filter((c) => !('txn' in c) || c.txn === undefined)
+      .map((c) => c.txnId);
+    expect(removed).toEqual(['a2']);
+  });
+
+  it('starts each account\u2019s window at that account\u2019s oldest reported row', () => {
+    // B is read from 2026-01-08 only: its row of 2026-01-07 is older than its window and stays.
+    const removed = windowChanges([row('a1', 'A', '2026-01-05'), row('b2', 'B', '2026-01-08')], held)
+      .filter((c) => !('txn' in c) || c.txn === undefined)
+      .map((c) => c.txnId);
+    expect(removed).toEqual(['a2']);
   });
 });

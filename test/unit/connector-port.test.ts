@@ -10,8 +10,12 @@ import { sandboxSourceAt } from '../../functions/core/sandbox/refresh-sim';
 const TODAY = '2026-07-01';
 const BANK = findInstitution('ins_sandbox_first_bank')!;
 /** A live institution whose chain starts with aggregator_a. */
-const LIVE = { connectors: ['aggregator_a', 'file_import'] };
+const LIVE = { connectors: ['aggregator_a', 'processor_link'] };
+/** The same chain ending in the file importer, which needs nothing from the operator. */
+const LIVE_WITH_IMPORT = { connectors: ['aggregator_a', 'file_import'] };
 const AGGREGATOR_A_ENV = { AGGREGATOR_A_CLIENT_ID: 'id', AGGREGATOR_A_SECRET: 'secret' };
+/** processor_link is withheld (a known flaw, docs/connectors.md): its variables never enable it. */
+const PROCESSOR_LINK_ENV = { PROCESSOR_LINK_SECRET_KEY: 'sk', PROCESSOR_LINK_LAUNCH_URL: 'https://launch.example/' };
 
 function errorOf(fn: () => unknown): ApiError {
   try {
@@ -34,9 +38,25 @@ describe('connectorFor (Link)', () => {
     expect([err.code, err.status, err.message]).toEqual(['provider_error', 502, new ApiError('provider_error').message]);
   });
 
-  it('answers provider_error for a live key whose configured connector has no adapter in this release', () => {
-    const err = errorOf(() => connectorFor('live', LIVE, AGGREGATOR_A_ENV));
-    expect([err.code, err.message]).toEqual(['provider_error', 'The connector for this institution is configured but not available in this release.']);
+  it('serves a live key with the first configured connector of the chain', () => {
+    expect(connectorFor('live', LIVE, AGGREGATOR_A_ENV).id).toBe('aggregator_a');
+  });
+
+  it('never serves a live key with a withheld connector, even with its variables set', () => {
+    expect(errorOf(() => connectorFor('live', LIVE, PROCESSOR_LINK_ENV)).code).toBe('provider_error');
+    expect(connectorFor('live', LIVE, { ...PROCESSOR_LINK_ENV, ...AGGREGATOR_A_ENV }).id).toBe('aggregator_a');
+  });
+
+  it('falls through to the file importer at the end of a chain, which needs no configuration', () => {
+    const importer = connectorFor('live', LIVE_WITH_IMPORT, {});
+    expect([importer.id, importer.linkMethod]).toEqual(['file_import', 'file']);
+    expect(connectorFor('live', LIVE_WITH_IMPORT, AGGREGATOR_A_ENV).id).toBe('aggregator_a');
+  });
+
+  it('serves an uploaded statement with the file importer in both environments, where the chain lists it', () => {
+    expect(connectorFor('test', BANK, {}, 'file').id).toBe('file_import');
+    expect(connectorFor('live', LIVE_WITH_IMPORT, AGGREGATOR_A_ENV, 'file').id).toBe('file_import');
+    expect(errorOf(() => connectorFor('live', LIVE, AGGREGATOR_A_ENV, 'file')).code).toBe('provider_error');
   });
 
   it('never lets a live key reach the simulator, even on a sandbox institution', () => {
@@ -51,8 +71,18 @@ describe('connectorOfItem (stored items)', () => {
     expect(connection).toEqual({ institutionId: BANK.institution_id, login: 'user_good_x1' });
   });
 
-  it('answers provider_error for a connector without an adapter, or an item without a login', () => {
-    expect(errorOf(() => connectorOfItem({ connector: 'aggregator_a', institutionId: 'ins_x', connectionLogin: 'user_good' })).code).toBe('provider_error');
+  it('hands the adapter the item\u2019s opened secrets and its refresh cursor', () => {
+    const { connector, connection } = connectorOfItem(
+      { connector: 'aggregator_a', institutionId: 'ins_x', connectionLogin: 'item-ref', connectorCursor: 'c-42' },
+      AGGREGATOR_A_ENV,
+      { access_token: 'tok' },
+    );
+    expect(connector.id).toBe('aggregator_a');
+    expect(connection).toEqual({ institutionId: 'ins_x', login: 'item-ref', secrets: { access_token: 'tok' }, cursor: 'c-42' });
+  });
+
+  it('answers provider_error for a connector the registry does not know, or an item without a login', () => {
+    expect(errorOf(() => connectorOfItem({ connector: 'retired_connector', institutionId: 'ins_x', connectionLogin: 'user_good' })).code).toBe('provider_error');
     expect(errorOf(() => connectorOfItem({ connector: 'sandbox', institutionId: BANK.institution_id, connectionLogin: null })).code).toBe('provider_error');
   });
 });

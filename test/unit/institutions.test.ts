@@ -1,6 +1,7 @@
 import { Institution, INSTITUTION_TYPES, PRODUCTS } from '../../functions/contracts/schemas';
 import { LIMITS } from '../../functions/contracts/limits';
 import {
+  connectorConfigPrefix,
   CONNECTORS,
   enabledConnectors,
   findConnector,
@@ -131,25 +132,38 @@ describe('the connector registry', () => {
     expect(kinds('simulator')).toEqual(['sandbox']);
     expect(kinds('self_serve').length).toBeGreaterThanOrEqual(6);
     expect(kinds('partnership').length).toBeGreaterThanOrEqual(4);
-    for (const c of CONNECTORS.filter((x) => x.kind !== 'simulator')) expect(c.credentials.length).toBeGreaterThan(0);
+    // Only the file importer needs nothing from the operator; every other connector needs its variables.
+    const needNothing = CONNECTORS.filter((x) => x.kind !== 'simulator' && x.credentials.length === 0).map((c) => c.id);
+    expect(needNothing).toEqual(['file_import']);
   });
 
-  it('enables nothing in an empty environment, and never the sandbox', () => {
-    expect(enabledConnectors({})).toEqual([]);
+  it('says honestly how complete each connector is, and every variable carries its connector\u2019s prefix', () => {
+    for (const c of CONNECTORS) {
+      expect(['complete', 'partial', 'skeleton', 'withheld']).toContain(c.maturity);
+      for (const name of c.credentials) expect(name.startsWith(connectorConfigPrefix(c.id))).toBe(true);
+    }
+    expect(CONNECTORS.filter((c) => c.kind === 'self_serve').every((c) => c.maturity === 'complete')).toBe(true);
+  });
+
+  it('enables only the file importer in an empty environment, and never the sandbox or a skeleton', () => {
+    expect(enabledConnectors({}).map((c) => c.id)).toEqual(['file_import']);
     const everything = envFor(...CONNECTORS.map((c) => c.id));
     const enabled = enabledConnectors(everything).map((c) => c.id);
-    expect(enabled).toHaveLength(16);
+    const skeletons = CONNECTORS.filter((c) => c.maturity === 'skeleton' || c.maturity === 'withheld').map((c) => c.id);
+    expect(enabled).toHaveLength(16 - skeletons.length);
     expect(enabled).not.toContain('sandbox');
+    for (const id of skeletons) expect(enabled).not.toContain(id);
   });
 
   it('enables a connector only when all its credential variables are non-empty', () => {
     const [first, ...rest] = findConnector('open_banking_eu')!.credentials;
     expect(rest.length).toBeGreaterThan(0);
+    const enabledIds = (env: Record<string, string>) => enabledConnectors(env).map((c) => c.id).filter((id) => id !== 'file_import');
     const partial = { [first!]: 'x' };
-    expect(enabledConnectors(partial)).toEqual([]);
+    expect(enabledIds(partial)).toEqual([]);
     const blank = { ...envFor('open_banking_eu'), [first!]: '' };
-    expect(enabledConnectors(blank)).toEqual([]);
-    expect(enabledConnectors(envFor('open_banking_eu')).map((c) => c.id)).toEqual(['open_banking_eu']);
+    expect(enabledIds(blank)).toEqual([]);
+    expect(enabledIds(envFor('open_banking_eu'))).toEqual(['open_banking_eu']);
   });
 
   it('resolves to null when nothing in the chain is enabled', () => {

@@ -8,7 +8,7 @@ import { LIMITS } from '../../functions/contracts/limits';
 import { parseCsvStatement } from '../../functions/core/statements/csv';
 import { parseStatement } from '../../functions/core/statements';
 import { decodeStatementBytes } from '../../functions/core/statements/encoding';
-import { StatementError, type ParsedStatement } from '../../functions/core/statements/types';
+import { StatementError, type ParsedStatement, type StatementHints } from '../../functions/core/statements/types';
 
 const CORPUS = join(__dirname, '../../../shared/statements');
 
@@ -60,8 +60,8 @@ function parseBytes(bytes: Uint8Array): ParsedStatement {
   return parseCsvStatement(text, encoding);
 }
 
-function parseText(text: string): ParsedStatement {
-  return parseCsvStatement(text, 'utf-8');
+function parseText(text: string, hints?: StatementHints): ParsedStatement {
+  return parseCsvStatement(text, 'utf-8', hints);
 }
 
 function allTransactions(statement: ParsedStatement) {
@@ -366,5 +366,127 @@ describe('parseCsvStatement edge cases', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('date order across the files of one item (hints)', () => {
+  const ambiguousUs = ['Date,Description,Amount', '03/04/2024,A,-1.00', '05/06/2024,B,-2.00'].join('\n');
+  const datesOf = (statement: ParsedStatement) => allTransactions(statement).map((transaction) => transaction.date);
+  const amountsOf = (statement: ParsedStatement) => allTransactions(statement).map((transaction) => transaction.amount);
+
+  it('reads an ambiguous file by its own default without a hint, and says so', () => {
+    const statement = parseText(ambiguousUs);
+    expect([statement.dateOrder, statement.dateOrderSource]).toEqual(['mdy', 'default']);
+    expect(datesOf(statement)).toEqual(['2024-03-04', '2024-05-06']);
+    const dotted = parseText(['Datum;Omschrijving;Bedrag', '03.04.2024;A;-1,00', '05.06.2024;B;-2,00'].join('\n'));
+    expect([dotted.dateOrder, dotted.dateOrderSource, ...datesOf(dotted)]).toEqual(['dmy', 'default', '2024-04-03', '2024-06-05']);
+  });
+
+  it('reads an ambiguous file in the hinted order', () => {
+    const dayFirst = parseText(ambiguousUs, { dateOrder: 'dmy' });
+    expect([dayFirst.dateOrder, dayFirst.dateOrderSource, ...datesOf(dayFirst)]).toEqual(['dmy', 'hint', '2024-04-03', '2024-06-05']);
+    const monthFirst = parseText(ambiguousUs, { dateOrder: 'mdy' });
+    expect([monthFirst.dateOrder, monthFirst.dateOrderSource, ...datesOf(monthFirst)]).toEqual(['mdy', 'hint', '2024-03-04', '2024-05-06']);
+    // A year-first hint says nothing about day and month: the file's default stands.
+    const yearFirst = parseText(ambiguousUs, { dateOrder: 'ymd' });
+    expect([yearFirst.dateOrder, yearFirst.dateOrderSource]).toEqual(['mdy', 'default']);
+  });
+
+  it('ignores a hint the file contradicts: a day above 12 proves the order', () => {
+    const proving = ['Date,Description,Amount', '03/04/2024,A,-1.00', '25/06/2024,B,-2.00'].join('\n');
+    const statement = parseText(proving, { dateOrder: 'mdy' });
+    expect([statement.dateOrder, statement.dateOrderSource, ...datesOf(statement)]).toEqual(['dmy', 'file', '2024-04-03', '2024-06-25']);
+    const iso = parseText(['Date,Description,Amount', '2024-03-04,A,-1.00'].join('\n'), { dateOrder: 'dmy' });
+    expect([iso.dateOrder, iso.dateOrderSource, ...datesOf(iso)]).toEqual(['ymd', 'file', '2024-03-04']);
+  });
+
+  it('reads every corpus CSV the same whatever the hint: each proves its own order', () => {
+    for (const entry of csvEntries.filter((candidate) => !candidate.expected.reject)) {
+      const bytes = readFileSync(join(CORPUS, entry.file));
+      const plain = parseStatement(bytes, entry.file);
+      expect([entry.file, plain.dateOrderSource]).toEqual([entry.file, 'file']);
+      for (const dateOrder of ['dmy', 'mdy', 'ymd'] as const) expect(parseStatement(bytes, entry.file, { dateOrder })).toEqual(plain);
+    }
+  });
+
+  it('gives the same row the same id and date in two exports of different lengths', () => {
+    // The long export proves day-first (25/06) and a comma decimal mark (1.234,56); the short one
+    // proves neither, so on its own it would read 03/04 as 4 March and "12,500" as twelve thousand.
+    const shared = ['03/04/2024;Coffee;-3,500', '05/04/2024;Transfer;12,500'];
+    const long = parseText(['Datum;Omschrijving;Bedrag', ...shared, '25/06/2024;Rent;-1.234,56'].join('\n'));
+    const short = parseText(['Datum;Omschrijving;Bedrag', ...shared].join('\n'));
+    const idsOf = (statement: ParsedStatement) => allTransactions(statement).map((transaction) => transaction.id);
+    expect([long.dateOrder, long.dateOrderSource]).toEqual(['dmy', 'file']);
+    expect([short.dateOrder, short.dateOrderSource]).toEqual(['mdy', 'default']);
+    expect(amountsOf(long).slice(0, 2)).toEqual(['-3.500', '12.500']);
+    expect(amountsOf(short)).toEqual(['-3500', '12500']);
+    expect(idsOf(short)).toEqual(idsOf(long).slice(0, 2));
+    // With the long file's order as the hint, the short file also reads the same dates.
+    const hinted = parseText(['Datum;Omschrijving;Bedrag', ...shared].join('\n'), { dateOrder: long.dateOrder! });
+    expect(datesOf(hinted)).toEqual(datesOf(long).slice(0, 2));
+    expect(idsOf(hinted)).toEqual(idsOf(long).slice(0, 2));
+  });
+
+  it('keeps an unlabelled row\'s id when the other rows change the account it falls into', () => {
+    const header = 'Card number;Date;Description;Amount';
+    const payment = ';24/01/2020;Payment from checking;35,77';
+    const withCard = parseText([header, '1234567890123456;01/02/2020;Shop;-16,52', payment].join('\n'));
+    const alone = parseText([header, payment, ';25/01/2020;Refund;1,00'].join('\n'));
+    const paymentId = (statement: ParsedStatement) => allTransactions(statement).find((transaction) => transaction.description === 'Payment from checking')!.id;
+    expect(withCard.accounts.map((account) => account.sourceId)).toEqual(['1234567890123456']);
+    expect(paymentId(alone)).toBe(paymentId(withCard));
+  });
+});
+
+describe('fee columns', () => {
+  const amountsOf = (statement: ParsedStatement) => allTransactions(statement).map((transaction) => transaction.amount);
+
+  it('takes a separate fee off the amount: what moved is amount minus fee (Revolut)', () => {
+    const text = [
+      'Type,Product,Started Date,Completed Date,Description,Amount,Fee,Currency,State,Balance',
+      'ATM,Current,2022-01-02 10:00:00,2022-01-02 10:00:01,Cash at ATM,-200.00,1.50,EUR,COMPLETED,',
+      'TRANSFER,Current,2022-01-03 10:00:00,2022-01-03 10:00:01,From John,100.00,0.50,EUR,COMPLETED,',
+      'CARD_PAYMENT,Current,2022-01-04 10:00:00,2022-01-04 10:00:01,Shop,-10.00,0.00,EUR,COMPLETED,',
+    ].join('\n');
+    expect(amountsOf(parseText(text))).toEqual(['-201.50', '99.50', '-10.00']);
+  });
+
+  it('follows the running balance where it shows the amount already holds the fee (Wise)', () => {
+    const text = [
+      'TransferWise ID,Date,Amount,Currency,Description,Running Balance,Total fees',
+      'TRANSFER-3,05-01-2024,-101.20,EUR,Sent money to Ann,798.80,1.20',
+      'TRANSFER-2,04-01-2024,-50.60,EUR,Sent money to Bob,900.00,0.60',
+      'TRANSFER-1,03-01-2024,1000.00,EUR,Received money,950.60,0.00',
+    ].join('\n');
+    expect(amountsOf(parseText(text))).toEqual(['-101.20', '-50.60', '1000.00']);
+  });
+
+  it('follows the running balance where it shows the fee charged on top', () => {
+    const text = [
+      'Date,Description,Amount,Fee,Balance',
+      '2024-01-01,Opening deposit,1000.00,0.00,1000.00',
+      '2024-01-02,Wire out,-100.00,15.00,885.00',
+      '2024-01-03,Card,-20.00,0.00,865.00',
+    ].join('\n');
+    expect(amountsOf(parseText(text))).toEqual(['1000.00', '-115.00', '-20.00']);
+  });
+
+  it('keeps a brokerage amount, which is already net of commission (Schwab "Fees & Comm")', () => {
+    const text = [
+      '"Date","Action","Symbol","Description","Quantity","Price","Fees & Comm","Amount"',
+      '"04/18/2023","Sell","BND","VANGUARD TOTAL BOND MARKET ETF","10.065","$73.4049","$0.01","$738.81"',
+      '"04/27/2023","Buy","BND","VANGUARD TOTAL BOND MARKET ETF","45","$73.7789","","-$3320.05"',
+    ].join('\n');
+    expect(amountsOf(parseText(text))).toEqual(['738.81', '-3320.05']);
+  });
+
+  it('keeps a Net column next to Gross and Fee (PayPal)', () => {
+    const text = ['Date,Name,Type,Currency,Gross,Fee,Net', '01/02/2024,Ann,Payment,USD,10.00,-0.59,9.41', '01/03/2024,Bob,Payment,USD,20.00,-0.88,19.12'].join('\n');
+    expect(amountsOf(parseText(text))).toEqual(['9.41', '19.12']);
+  });
+
+  it('does not take a fee id or fee type column for a fee', () => {
+    const text = ['Date,Description,Amount,Fee ID', '2024-01-01,A,-1.00,100234', '2024-01-02,B,-2.00,100235'].join('\n');
+    expect(amountsOf(parseText(text))).toEqual(['-1.00', '-2.00']);
   });
 });

@@ -705,6 +705,16 @@ describe('format detection', () => {
     expect(parseStatement(bytesOf(`<?OFX OFXHEADER="200" VERSION="202"?>\n${body}`)).format).toBe('ofx2');
   });
 
+  it('reports no date order for OFX, whose dates are always yyyymmdd, and ignores a date-order hint', () => {
+    const dates = (hint?: 'dmy' | 'mdy') => {
+      const statement = parseStatement(ofx, 'statement.ofx', hint ? { dateOrder: hint } : undefined);
+      return [statement.dateOrder, statement.dateOrderSource, ...statement.accounts[0]!.transactions.map((transaction) => transaction.date)];
+    };
+    expect(dates()).toEqual([null, null, '2024-01-05', '2024-01-10']);
+    expect(dates('mdy')).toEqual(dates());
+    expect(dates('dmy')).toEqual(dates());
+  });
+
   it('hands a delimited table to the CSV parser', () => {
     const csv = 'Date,Description,Amount\n2024-01-05,COFFEE SHOP,-12.50\n2024-01-10,PAYROLL,1500.00\n';
     expect(parseStatement(bytesOf(csv), 'export.csv').format).toBe('csv');

@@ -29,6 +29,7 @@ function servedData(connection: Connection, context: ProductContext): SandboxIte
 
 export const sandboxConnector: ConnectorPort = {
   id: SANDBOX_CONNECTOR_ID,
+  linkMethod: 'credentials',
 
   async login(institutionId: string, credentials: Credentials): Promise<LoginResult> {
     const connection = { institutionId, login: credentials.username };

@@ -23,7 +23,8 @@ export type ColumnRole =
   | 'checkNumber'
   | 'ignored'
   | 'symbol'
-  | 'quantity';
+  | 'quantity'
+  | 'fee';
 
 /** Names of columns that describe the OTHER party or another amount: never the own account, amount or currency. */
 const IGNORED = [
@@ -100,6 +101,15 @@ const ROLE_NAMES: Array<[ColumnRole, string[]]> = [
     'toelichting', 'reszletek',
   ]],
   ['memo', ['memo', 'notes', 'note', 'comment', 'comments', 'poznámka', 'remarks', 'memodet', 'memoconv', 'zusatz']],
+  // A fee charged with the transaction, in a column of its own (Revolut "Fee", Schwab "Fees & Comm",
+  // KBC "Kosten op verrichting"). Last, so any other role wins a tie ("Fee currency", "Amount
+  // incl. fees" stay what they were); only taken when the name is, starts or ends with one of these
+  // (strength 2+): "Gebührenschlüssel" is a fee code, not a fee.
+  ['fee', [
+    'fee', 'fees', 'total fees', 'fee amount', 'fees comm', 'fees and commissions', 'commission', 'commissions', 'kosten',
+    'kosten op verrichting', 'poplatek', 'gebuhr', 'gebuhren', 'entgelt', 'comision', 'comisiones', 'frais', 'commissione',
+    'commissioni', 'transaction fee', 'prowizja', 'oplata', 'jutalek', 'dij',
+  ]],
 ];
 
 export function foldName(name: string): string {
@@ -168,6 +178,7 @@ export function classifyHeader(name: string): HeaderMatch | null {
   for (const [role, names] of PREPARED_ROLES) {
     for (const candidate of names) {
       const strength = matchStrength(header, candidate);
+      if (role === 'fee' && strength < 2) continue;
       if (strength > 0 && (!best || strength > best.strength)) best = { role, strength };
     }
   }

@@ -1,7 +1,9 @@
 // Cell readers for CSV statements: amounts written every way banks write them, and dates whose
-// format is decided per FILE (a day above 12 anywhere settles day/month order for every row).
+// format is decided per FILE (a day above 12 anywhere settles day/month order for every row; where
+// nothing does, the caller's hint from earlier files of the same item).
 
 import { addDecimals } from './decimal';
+import type { StatementDateOrder, StatementDateOrderSource } from './types';
 
 /** Unambiguous currency symbols; `$`, `¥` and `kr` name several currencies and so state none. */
 const CURRENCY_SYMBOLS: Array<[string, string]> = [
@@ -157,7 +159,8 @@ function monthNumber(name: string): number | null {
 
 /** The date-like token a cell starts with, split into its parts; null when the cell holds no date. */
 type DateShape =
-  | { kind: 'ymd'; year: number; month: number; day: number }
+  // `named`: the month is written as a name, in the order the cell puts day and month.
+  | { kind: 'ymd'; year: number; month: number; day: number; named?: DateOrder }
   | { kind: 'ambiguous'; first: number; second: number; year: number };
 
 function expandYear(year: string): number {
@@ -178,12 +181,12 @@ function shapeOf(raw: string): DateShape | null {
   match = /^(\d{1,2})[-/. ]+([A-Za-zÀ-ÿ]{3,9})\.?[-/. ,]+(\d{4}|\d{2})(?=$|[\s,T])/.exec(text);
   if (match) {
     const month = monthNumber(match[2]!);
-    if (month) return { kind: 'ymd', year: expandYear(match[3]!), month, day: Number(match[1]) };
+    if (month) return { kind: 'ymd', year: expandYear(match[3]!), month, day: Number(match[1]), named: 'dmy' };
   }
   match = /^([A-Za-zÀ-ÿ]{3,9})\.?[-/. ]+(\d{1,2}),?[-/. ]+(\d{4})(?=$|[\s,T])/.exec(text);
   if (match) {
     const month = monthNumber(match[1]!);
-    if (month) return { kind: 'ymd', year: Number(match[3]), month, day: Number(match[2]) };
+    if (month) return { kind: 'ymd', year: Number(match[3]), month, day: Number(match[2]), named: 'mdy' };
   }
   return null;
 }
@@ -202,28 +205,55 @@ export function looksLikeDate(raw: string): boolean {
   return isoDate(shape.year, shape.second, shape.first) !== null || isoDate(shape.year, shape.first, shape.second) !== null;
 }
 
+export interface DateOrderDecision {
+  /** How day/month dates are read. */
+  order: DateOrder;
+  /** What the file reports: the day/month order when it has such dates, else 'ymd' or the order its month-name dates are written in. */
+  reported: StatementDateOrder | null;
+  source: StatementDateOrderSource | null;
+}
+
 /**
- * Decides day/month order for a whole column: a first number above 12 means day first, a second
- * above 12 month first; when no value settles it, a file with a comma decimal mark or dots in its
- * dates is European (day first), otherwise slashes with a point decimal are read the US way.
+ * Decides day/month order for the whole file. The file's own dates come first: a first number
+ * above 12 on any row means day first, a second above 12 month first (a file with both proves
+ * nothing). When they do not settle it, a day/month hint from earlier files of the same item
+ * decides; without one, a comma decimal mark or dots in the dates mean European (day first) and
+ * slashes with a point decimal the US way, reported as 'default' so the caller can confirm it.
  */
-export function decideDateOrder(values: string[], decimalMark: DecimalMark): DateOrder {
+export function decideDateOrder(values: string[], decimalMark: DecimalMark, hint?: StatementDateOrder): DateOrderDecision {
   let dayFirst = false;
   let monthFirst = false;
   let dotted = false;
   let slashed = false;
+  let ambiguous = false;
+  let yearFirst = false;
+  let namedOrder: DateOrder | null = null;
   for (const value of values) {
     const shape = shapeOf(value);
-    if (!shape || shape.kind !== 'ambiguous') continue;
+    if (!shape) continue;
+    if (shape.kind === 'ymd') {
+      if (shape.named) namedOrder ??= shape.named;
+      else yearFirst = true;
+      continue;
+    }
+    ambiguous = true;
     if (shape.first > 12) dayFirst = true;
     if (shape.second > 12) monthFirst = true;
     if (/^\d{1,2}\.\d/.test(value.trim())) dotted = true;
     if (/^\d{1,2}\/\d/.test(value.trim())) slashed = true;
   }
-  if (dayFirst && !monthFirst) return 'dmy';
-  if (monthFirst && !dayFirst) return 'mdy';
-  if (decimalMark === ',' || dotted) return 'dmy';
-  return slashed ? 'mdy' : 'dmy';
+  if (!ambiguous) {
+    // Nothing to decide: every date states its own order.
+    const reported = yearFirst ? 'ymd' : namedOrder;
+    return { order: namedOrder ?? 'dmy', reported, source: reported === null ? null : 'file' };
+  }
+  if (dayFirst !== monthFirst) {
+    const order: DateOrder = dayFirst ? 'dmy' : 'mdy';
+    return { order, reported: order, source: 'file' };
+  }
+  if (hint === 'dmy' || hint === 'mdy') return { order: hint, reported: hint, source: 'hint' };
+  const order: DateOrder = decimalMark === ',' || dotted ? 'dmy' : slashed ? 'mdy' : 'dmy';
+  return { order, reported: order, source: 'default' };
 }
 
 export function readDate(raw: string, order: DateOrder): string | null {

@@ -1,8 +1,10 @@
 // Parses a CSV bank, card or brokerage export into a ParsedStatement. Nothing is configured per bank:
 // the delimiter, the header row (after any preamble), what each column holds (by its name in several
 // languages, checked against its content, or by content alone for a headerless file), the date
-// format and decimal mark (decided per FILE from every row) and how the sign is written (signed
-// amounts, debit/credit columns, or an unsigned amount with a direction column) are all detected.
+// format and decimal mark (decided per FILE from every row; the day/month order falls back on the
+// caller's hint from earlier files where the rows cannot tell), how the sign is written (signed
+// amounts, debit/credit columns, or an unsigned amount with a direction column) and whether a fee
+// column is charged on top of the amount are all detected.
 
 import { createHash } from 'node:crypto';
 import { LIMITS } from '../../contracts/limits';
@@ -24,7 +26,6 @@ import {
   readAmount,
   readDate,
   subtractDecimals,
-  type DateOrder,
   type DecimalMark,
 } from './csv-values';
 import {
@@ -33,6 +34,7 @@ import {
   type ParsedStatement,
   type ParsedTransaction,
   type StatementAccountKind,
+  type StatementHints,
   type StatementNotice,
 } from './types';
 
@@ -43,12 +45,14 @@ type Columns = Partial<Record<ColumnRole, number>>;
 
 interface Layout {
   headerIndex: number | null;
+  /** The header row's names (empty for a headerless file). */
+  headerCells: string[];
   columns: Columns;
   kind: StatementAccountKind;
   headerCurrency: string | null;
 }
 
-export function parseCsvStatement(text: string, encoding: string): ParsedStatement {
+export function parseCsvStatement(text: string, encoding: string, hints: StatementHints = {}): ParsedStatement {
   if (text.length > LIMITS.statementMaxBytes) {
     throw new StatementError('statement_too_large', `The file is larger than ${LIMITS.statementMaxBytes} characters`);
   }
@@ -76,7 +80,7 @@ export function parseCsvStatement(text: string, encoding: string): ParsedStateme
   }
   const preamble = readPreamble(records.slice(0, layout.headerIndex ?? 0));
   if (columns.account !== undefined && !isOwnAccountColumn(dataRecords, columns.account, preamble)) delete columns.account;
-  return buildStatement(encoding, dataRecords, { ...layout, columns }, preamble);
+  return buildStatement(encoding, dataRecords, { ...layout, columns }, preamble, hints);
 }
 
 function cleanRecord(record: CsvRecord): CsvRecord {
@@ -103,13 +107,13 @@ function findLayout(records: CsvRecord[]): Layout {
     const hasDate = ['date', 'bookingDate', 'transactionDate'].some((role) => roles.has(role as ColumnRole));
     const hasMoney = ['amount', 'debit', 'credit'].some((role) => roles.has(role as ColumnRole));
     if (roles.size >= 3 && (hasDate || hasMoney)) {
-      return { headerIndex: index, ...columnsFromHeader(record.cells) };
+      return { headerIndex: index, headerCells: record.cells, ...columnsFromHeader(record.cells) };
     }
   }
-  return { headerIndex: null, columns: {}, kind: 'bank', headerCurrency: null };
+  return { headerIndex: null, headerCells: [], columns: {}, kind: 'bank', headerCurrency: null };
 }
 
-function columnsFromHeader(cells: string[]): Omit<Layout, 'headerIndex'> {
+function columnsFromHeader(cells: string[]): Omit<Layout, 'headerIndex' | 'headerCells'> {
   const best = new Map<ColumnRole, { index: number; strength: number }>();
   cells.forEach((cell, index) => {
     const match = classifyHeader(cell);
@@ -173,6 +177,11 @@ function completeColumns(layout: Layout, data: CsvRecord[]): Columns {
     if (index === undefined) continue;
     const values = columnValues(rows, index);
     if ((role === 'amount' && values.length === 0) || fraction(values, isAmountLike) < 0.8) delete columns[role];
+  }
+  if (columns.fee !== undefined) {
+    // A "Fee ID" or "Fee type" column is not a fee: it must hold amounts, and not long bare integers.
+    const values = columnValues(rows, columns.fee);
+    if (fraction(values, isAmountLike) < 0.8 || values.some((value) => /^\d{5,}$/.test(value))) delete columns.fee;
   }
   if (columns.currency !== undefined) {
     const values = columnValues(rows, columns.currency);
@@ -349,9 +358,13 @@ interface Draft {
   account: string;
   balance: string | null;
   hasOwnDate: boolean;
+  /** The fee column's value as a size (no sign); null when the row has none. */
+  fee: string | null;
+  /** The row's own cells the id is hashed from (see rowIdentity). */
+  identity: string;
 }
 
-function buildStatement(encoding: string, data: CsvRecord[], layout: Layout, preamble: Preamble): ParsedStatement {
+function buildStatement(encoding: string, data: CsvRecord[], layout: Layout, preamble: Preamble, hints: StatementHints): ParsedStatement {
   const { columns } = layout;
   const skipped: StatementNotice[] = [];
   const rows = data.filter((record) => {
@@ -363,7 +376,7 @@ function buildStatement(encoding: string, data: CsvRecord[], layout: Layout, pre
     return index === undefined ? '' : (record.cells[index] ?? '').trim();
   };
 
-  const moneyRoles: ColumnRole[] = ['amount', 'debit', 'credit', 'balance'];
+  const moneyRoles: ColumnRole[] = ['amount', 'debit', 'credit', 'balance', 'fee'];
   let commaVotes = 0;
   let pointVotes = 0;
   for (const record of rows) {
@@ -377,7 +390,8 @@ function buildStatement(encoding: string, data: CsvRecord[], layout: Layout, pre
   const dateColumn = columns.bookingDate ?? columns.date ?? columns.transactionDate;
   const authorizedColumn = [columns.transactionDate, columns.date].find((index) => index !== undefined && index !== dateColumn);
   const dateValues = rows.flatMap((record) => [record.cells[dateColumn!] ?? '', authorizedColumn === undefined ? '' : (record.cells[authorizedColumn] ?? '')]);
-  const dateOrder: DateOrder = decideDateOrder(dateValues, decimalMark);
+  const dateDecision = decideDateOrder(dateValues, decimalMark, hints.dateOrder);
+  const dateOrder = dateDecision.order;
 
   // Unsigned amounts take their sign from the direction column; when it only ever marks one side
   // (a card export writing CR on payments), an unmarked row is the other side.
@@ -400,7 +414,7 @@ function buildStatement(encoding: string, data: CsvRecord[], layout: Layout, pre
     let date = readDate(dateCell, dateOrder);
     const authorized = authorizedColumn === undefined ? null : readDate(record.cells[authorizedColumn] ?? '', dateOrder);
     const textCells = record.cells.filter((value) => value !== '' && !isAmountLike(value) && !looksLikeDate(value));
-    const moneyColumns = new Set([columns.amount, columns.debit, columns.credit, columns.balance, dateColumn, authorizedColumn]);
+    const moneyColumns = new Set([columns.amount, columns.debit, columns.credit, columns.balance, columns.fee, dateColumn, authorizedColumn]);
     const otherCells = record.cells.filter((value, index) => value !== '' && !moneyColumns.has(index));
 
     if (!date && !datePending && textCells.some(isSummaryText)) {
@@ -420,7 +434,8 @@ function buildStatement(encoding: string, data: CsvRecord[], layout: Layout, pre
       continue;
     }
     attempted += 1;
-    if (!date && (statusPending || datePending) && authorized) date = authorized;
+    const dateFromAuthorized = !date && (statusPending || datePending) && authorized !== null;
+    if (dateFromAuthorized) date = authorized;
     const pending = statusPending || datePending;
     if (amount === 'missing' || amount === 'unreadable') {
       skipped.push({ line: record.line, reason: amount === 'missing' ? 'the row has no amount' : `the amount is unreadable` });
@@ -434,10 +449,13 @@ function buildStatement(encoding: string, data: CsvRecord[], layout: Layout, pre
     const account = cell(record, 'account').replace(/\s+/g, ' ');
     const payee = cell(record, 'payee');
     const memoCell = cell(record, 'memo');
+    const fee = readAmount(cell(record, 'fee'), decimalMark)?.value.replace(/^-/, '') ?? null;
     drafts.push({
       account,
       balance: readAmount(cell(record, 'balance'), decimalMark)?.value ?? null,
       hasOwnDate: date !== null,
+      fee: fee !== null && /[1-9]/.test(fee) ? fee : null,
+      identity: rowIdentity(record, cell, dateFromAuthorized ? (record.cells[authorizedColumn!] ?? '') : dateCell, description),
       transaction: {
         date: date ?? '',
         authorizedDate: authorized && authorized !== date ? authorized : null,
@@ -469,6 +487,11 @@ function buildStatement(encoding: string, data: CsvRecord[], layout: Layout, pre
       drafts.splice(index, 1);
     }
   }
+  if (feeRuleOf(drafts, layout) === 'charged') {
+    for (const draft of drafts) {
+      if (draft.fee !== null) draft.transaction.amount = subtractDecimals(draft.transaction.amount, draft.fee);
+    }
+  }
   skipped.sort((left, right) => left.line - right.line);
   if (drafts.length === 0) {
     if (attempted === 0) throw new StatementError('statement_empty', 'The file has a header but no transaction rows');
@@ -479,7 +502,60 @@ function buildStatement(encoding: string, data: CsvRecord[], layout: Layout, pre
       first?.line ?? null,
     );
   }
-  return { format: 'csv', encoding, accounts: groupAccounts(drafts, layout, preamble), skipped };
+  return {
+    format: 'csv',
+    encoding,
+    accounts: groupAccounts(drafts, layout, preamble),
+    skipped,
+    dateOrder: dateDecision.reported,
+    dateOrderSource: dateDecision.source,
+  };
+}
+
+/**
+ * What a content-hash id is made of: the row's own cells as the file writes them (its account
+ * cell, the cell its date was read from, every cell that says how much moved and which way, and the
+ * description), never values decided from the rest of the file. The date order, decimal mark, sign
+ * convention and fee rule are per-file decisions, and an unlabelled row's account depends on the
+ * other rows: two exports of the same row could read it differently and so store it twice.
+ */
+function rowIdentity(
+  record: CsvRecord,
+  cell: (record: CsvRecord, role: ColumnRole) => string,
+  dateCell: string,
+  description: string,
+): string {
+  const moneyCells = (['amount', 'debit', 'credit', 'direction', 'fee'] as const).map((role) => collapse(cell(record, role)));
+  return JSON.stringify([collapse(cell(record, 'account')), collapse(dateCell), ...moneyCells, collapse(stripSingleQuotes(description))]);
+}
+
+/**
+ * Whether a fee column's fee is charged on top of the amount ('charged': what moved is the amount
+ * minus the fee, as Revolut writes it) or already in it ('included': brokerage exports, whose
+ * amount is the net cash of the trade; a "Net" amount column next to Gross and Fee, as PayPal
+ * writes it). A running balance decides where it can: between neighbouring rows of the same
+ * account, the balance moves by one reading or the other. Without that evidence a bank export's
+ * separate fee is charged.
+ */
+function feeRuleOf(drafts: Draft[], layout: Layout): 'charged' | 'included' | 'none' {
+  if (!drafts.some((draft) => draft.fee !== null)) return 'none';
+  if (layout.kind === 'investment') return 'included';
+  const amountHeader = layout.columns.amount === undefined ? '' : foldName(layout.headerCells[layout.columns.amount] ?? '');
+  if (/^(net|netto|net amount|nettobetrag)\b/.test(amountHeader)) return 'included';
+  let charged = 0;
+  let included = 0;
+  const isZero = (value: string): boolean => !/[1-9]/.test(value);
+  drafts.forEach((draft, index) => {
+    if (draft.fee === null || draft.balance === null) return;
+    for (const neighbour of [drafts[index - 1], drafts[index + 1]]) {
+      if (!neighbour || neighbour.balance === null || neighbour.account !== draft.account) continue;
+      // Newest-first or oldest-first, the row's balance minus its predecessor's is what the row moved.
+      const moved = subtractDecimals(draft.balance, neighbour.balance);
+      if (isZero(subtractDecimals(moved, subtractDecimals(draft.transaction.amount, draft.fee)))) charged += 1;
+      else if (isZero(subtractDecimals(moved, draft.transaction.amount))) included += 1;
+    }
+  });
+  return included > charged ? 'included' : 'charged';
 }
 
 type RowAmount = { value: string; currency: string | null } | 'missing' | 'unreadable';
@@ -545,7 +621,7 @@ function groupAccounts(drafts: Draft[], layout: Layout, preamble: Preamble): Par
     const seen = new Map<string, number>();
     const transactions: ParsedTransaction[] = list.map((draft) => {
       const { transaction } = draft;
-      const key = JSON.stringify([sourceId, transaction.date, transaction.amount, transaction.description]);
+      const key = draft.identity;
       const occurrence = seen.get(key) ?? 0;
       seen.set(key, occurrence + 1);
       const id = `csv_${createHash('sha256').update(`${key}#${occurrence}`).digest('hex').slice(0, 32)}`;

@@ -6,7 +6,9 @@ import { LIMITS } from '../../contracts/limits';
 import { parseCsvStatement } from './csv';
 import { decodeStatementBytes } from './encoding';
 import { parseOfxStatement, type OfxFormat } from './ofx';
-import { StatementError, type ParsedStatement } from './types';
+import { StatementError, type ParsedStatement, type StatementHints } from './types';
+
+export type { StatementDateOrder, StatementDateOrderSource, StatementHints } from './types';
 
 /** How much of the start of a file is read to find an OFX header and the charset it declares. */
 const HEADER_SNIFF_BYTES = 4096;
@@ -88,8 +90,12 @@ function sniffHead(bytes: Uint8Array): string {
  * Parses a statement file. Throws StatementError: statement_too_large before reading anything,
  * statement_unsupported_encoding, statement_unrecognized (neither OFX nor a table), and whatever
  * the format's parser raises (statement_malformed with the line, statement_server_error, ...).
+ *
+ * `hints` carries what earlier files of the same item showed (the CSV date order), for a file that
+ * cannot tell by itself; the result's `dateOrder` / `dateOrderSource` say what was used and why, so
+ * the caller can keep an item's files consistent.
  */
-export function parseStatement(bytes: Uint8Array, fileName?: string): ParsedStatement {
+export function parseStatement(bytes: Uint8Array, fileName?: string, hints: StatementHints = {}): ParsedStatement {
   if (bytes.length > LIMITS.statementMaxBytes) {
     throw new StatementError(
       'statement_too_large',
@@ -102,7 +108,7 @@ export function parseStatement(bytes: Uint8Array, fileName?: string): ParsedStat
   const text = decoded.text.replace(/^\ufeff/, '');
   if (text.trim() === '') throw new StatementError('statement_empty', 'The file holds no text');
   if (looksLikeOfx(text)) return parseOfxStatement(text, decoded.encoding, ofxFormatOf(text, fileName));
-  if (looksTabular(text)) return parseCsvStatement(text, decoded.encoding);
+  if (looksTabular(text)) return parseCsvStatement(text, decoded.encoding, hints);
   throw new StatementError(
     'statement_unrecognized',
     'The file is neither an OFX/QFX statement nor a CSV table (no <OFX> element, no delimited rows)',

@@ -417,6 +417,7 @@ export function parseOfxStatement(text: string, encoding: string, format: OfxFor
       firstUnreadable.line,
     );
   }
-  return { format, encoding, accounts: [...accounts.values()], skipped: context.skipped };
+  // OFX dates are always yyyymmdd: there is no order to decide or report.
+  return { format, encoding, accounts: [...accounts.values()], skipped: context.skipped, dateOrder: null, dateOrderSource: null };
 }
 

@@ -10,6 +10,31 @@
 export type StatementFormat = 'ofx1' | 'ofx2' | 'qfx' | 'qbo' | 'csv';
 export type StatementAccountKind = 'bank' | 'credit' | 'investment';
 
+/** How a file writes its numeric dates: day first, month first, or year first (ISO, yyyymmdd). */
+export type StatementDateOrder = 'dmy' | 'mdy' | 'ymd';
+
+/**
+ * Where a CSV's date order came from: its own dates ('file': a day above 12 proves the order, or
+ * every date is year-first or names its month), the caller's hint ('hint': the file could not
+ * tell), or the parser's guess from the decimal mark and separators ('default': the file could not
+ * tell and no usable hint was given, so the caller may want to confirm it).
+ */
+export type StatementDateOrderSource = 'file' | 'hint' | 'default';
+
+/**
+ * What the caller knows from earlier files of the same item. Only used where the file itself cannot
+ * tell: a hint never overrides what the file's own rows prove.
+ */
+export interface StatementHints {
+  /**
+   * The order earlier files of the same item were read in (their `dateOrder`; one proved by a file
+   * is the best, but reusing even a 'default' one keeps the same row on the same date in every
+   * file). Applies to a CSV whose day/month dates are all ambiguous (every day and month <= 12).
+   * 'ymd' says nothing about a file whose dates put the year last, so it is then no hint.
+   */
+  dateOrder?: StatementDateOrder;
+}
+
 export interface ParsedStatement {
   format: StatementFormat;
   /** The text encoding the file was read in (`utf-8`, `utf-16le`, `utf-16be`, `windows-1252`, `iso-8859-1`). */
@@ -17,6 +42,13 @@ export interface ParsedStatement {
   accounts: ParsedAccount[];
   /** Rows or aggregates left out, each with its line and why (a blank row, a total line, a row without a date). */
   skipped: StatementNotice[];
+  /**
+   * How the CSV's dates were read; null for OFX, whose dates are always yyyymmdd. A file with both
+   * year-first and day/month dates reports the day/month order.
+   */
+  dateOrder: StatementDateOrder | null;
+  /** Why `dateOrder` is what it is (see StatementDateOrderSource); null for OFX. */
+  dateOrderSource: StatementDateOrderSource | null;
 }
 
 export interface ParsedAccount {
@@ -42,13 +74,22 @@ export interface ParsedAccount {
 }
 
 export interface ParsedTransaction {
-  /** FITID, or a content hash (date, amount, description, occurrence) where the file has none: stable across re-imports. */
+  /**
+   * FITID, or a content hash where the file has none. CSV: of the row's own cells as written (the
+   * date, money and description cells, the row's account cell) and its occurrence among identical
+   * rows, so no decision taken from the rest of the file (date order, decimal mark, sign, fee rule,
+   * the account an unlabelled row falls into) can change it: stable across re-imports and across
+   * overlapping exports of different lengths.
+   */
   id: string;
   /** ISO date the transaction posted (OFX DTPOSTED; the CSV's booking date). */
   date: string;
   /** When the card was used, if the file says (OFX DTUSER, a CSV transaction-date column); else null. */
   authorizedDate: string | null;
-  /** Exact decimal string in the file's sign: money into the account positive. */
+  /**
+   * Exact decimal string in the file's sign: money into the account positive. What moved: a CSV fee
+   * column's fee is included where the export writes it apart from the amount.
+   */
   amount: string;
   /** NAME / payee / the description column, whitespace collapsed, entities decoded. */
   description: string;

@@ -13,6 +13,7 @@
 // - Referrer-Policy no-referrer keeps the token (it is in the page URL) out of Referer headers,
 //   including the one the redirect_uri host would otherwise see; no-store keeps it out of caches.
 import { randomBytes } from 'node:crypto';
+import { LINK_UPLOAD_MAX_FILE_BYTES } from '../../contracts/routes';
 import { INSTITUTION_TYPES } from '../../contracts/schemas';
 import { CATALOG } from '../../core/institutions-catalog';
 import { httpUrlOf } from '../../core/link-rules';
@@ -22,6 +23,8 @@ import {
   LINK_CONFIG_ELEMENT_ID,
   LINK_ERROR_ELEMENT_ID,
   type LinkErrorPageConfig,
+  type LinkOauthReturn,
+  type LinkOauthReturnConfig,
   type LinkPageConfig,
   type LinkPageProblem,
   type LinkPageSession,
@@ -129,14 +132,16 @@ const COUNTRIES: readonly string[] = [...new Set(CATALOG.flatMap((i) => i.countr
 export function renderFlowPage(args: { token: string; session: LinkPageSession; embed: EmbedMode }): RenderedPage {
   const nonce = newNonce();
   const config: LinkPageConfig = {
+    mode: 'flow',
     token: args.token,
     embed: args.embed.embed,
     parentOrigin: args.embed.embed ? args.embed.parentOrigin : null,
     session: args.session,
     types: INSTITUTION_TYPES,
     countries: COUNTRIES,
+    apiBase: 'link/api/',
+    uploadMaxBytes: LINK_UPLOAD_MAX_FILE_BYTES,
   };
-  const main = `<main id="app"><noscript><h1>Connect your account</h1><p>Fincore Link needs JavaScript. Turn it on and reload this page.</p></noscript></main>`;
   const tail = `<script type="application/json" id="${LINK_CONFIG_ELEMENT_ID}">${jsonForScript(config)}</script>
 <script nonce="${nonce}">${LINK_APP_SCRIPT}</script>`;
   return {
@@ -147,9 +152,58 @@ export function renderFlowPage(args: { token: string; session: LinkPageSession; 
       nonce,
       embed: args.embed.embed,
       sandbox: args.session.environment === 'test',
-      main,
+      main: FLOW_MAIN,
       tail,
     }),
+  };
+}
+
+const FLOW_MAIN = `<main id="app"><noscript><h1>Connect your account</h1><p>Fincore Link needs JavaScript. Turn it on and reload this page.</p></noscript></main>`;
+
+/** The longest redirect parameter the callback page passes on (the complete route refuses longer ones). */
+const OAUTH_PARAM_MAX_CHARS = 2048;
+
+/** Where providers put our state on the way back: OAuth's `state`, or a reference we gave them (`ref`). */
+const OAUTH_STATE_PARAMS = ['state', 'ref'] as const;
+/**
+ * Where providers put what the consent produced: OAuth's `code`, or the hosted widgets' own names
+ * for the new connection (`loginId`, `connection_id`, `member_guid`). The adapter reads it as `code`.
+ */
+const OAUTH_CODE_PARAMS = ['code', 'loginId', 'connection_id', 'member_guid'] as const;
+
+function oauthParam(value: string | undefined): string | null {
+  return value !== undefined && value.length > 0 && value.length <= OAUTH_PARAM_MAX_CHARS ? value : null;
+}
+
+/**
+ * GET /link/oauth/callback: the provider's redirect back after consent. The page carries what the
+ * redirect brought (never a token: the flow kept the link token in the tab's sessionStorage) and
+ * completes the consent through the page's API, which checks the state against the session. It is
+ * never framed: providers' consent pages run top-level, and so does their way back.
+ */
+export function renderOauthCallbackPage(query: Record<string, string | undefined>): RenderedPage {
+  const nonce = newNonce();
+  const firstOf = (names: readonly string[]) => names.map((n) => oauthParam(query[n])).find((v) => v !== null) ?? null;
+  const oauth: LinkOauthReturn = {
+    state: firstOf(OAUTH_STATE_PARAMS),
+    code: firstOf(OAUTH_CODE_PARAMS),
+    error: oauthParam(query.error),
+  };
+  const config: LinkOauthReturnConfig = {
+    mode: 'oauth_return',
+    oauth,
+    types: INSTITUTION_TYPES,
+    countries: COUNTRIES,
+    // The callback is {base}/link/oauth/callback: the API is one level up, at {base}/link/api/.
+    apiBase: '../api/',
+    uploadMaxBytes: LINK_UPLOAD_MAX_FILE_BYTES,
+  };
+  const tail = `<script type="application/json" id="${LINK_CONFIG_ELEMENT_ID}">${jsonForScript(config)}</script>
+<script nonce="${nonce}">${LINK_APP_SCRIPT}</script>`;
+  return {
+    statusCode: 200,
+    headers: pageHeaders(nonce, { embed: false }),
+    body: layout({ title: 'Connecting your account · Fincore Link', nonce, embed: false, sandbox: false, main: FLOW_MAIN, tail }),
   };
 }
 

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { ErrorCode, ErrorType } from '../../contracts/errors';
 import type { LinkSession, LinkStep, LinkSuccessMetadata } from '../../contracts/link-schemas';
+import type { RouteById } from '../../contracts/routes';
 import type { Institution, INSTITUTION_TYPES } from '../../contracts/schemas';
 
 /** The id of the JSON block holding the flow page's configuration (the link token among it). */
@@ -21,15 +22,52 @@ export type InstitutionTypeName = (typeof INSTITUTION_TYPES)[number];
 /** An institution as /link/api/institutions (and the session, when one is fixed) describe it. */
 export type InstitutionView = z.infer<typeof Institution>;
 
+/** What /link/api/method answers: how the page collects consent for an institution. */
+export type LinkConsentMethod = z.infer<RouteById<'link.method'>['response']>;
+
+/** What both pages that run the flow (GET /link and the OAuth callback) tell the script. */
+interface LinkFlowBase {
+  types: readonly InstitutionTypeName[];
+  countries: readonly string[];
+  /** Where the page's API is, relative to the page's own URL (the callback is one level deeper). */
+  apiBase: string;
+  /** The largest statement file the upload takes (checked in the browser before sending it). */
+  uploadMaxBytes: number;
+}
+
 /** The flow page's configuration block. */
-export interface LinkPageConfig {
+export interface LinkPageConfig extends LinkFlowBase {
+  mode: 'flow';
   token: string;
   embed: boolean;
   parentOrigin: string | null;
   session: LinkPageSession;
-  types: readonly InstitutionTypeName[];
-  countries: readonly string[];
 }
+
+/** What the provider's redirect back to /link/oauth/callback carried (null when absent). */
+export interface LinkOauthReturn {
+  /** `state`, or `ref` for providers that send the state back under that name. */
+  state: string | null;
+  code: string | null;
+  error: string | null;
+}
+
+/** The OAuth callback page's configuration block: no token (the page kept it in sessionStorage). */
+export interface LinkOauthReturnConfig extends LinkFlowBase {
+  mode: 'oauth_return';
+  oauth: LinkOauthReturn;
+}
+
+/** What the flow keeps in sessionStorage while the user is at the provider, to resume on the callback page. */
+export interface LinkOauthResume {
+  token: string;
+  parentOrigin: string | null;
+  institution: { institution_id: string; name: string; primary_color?: string | null };
+  fixed: boolean;
+}
+
+/** The sessionStorage key of LinkOauthResume. */
+export const LINK_OAUTH_RESUME_KEY = 'fincore-link-oauth';
 
 /**
  * Why a page shows the error page instead of the flow: the token problems the contract defines,
@@ -52,7 +90,18 @@ export interface LinkErrorPageConfig {
 }
 
 /** The screens of the flow, also the event names and the `status` the SDK reports. */
-export type LinkView = 'CONSENT' | 'SELECT_INSTITUTION' | 'CREDENTIALS' | 'MFA' | 'CONNECTED' | 'DONE' | 'ERROR';
+export type LinkView =
+  | 'CONSENT'
+  | 'SELECT_INSTITUTION'
+  | 'CREDENTIALS'
+  | 'MFA'
+  | 'OAUTH'
+  | 'API_KEY'
+  | 'ADDRESS'
+  | 'UPLOAD'
+  | 'CONNECTED'
+  | 'DONE'
+  | 'ERROR';
 
 export interface LinkExitMetadata {
   link_session_id: string | null;

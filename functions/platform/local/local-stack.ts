@@ -27,6 +27,12 @@ export interface LocalStackOptions {
   /** Where the local key-encryption key lives; in memory when omitted (nothing survives a restart). */
   kekFile?: string;
   clock?: Clock;
+  /**
+   * Connector configuration (variable name -> value, functions/core/connectors.ts): which live
+   * connectors serve and where their providers are. Locally it comes from the environment
+   * (bin/local.ts passes process.env); tests point connectors at loopback fakes. None when omitted.
+   */
+  connectorEnv?: Record<string, string | undefined>;
   /** DynamoDB Local (when we start it) could not be restarted; the default exits the process. */
   onStorageGaveUp?: (error: Error) => void;
 }
@@ -73,7 +79,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // The background ports need deps and deps carry the ports: the ports read deps only once work runs.
     const background = createLocalPorts(() => deps, { timeScale: options.webhookTimeScale ?? 1 });
     const deps: Deps = createDeps(
-      { tableName, stage: 'local', region: 'us-east-1', dynamodbEndpoint: endpoint, validateResponses: options.validateResponses, allowLoopbackWebhooks: true, connectorEnv: {} },
+      { tableName, stage: 'local', region: 'us-east-1', dynamodbEndpoint: endpoint, validateResponses: options.validateResponses, allowLoopbackWebhooks: true, connectorEnv: options.connectorEnv ?? {} },
       { keyProvider: createLocalKeyProvider({ file: options.kekFile }), ports: background.ports, clock: options.clock },
     );
     configureRuntime(deps);

@@ -60,7 +60,7 @@ class LinkGroup:
 
 
 class ItemsGroup:
-    """client.items: 3 operations."""
+    """client.items: 4 operations."""
 
     def __init__(self, transport: "Transport") -> None:
         self._transport = transport
@@ -88,6 +88,14 @@ class ItemsGroup:
         Retried on 429, 5xx and network errors.
         """
         return self._transport.call("POST", "/v1/items/refresh", encode_request(_models.AccessTokenRequest(access_token=access_token)), _models.ItemsRefreshResponse, retry_safe=True)
+
+    def statements_upload(self, *, access_token: str, file_name: str, file_base64: str) -> "_models.ItemsStatementsUploadResponse":
+        """Upload another statement file (CSV, OFX, QFX, QBO) to an item created from a statement.
+
+        POST /v1/items/statements/upload.
+        Retried on 429, 5xx and network errors.
+        """
+        return self._transport.call("POST", "/v1/items/statements/upload", encode_request(_models.ItemsStatementsUploadRequest(access_token=access_token, file_name=file_name, file_base64=file_base64)), _models.ItemsStatementsUploadResponse, retry_safe=True)
 
 
 class AccountsGroup:

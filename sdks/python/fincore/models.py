@@ -100,6 +100,22 @@ class ItemError(Model):
 
 
 @dataclass(kw_only=True)
+class SyncError(Model):
+    """The SyncError object."""
+    code: str
+    """The error code the pull ended with, e.g. `provider_error` or `rate_limit_exceeded`."""
+    message: str
+    occurred_at: str
+    """ISO 8601 timestamp (UTC)."""
+
+    _WIRE = (
+        ("code", "code", "string", True),
+        ("message", "message", "string", True),
+        ("occurred_at", "occurred_at", "string", True),
+    )
+
+
+@dataclass(kw_only=True)
 class Item(Model):
     """The Item object."""
     item_id: str
@@ -114,6 +130,8 @@ class Item(Model):
     created_at: str
     """ISO 8601 timestamp (UTC)."""
     transactions_update_status: Literal["not_ready", "initial_update_complete", "historical_update_complete"]
+    last_sync_error: Optional["SyncError"]
+    """The last failed pull from the item’s connector, until a pull succeeds again (null when the last pull succeeded). With `connector` and `last_successful_sync`, the connector’s health and freshness for this item."""
 
     _WIRE = (
         ("item_id", "item_id", "string", True),
@@ -126,6 +144,7 @@ class Item(Model):
         ("last_successful_sync", "last_successful_sync", ("nullable", "string"), True),
         ("created_at", "created_at", "string", True),
         ("transactions_update_status", "transactions_update_status", "string", True),
+        ("last_sync_error", "last_sync_error", ("nullable", ("model", "SyncError")), True),
     )
 
 
@@ -1923,6 +1942,51 @@ class ItemsRemoveResponse(Model):
 
 
 @dataclass(kw_only=True)
+class ItemsStatementsUploadRequest(Model):
+    """The ItemsStatementsUploadRequest object."""
+    access_token: str
+    """The item access token from /v1/link/token/exchange (prefix fc_at_)."""
+    file_name: str
+    file_base64: str
+
+    _WIRE = (
+        ("access_token", "access_token", "string", True),
+        ("file_name", "file_name", "string", True),
+        ("file_base64", "file_base64", "string", True),
+    )
+
+
+@dataclass(kw_only=True)
+class ItemsStatementsUploadResponseTransactions(Model):
+    """What the file changed in the item’s transactions."""
+    added: int
+    modified: int
+    removed: int
+
+    _WIRE = (
+        ("added", "added", "integer", True),
+        ("modified", "modified", "integer", True),
+        ("removed", "removed", "integer", True),
+    )
+
+
+@dataclass(kw_only=True)
+class ItemsStatementsUploadResponse(Model):
+    """The ItemsStatementsUploadResponse object."""
+    item_id: str
+    accounts: List["Account"]
+    """The accounts this file reported, as stored now."""
+    transactions: "ItemsStatementsUploadResponseTransactions"
+    """What the file changed in the item’s transactions."""
+
+    _WIRE = (
+        ("item_id", "item_id", "string", True),
+        ("accounts", "accounts", ("array", ("model", "Account")), True),
+        ("transactions", "transactions", ("model", "ItemsStatementsUploadResponseTransactions"), True),
+    )
+
+
+@dataclass(kw_only=True)
 class LiabilitiesCreditItemAprsItem(Model):
     """The LiabilitiesCreditItemAprsItem object."""
     apr_type: Literal["purchase", "cash_advance", "balance_transfer", "special"]
@@ -2582,6 +2646,7 @@ register_models(globals(), [
     "AccountsBalanceGetRequestOptions",
     "AccountsBalanceGetRequest",
     "ItemError",
+    "SyncError",
     "Item",
     "AccountsBalanceGetResponse",
     "AccountsGetRequestOptions",
@@ -2676,6 +2741,9 @@ register_models(globals(), [
     "ItemsGetResponse",
     "ItemsRefreshResponse",
     "ItemsRemoveResponse",
+    "ItemsStatementsUploadRequest",
+    "ItemsStatementsUploadResponseTransactions",
+    "ItemsStatementsUploadResponse",
     "LiabilitiesCreditItemAprsItem",
     "LiabilitiesCreditItem",
     "LiabilitiesMortgageItem",
@@ -2727,6 +2795,7 @@ __all__ = [
     "AccountsBalanceGetRequestOptions",
     "AccountsBalanceGetRequest",
     "ItemError",
+    "SyncError",
     "Item",
     "AccountsBalanceGetResponse",
     "AccountsGetRequestOptions",
@@ -2821,6 +2890,9 @@ __all__ = [
     "ItemsGetResponse",
     "ItemsRefreshResponse",
     "ItemsRemoveResponse",
+    "ItemsStatementsUploadRequest",
+    "ItemsStatementsUploadResponseTransactions",
+    "ItemsStatementsUploadResponse",
     "LiabilitiesCreditItemAprsItem",
     "LiabilitiesCreditItem",
     "LiabilitiesMortgageItem",

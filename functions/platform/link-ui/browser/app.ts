@@ -3,19 +3,29 @@
 // token, the described session, whether the SDK embeds it and the parent's origin) from the JSON
 // block the server rendered, then drives the flow against the page's own API (/link/api/...).
 //
-// Screens: CONSENT -> SELECT_INSTITUTION (skipped when an institution is fixed) -> CREDENTIALS ->
-// MFA (when asked) -> CONNECTED -> redirect / postMessage / DONE. Non-retryable errors end on
-// ERROR with an Exit button; retryable ones (wrong credentials or code) show inline (role="alert").
+// Screens: CONSENT -> SELECT_INSTITUTION (skipped when an institution is fixed) -> the consent step
+// of the institution's connector (/link/api/method): CREDENTIALS (-> MFA when asked), OAUTH (off to
+// the provider and back to /link/oauth/callback, which runs this script in `oauth_return` mode),
+// API_KEY, ADDRESS, or UPLOAD (a statement file; also offered as an alternative when the
+// institution's chain lists the file importer) -> CONNECTED -> redirect / postMessage / DONE.
+// Non-retryable errors end on ERROR with an Exit button; retryable ones (a refused key, a file the
+// importer cannot read, with the line) show inline (role="alert").
 import type { ErrorCode, ErrorEnvelope, ErrorType } from '../../../contracts/errors';
 import {
   isSdkCloseMessage,
   LINK_CONFIG_ELEMENT_ID,
+  LINK_OAUTH_RESUME_KEY,
   type InstitutionTypeName,
   type InstitutionView,
   type LinkConnectedStep,
+  type LinkConsentMethod,
   type LinkExitMetadata,
+  type LinkOauthResume,
+  type LinkOauthReturn,
+  type LinkOauthReturnConfig,
   type LinkPageConfig,
   type LinkPageMessage,
+  type LinkPageSession,
   type LinkStepResult,
   type LinkView,
   type PublicLinkError,
@@ -46,6 +56,12 @@ interface LinkApiCalls {
   };
   connect: { body: { institution_id: string; username: string; password: string }; answer: LinkStepResult };
   mfa: { body: { code: string }; answer: LinkStepResult };
+  session: { body: Record<string, never>; answer: LinkPageSession };
+  method: { body: { institution_id: string }; answer: LinkConsentMethod };
+  'oauth/start': { body: { institution_id: string }; answer: { authorize_url: string } };
+  'oauth/complete': { body: { state: string; code?: string; error?: string }; answer: LinkStepResult };
+  consent: { body: { institution_id: string; api_key?: string; api_secret?: string; address?: string }; answer: LinkStepResult };
+  upload: { body: { institution_id: string; file_name: string; file_base64: string }; answer: LinkStepResult };
 }
 type ApiOutcome<T> = { ok: true; value: T } | { ok: false; error: LinkApiError };
 
@@ -77,16 +93,62 @@ function isErrorEnvelope(json: unknown): json is ErrorEnvelope {
   return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string';
 }
 
-function readConfig(): LinkPageConfig {
+function readConfig(): LinkPageConfig | LinkOauthReturnConfig {
   const node = document.getElementById(LINK_CONFIG_ELEMENT_ID);
   if (!node) throw new Error('Fincore Link: the page configuration is missing');
-  const config = JSON.parse(node.textContent ?? '') as LinkPageConfig;
+  const config = JSON.parse(node.textContent ?? '') as LinkPageConfig | LinkOauthReturnConfig;
   // The token should not stay readable in the DOM longer than needed.
   node.remove();
   return config;
 }
 
-function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement): void {
+/** One call of the page's API (relative to the page, so it also works under an API Gateway stage path). */
+async function callApi<P extends keyof LinkApiCalls>(
+  apiBase: string,
+  token: string,
+  path: P,
+  body: LinkApiCalls[P]['body'],
+): Promise<ApiOutcome<LinkApiCalls[P]['answer']>> {
+  let res: Response;
+  try {
+    res = await fetch(`${apiBase}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ...body, link_token: token }),
+      credentials: 'omit',
+      cache: 'no-store',
+      referrerPolicy: 'no-referrer',
+    });
+  } catch {
+    return { ok: false, error: NETWORK_ERROR };
+  }
+  const json: unknown = await res.json().catch(() => null);
+  if (res.ok && json) return { ok: true, value: json as LinkApiCalls[P]['answer'] };
+  return { ok: false, error: isErrorEnvelope(json) ? json.error : INTERNAL_ERROR };
+}
+
+/** Where the flow starts: the consent screen, or the return from a provider's OAuth consent page. */
+type FlowStart = { kind: 'consent' } | { kind: 'oauth_return'; oauth: LinkOauthReturn; resume: LinkOauthResume };
+
+/** The file as base64 (without the data: URL prefix), read by the browser. */
+function readAsBase64(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => {
+      const url = String(reader.result ?? '');
+      resolve(url.slice(url.indexOf(',') + 1));
+    };
+    reader.onerror = () => reject(reader.error ?? new Error('the file could not be read'));
+    reader.readAsDataURL(file);
+  });
+}
+
+/** "1.5 MB" */
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
+
+function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement, start: FlowStart = { kind: 'consent' }): void {
   const session = cfg.session;
   const client = session.client_name;
 
@@ -134,24 +196,8 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement): void {
   }
 
   // ---------- the page's API ----------
-  async function api<P extends keyof LinkApiCalls>(path: P, body: LinkApiCalls[P]['body']): Promise<ApiOutcome<LinkApiCalls[P]['answer']>> {
-    let res: Response;
-    try {
-      // Relative to the page ({base}/link), so it also works under an API Gateway stage path.
-      res = await fetch(`link/api/${path}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ ...body, link_token: cfg.token }),
-        credentials: 'omit',
-        cache: 'no-store',
-        referrerPolicy: 'no-referrer',
-      });
-    } catch {
-      return { ok: false, error: NETWORK_ERROR };
-    }
-    const json: unknown = await res.json().catch(() => null);
-    if (res.ok && json) return { ok: true, value: json as LinkApiCalls[P]['answer'] };
-    return { ok: false, error: isErrorEnvelope(json) ? json.error : INTERNAL_ERROR };
+  function api<P extends keyof LinkApiCalls>(path: P, body: LinkApiCalls[P]['body']): Promise<ApiOutcome<LinkApiCalls[P]['answer']>> {
+    return callApi(cfg.apiBase, cfg.token, path, body);
   }
 
   // ---------- screens ----------
@@ -190,7 +236,9 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement): void {
     box.textContent = message;
     if (input) {
       input.setAttribute('aria-invalid', 'true');
-      input.setAttribute('aria-describedby', box.id);
+      // The error first, then whatever already described the field (its help text).
+      const described = (input.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id !== '' && id !== box.id);
+      input.setAttribute('aria-describedby', [box.id, ...described].join(' '));
       input.focus();
     }
   }
@@ -229,7 +277,7 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement): void {
         el('div', { className: 'spacer' }),
         el('div', { className: 'actions' }, [
           button('Continue', 'primary', () => {
-            if (state.fixed) credentials();
+            if (state.fixed) void consentStep();
             else institutions();
           }),
         ]),
@@ -262,7 +310,7 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement): void {
       function choose(inst: InstitutionView): void {
         window.clearTimeout(timer);
         state.institution = inst;
-        credentials();
+        void consentStep();
       }
       function render(found: readonly InstitutionView[]): void {
         const usable = found.filter((inst) => session.products.every((p) => inst.products.includes(p)));
@@ -334,13 +382,7 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement): void {
         user.wrap,
         pass.wrap,
         sandbox && el('p', { id: 'fc-sandbox-hint', className: 'hint', text: 'Sandbox: user_good / pass_good' }),
-        el('div', { className: 'actions' }, [
-          submit,
-          !state.fixed &&
-            button('Back', 'secondary', () => {
-              if (!busy.busy) institutions();
-            }),
-        ]),
+        el('div', { className: 'actions' }, [submit, uploadInstead(busy), backButton(busy)]),
       ]);
       form.addEventListener('submit', async (e) => {
         e.preventDefault();
@@ -391,6 +433,269 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement): void {
         inlineError(box, outcome.error.message, code.input);
       });
       s.append(icon('info'), heading('Enter your verification code'), para(prompt), form);
+    });
+  }
+
+  // ---------- consent steps of real connectors ----------
+  /** What /link/api/method said for the chosen institution (the upload alternative hangs off it). */
+  let consentMethod: LinkConsentMethod | null = null;
+
+  /** Asks how the chosen institution is connected, then shows that step. */
+  async function consentStep(): Promise<void> {
+    const inst = state.institution;
+    if (!inst) return institutions();
+    const screen = state.screen;
+    const outcome = await api('method', { institution_id: inst.institution_id });
+    if (screen !== state.screen) return;
+    if (!outcome.ok) {
+      if (isFatal(outcome.error)) return fatal(outcome.error);
+      return fatal({ ...INTERNAL_ERROR, type: 'provider_error', code: 'provider_error', message: outcome.error.message });
+    }
+    consentMethod = outcome.value;
+    switch (outcome.value.method) {
+      case 'credentials':
+        return credentials();
+      case 'oauth':
+        return oauth(null);
+      case 'api_key':
+        return apiKey();
+      case 'address':
+        return address();
+      case 'file':
+        return upload();
+      default:
+        return fatal({ ...INTERNAL_ERROR, type: 'provider_error', code: 'provider_error', message: `${inst.name} can\u2019t be connected right now.` });
+    }
+  }
+
+  /** The way back from a step: the institution list, unless the institution is fixed. */
+  function backButton(busy: { busy: boolean }) {
+    return (
+      !state.fixed &&
+      button('Back', 'secondary', () => {
+        if (!busy.busy) institutions();
+      })
+    );
+  }
+
+  /** "Upload a statement instead", when the institution also takes statement files. */
+  function uploadInstead(busy: { busy: boolean }) {
+    return (
+      Boolean(consentMethod?.file_upload) &&
+      consentMethod?.method !== 'file' &&
+      button('Upload a statement instead', 'secondary', () => {
+        if (!busy.busy) upload();
+      })
+    );
+  }
+
+  /** A refused consent, shown inline; errors that end the flow go to the error screen. */
+  function refused(error: LinkApiError, box: HTMLElement, input: HTMLInputElement | null): void {
+    if (isFatal(error)) return fatal(error);
+    inlineError(box, error.message, input);
+  }
+
+  function oauth(returned: LinkApiError | null): void {
+    const inst = state.institution;
+    if (!inst) return institutions();
+    if (cfg.embed) {
+      // The provider's consent page and our callback never run inside a frame (they refuse to be
+      // framed): an embedded Link cannot take this path, so it says so instead of leading nowhere.
+      return show('OAUTH', (s) => {
+        s.append(
+          el('div', { className: 'chip' }, [avatar(inst), el('span', { text: inst.name })]),
+          heading(`Connect with ${inst.name}`),
+          para(`${inst.name} asks you to sign in on its own site, which can’t open inside this window. Ask ${client} to open this link in its own tab.`),
+          el('div', { className: 'spacer' }),
+          el('div', { className: 'actions' }, [uploadInstead({ busy: false }), backButton({ busy: false })]),
+        );
+      });
+    }
+    show('OAUTH', (s) => {
+      const box = alertBox('fc-oauth-error');
+      const go = button(`Continue to ${inst.name}`, 'primary', null);
+      const busy = busyButton(go, 'Opening\u2026');
+      go.addEventListener('click', async () => {
+        if (busy.busy) return;
+        busy.start();
+        box.textContent = '';
+        const outcome = await api('oauth/start', { institution_id: inst.institution_id });
+        if (!outcome.ok) {
+          busy.stop();
+          return refused(outcome.error, box, null);
+        }
+        // The callback page finds the session again from this tab's storage (the URL carries no token).
+        const resume: LinkOauthResume = { token: cfg.token, parentOrigin: cfg.parentOrigin, institution: inst, fixed: state.fixed };
+        try {
+          window.sessionStorage.setItem(LINK_OAUTH_RESUME_KEY, JSON.stringify(resume));
+        } catch {
+          busy.stop();
+          return inlineError(box, 'This browser blocks the storage Link needs to come back from your institution. Allow site data for this page and try again.', null);
+        }
+        window.location.assign(outcome.value.authorize_url);
+      });
+      s.append(
+        el('div', { className: 'chip' }, [avatar(inst), el('span', { text: inst.name })]),
+        heading(`Connect with ${inst.name}`),
+        para(`You\u2019ll sign in on ${inst.name}\u2019s own site and choose what to share. ${client} never sees your password. You\u2019ll come back here when you\u2019re done.`),
+        box,
+        el('div', { className: 'spacer' }),
+        el('div', { className: 'actions' }, [go, uploadInstead(busy), backButton(busy)]),
+      );
+      if (returned) inlineError(box, returned.message, null);
+    });
+  }
+
+  /** Back from the provider: the consent is completed server-side (the state is checked there). */
+  async function completeOauth(returned: LinkOauthReturn): Promise<void> {
+    show('OAUTH', (s) => {
+      s.append(icon('info'), heading('Finishing your connection'), el('p', { className: 'status', role: 'status', 'aria-live': 'polite', text: 'Checking with your institution\u2026' }));
+    });
+    if (!returned.state) return oauth({ ...INTERNAL_ERROR, type: 'invalid_request', code: 'oauth_state_invalid', message: 'Your institution sent you back without the details Link needs. Start again.' });
+    const body: LinkApiCalls['oauth/complete']['body'] = { state: returned.state };
+    if (returned.code) body.code = returned.code;
+    if (returned.error) body.error = returned.error;
+    const outcome = await api('oauth/complete', body);
+    if (outcome.ok) return step(outcome.value);
+    if (isFatal(outcome.error)) return fatal(outcome.error);
+    oauth(outcome.error);
+  }
+
+  function apiKey(): void {
+    const inst = state.institution;
+    if (!inst) return institutions();
+    show('API_KEY', (s) => {
+      const box = alertBox('fc-consent-error');
+      const key = field('fc-api-key', 'API key', { type: 'text', autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false', maxlength: '200', 'aria-describedby': 'fc-api-key-help' });
+      const secret = field('fc-api-secret', 'API secret', { type: 'password', autocomplete: 'off', maxlength: '200', 'aria-describedby': 'fc-api-key-help' });
+      const submit = button('Connect', 'primary', null, 'submit');
+      const busy = busyButton(submit, 'Connecting\u2026');
+      const form = el('form', { novalidate: true }, [
+        box,
+        el('p', {
+          id: 'fc-api-key-help',
+          className: 'hint',
+          text: `Create an API key in your ${inst.name} settings with read-only (view) permission only: never allow trading, transfers or withdrawals. You can delete the key there at any time.`,
+        }),
+        key.wrap,
+        secret.wrap,
+        el('div', { className: 'actions' }, [submit, uploadInstead(busy), backButton(busy)]),
+      ]);
+      form.addEventListener('submit', async (e) => {
+        e.preventDefault();
+        if (busy.busy) return;
+        if (!key.input.value.trim() || !secret.input.value.trim()) {
+          inlineError(box, 'Enter the API key and its secret.', key.input.value.trim() ? secret.input : key.input);
+          return;
+        }
+        busy.start();
+        box.textContent = '';
+        const outcome = await api('consent', { institution_id: inst.institution_id, api_key: key.input.value.trim(), api_secret: secret.input.value.trim() });
+        if (outcome.ok) return step(outcome.value);
+        busy.stop();
+        secret.input.value = '';
+        refused(outcome.error, box, key.input);
+      });
+      s.append(
+        el('div', { className: 'chip' }, [avatar(inst), el('span', { text: inst.name })]),
+        heading(`Connect ${inst.name} with an API key`),
+        para(`${client} never sees your key: Fincore keeps it encrypted and only reads your balances and history with it.`),
+        form,
+      );
+    });
+  }
+
+  function address(): void {
+    const inst = state.institution;
+    if (!inst) return institutions();
+    show('ADDRESS', (s) => {
+      const box = alertBox('fc-consent-error');
+      const addr = field('fc-address', 'Wallet address', { type: 'text', autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false', maxlength: '128', 'aria-describedby': 'fc-address-help' });
+      const submit = button('Connect', 'primary', null, 'submit');
+      const busy = busyButton(submit, 'Connecting\u2026');
+      const form = el('form', { novalidate: true }, [
+        box,
+        el('p', {
+          id: 'fc-address-help',
+          className: 'hint',
+          text: 'Paste a public Bitcoin or Ethereum address. Never enter a private key or recovery phrase: no one needs them to read a public address.',
+        }),
+        addr.wrap,
+        el('div', { className: 'actions' }, [submit, uploadInstead(busy), backButton(busy)]),
+      ]);
+      form.addEventListener('submit', async (e) => {
+        e.preventDefault();
+        if (busy.busy) return;
+        if (!addr.input.value.trim()) {
+          inlineError(box, 'Enter the wallet address.', addr.input);
+          return;
+        }
+        busy.start();
+        box.textContent = '';
+        const outcome = await api('consent', { institution_id: inst.institution_id, address: addr.input.value.trim() });
+        if (outcome.ok) return step(outcome.value);
+        busy.stop();
+        refused(outcome.error, box, addr.input);
+      });
+      s.append(el('div', { className: 'chip' }, [avatar(inst), el('span', { text: inst.name })]), heading('Add your wallet address'), form);
+    });
+  }
+
+  function upload(): void {
+    const inst = state.institution;
+    if (!inst) return institutions();
+    show('UPLOAD', (s) => {
+      const box = alertBox('fc-upload-error');
+      const file = field('fc-file', 'Statement file', { type: 'file', accept: '.csv,.ofx,.qfx,.qbo', 'aria-describedby': 'fc-file-help' });
+      const submit = button('Upload', 'primary', null, 'submit');
+      const busy = busyButton(submit, 'Uploading\u2026');
+      const other = consentMethod && consentMethod.method !== 'file' && consentMethod.method !== null;
+      const form = el('form', { novalidate: true }, [
+        box,
+        el('p', {
+          id: 'fc-file-help',
+          className: 'hint',
+          text: `Download a statement or transaction export from ${inst.name}\u2019s website as CSV, OFX, QFX or QBO (up to ${sizeText(cfg.uploadMaxBytes)}), then choose it here.`,
+        }),
+        file.wrap,
+        el('div', { className: 'actions' }, [
+          submit,
+          other &&
+            button(`Connect to ${inst.name} instead`, 'secondary', () => {
+              if (!busy.busy) void consentStep();
+            }),
+          backButton(busy),
+        ]),
+      ]);
+      form.addEventListener('submit', async (e) => {
+        e.preventDefault();
+        if (busy.busy) return;
+        const chosen = file.input.files?.[0];
+        if (!chosen) return inlineError(box, 'Choose a statement file to upload.', file.input);
+        if (chosen.size === 0) return inlineError(box, `${chosen.name} is empty. Choose another file.`, file.input);
+        if (chosen.size > cfg.uploadMaxBytes) {
+          return inlineError(box, `${chosen.name} is ${sizeText(chosen.size)}; files up to ${sizeText(cfg.uploadMaxBytes)} can be uploaded. Export a shorter period.`, file.input);
+        }
+        busy.start();
+        box.textContent = '';
+        let base64: string;
+        try {
+          base64 = await readAsBase64(chosen);
+        } catch {
+          busy.stop();
+          return inlineError(box, `${chosen.name} could not be read. Choose the file again.`, file.input);
+        }
+        const outcome = await api('upload', { institution_id: inst.institution_id, file_name: chosen.name.slice(0, 255), file_base64: base64 });
+        if (outcome.ok) return step(outcome.value);
+        busy.stop();
+        refused(outcome.error, box, file.input);
+      });
+      s.append(
+        el('div', { className: 'chip' }, [avatar(inst), el('span', { text: inst.name })]),
+        heading('Upload a statement'),
+        para(`${client} gets the accounts and transactions in the file you choose, and nothing else.`),
+        form,
+      );
     });
   }
 
@@ -493,8 +798,54 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement): void {
       if (isSdkCloseMessage(e.data)) requestClose();
     });
   }
-  consent();
+  if (start.kind === 'oauth_return') {
+    state.institution = start.resume.institution;
+    state.fixed = start.resume.fixed;
+    void completeOauth(start.oauth);
+  } else {
+    consent();
+  }
+}
+
+/** The OAuth callback page: the session is found again from this tab's storage, then the flow resumes. */
+async function resumeOauth(cfg: LinkOauthReturnConfig, root: HTMLElement): Promise<void> {
+  // The code should not stay in the address bar or the history once read.
+  window.history.replaceState(null, '', window.location.pathname);
+  let resume: LinkOauthResume | null;
+  try {
+    resume = JSON.parse(window.sessionStorage.getItem(LINK_OAUTH_RESUME_KEY) ?? 'null') as LinkOauthResume | null;
+    window.sessionStorage.removeItem(LINK_OAUTH_RESUME_KEY);
+  } catch {
+    resume = null;
+  }
+  const lost = (message: string) => {
+    const screen = el('section', { className: 'screen', 'aria-labelledby': 'fc-heading' }, [icon('warn'), heading('We couldn\u2019t finish connecting'), para(message, 'lead')]);
+    root.replaceChildren(screen);
+    screen.querySelector('h1')?.focus();
+  };
+  if (!resume || typeof resume.token !== 'string') {
+    return lost('This page was opened outside the Link window that started the connection. Go back to the app and open Link again.');
+  }
+  const session = await callApi(cfg.apiBase, resume.token, 'session', {});
+  if (!session.ok) return lost(`${session.error.message} Go back to the app and open Link again.`);
+  const flow: LinkPageConfig = {
+    mode: 'flow',
+    token: resume.token,
+    // Providers' consent pages run top-level, so the way back is never inside the SDK's frame.
+    embed: false,
+    parentOrigin: null,
+    session: session.value,
+    types: cfg.types,
+    countries: cfg.countries,
+    apiBase: cfg.apiBase,
+    uploadMaxBytes: cfg.uploadMaxBytes,
+  };
+  runLinkFlow(flow, root, { kind: 'oauth_return', oauth: cfg.oauth, resume });
 }
 
 const appRoot = document.getElementById('app');
-if (appRoot) runLinkFlow(readConfig(), appRoot);
+if (appRoot) {
+  const config = readConfig();
+  if (config.mode === 'oauth_return') void resumeOauth(config, appRoot);
+  else runLinkFlow(config, appRoot);
+}

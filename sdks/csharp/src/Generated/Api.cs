@@ -193,6 +193,24 @@ namespace Fincore
         {
             return RefreshAsync(request, CancellationToken.None).GetAwaiter().GetResult();
         }
+
+        /// <summary>
+        /// Upload another statement file (CSV, OFX, QFX, QBO) to an item created from a statement.
+        /// POST /v1/items/statements/upload.
+        /// </summary>
+        public Task<ItemsStatementsUploadResponse> StatementsUploadAsync(ItemsStatementsUploadRequest request, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return transport.CallAsync("/v1/items/statements/upload", true, request == null ? null : request.ToJson(), ItemsStatementsUploadResponse.FromJson, cancellationToken);
+        }
+
+        /// <summary>
+        /// Upload another statement file (CSV, OFX, QFX, QBO) to an item created from a statement.
+        /// POST /v1/items/statements/upload.
+        /// </summary>
+        public ItemsStatementsUploadResponse StatementsUpload(ItemsStatementsUploadRequest request)
+        {
+            return StatementsUploadAsync(request, CancellationToken.None).GetAwaiter().GetResult();
+        }
     }
 
     /// <summary>The accounts methods (client.Accounts).</summary>

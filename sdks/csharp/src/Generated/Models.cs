@@ -247,6 +247,47 @@ namespace Fincore
     }
 
     /// <summary>
+    /// SyncError: an object of the Fincore financial data API.
+    /// </summary>
+    public sealed class SyncError
+    {
+        /// <summary>
+        /// The error code the pull ended with, e.g. `provider_error` or `rate_limit_exceeded`.
+        /// </summary>
+        public string Code { get; set; }
+
+        public string Message { get; set; }
+
+        /// <summary>
+        /// ISO 8601 timestamp (UTC).
+        /// </summary>
+        public string OccurredAt { get; set; }
+
+        /// <summary>This object as plain JSON values; optional properties left null are left out.</summary>
+        public Dictionary<string, object> ToJson()
+        {
+            var json = new Dictionary<string, object>();
+            json["code"] = Code;
+            json["message"] = Message;
+            json["occurred_at"] = OccurredAt;
+            return json;
+        }
+
+        /// <summary>Decodes a parsed JSON object; unknown keys are ignored.</summary>
+        public static SyncError FromJson(object value)
+        {
+            var json = Json.AsObject(value);
+            var result = new SyncError();
+            result.Code = Json.AsString(Json.Required(json, "code"));
+            result.Message = Json.AsString(Json.Required(json, "message"));
+            result.OccurredAt = Json.AsString(Json.Required(json, "occurred_at"));
+            return result;
+        }
+
+        public override string ToString() => "SyncError" + Json.Stringify(ToJson());
+    }
+
+    /// <summary>
     /// Item: an object of the Fincore financial data API.
     /// </summary>
     public sealed class Item
@@ -289,6 +330,11 @@ namespace Fincore
         /// </summary>
         public string TransactionsUpdateStatus { get; set; }
 
+        /// <summary>
+        /// The last failed pull from the item’s connector, until a pull succeeds again (null when the last pull succeeded). With `connector` and `last_successful_sync`, the connector’s health and freshness for this item. May be null.
+        /// </summary>
+        public SyncError LastSyncError { get; set; }
+
         /// <summary>This object as plain JSON values; optional properties left null are left out.</summary>
         public Dictionary<string, object> ToJson()
         {
@@ -303,6 +349,7 @@ namespace Fincore
             json["last_successful_sync"] = LastSuccessfulSync;
             json["created_at"] = CreatedAt;
             json["transactions_update_status"] = TransactionsUpdateStatus;
+            json["last_sync_error"] = LastSyncError == null ? null : (object)LastSyncError.ToJson();
             return json;
         }
 
@@ -322,6 +369,7 @@ namespace Fincore
             if (json.TryGetValue("last_successful_sync", out raw) && raw != null) result.LastSuccessfulSync = Json.AsString(raw);
             result.CreatedAt = Json.AsString(Json.Required(json, "created_at"));
             result.TransactionsUpdateStatus = Json.AsString(Json.Required(json, "transactions_update_status"));
+            if (json.TryGetValue("last_sync_error", out raw) && raw != null) result.LastSyncError = SyncError.FromJson(raw);
             return result;
         }
 
@@ -4992,6 +5040,120 @@ namespace Fincore
         }
 
         public override string ToString() => "ItemsRemoveResponse" + Json.Stringify(ToJson());
+    }
+
+    /// <summary>
+    /// ItemsStatementsUploadRequest: an object of the Fincore financial data API.
+    /// </summary>
+    public sealed class ItemsStatementsUploadRequest
+    {
+        /// <summary>
+        /// The item access token from /v1/link/token/exchange (prefix fc_at_).
+        /// </summary>
+        public string AccessToken { get; set; }
+
+        public string FileName { get; set; }
+
+        public string FileBase64 { get; set; }
+
+        /// <summary>This object as plain JSON values; optional properties left null are left out.</summary>
+        public Dictionary<string, object> ToJson()
+        {
+            var json = new Dictionary<string, object>();
+            json["access_token"] = AccessToken;
+            json["file_name"] = FileName;
+            json["file_base64"] = FileBase64;
+            return json;
+        }
+
+        /// <summary>Decodes a parsed JSON object; unknown keys are ignored.</summary>
+        public static ItemsStatementsUploadRequest FromJson(object value)
+        {
+            var json = Json.AsObject(value);
+            var result = new ItemsStatementsUploadRequest();
+            result.AccessToken = Json.AsString(Json.Required(json, "access_token"));
+            result.FileName = Json.AsString(Json.Required(json, "file_name"));
+            result.FileBase64 = Json.AsString(Json.Required(json, "file_base64"));
+            return result;
+        }
+
+        public override string ToString() => "ItemsStatementsUploadRequest" + Json.Stringify(ToJson());
+    }
+
+    /// <summary>
+    /// What the file changed in the item’s transactions.
+    /// </summary>
+    public sealed class ItemsStatementsUploadResponseTransactions
+    {
+        public long Added { get; set; }
+
+        public long Modified { get; set; }
+
+        public long Removed { get; set; }
+
+        /// <summary>This object as plain JSON values; optional properties left null are left out.</summary>
+        public Dictionary<string, object> ToJson()
+        {
+            var json = new Dictionary<string, object>();
+            json["added"] = Added;
+            json["modified"] = Modified;
+            json["removed"] = Removed;
+            return json;
+        }
+
+        /// <summary>Decodes a parsed JSON object; unknown keys are ignored.</summary>
+        public static ItemsStatementsUploadResponseTransactions FromJson(object value)
+        {
+            var json = Json.AsObject(value);
+            var result = new ItemsStatementsUploadResponseTransactions();
+            result.Added = Json.AsLong(Json.Required(json, "added"));
+            result.Modified = Json.AsLong(Json.Required(json, "modified"));
+            result.Removed = Json.AsLong(Json.Required(json, "removed"));
+            return result;
+        }
+
+        public override string ToString() => "ItemsStatementsUploadResponseTransactions" + Json.Stringify(ToJson());
+    }
+
+    /// <summary>
+    /// ItemsStatementsUploadResponse: an object of the Fincore financial data API.
+    /// </summary>
+    public sealed class ItemsStatementsUploadResponse
+    {
+        public string ItemId { get; set; }
+
+        /// <summary>
+        /// The accounts this file reported, as stored now.
+        /// </summary>
+        public List<Account> Accounts { get; set; }
+
+        /// <summary>
+        /// What the file changed in the item’s transactions.
+        /// </summary>
+        public ItemsStatementsUploadResponseTransactions Transactions { get; set; }
+
+        /// <summary>This object as plain JSON values; optional properties left null are left out.</summary>
+        public Dictionary<string, object> ToJson()
+        {
+            var json = new Dictionary<string, object>();
+            json["item_id"] = ItemId;
+            json["accounts"] = Accounts == null ? null : (object)Json.FromList(Accounts, e0 => e0 == null ? null : (object)e0.ToJson());
+            json["transactions"] = Transactions == null ? null : (object)Transactions.ToJson();
+            return json;
+        }
+
+        /// <summary>Decodes a parsed JSON object; unknown keys are ignored.</summary>
+        public static ItemsStatementsUploadResponse FromJson(object value)
+        {
+            var json = Json.AsObject(value);
+            var result = new ItemsStatementsUploadResponse();
+            result.ItemId = Json.AsString(Json.Required(json, "item_id"));
+            result.Accounts = Json.AsList(Json.Required(json, "accounts"), e0 => Account.FromJson(e0));
+            result.Transactions = ItemsStatementsUploadResponseTransactions.FromJson(Json.Required(json, "transactions"));
+            return result;
+        }
+
+        public override string ToString() => "ItemsStatementsUploadResponse" + Json.Stringify(ToJson());
     }
 
     /// <summary>

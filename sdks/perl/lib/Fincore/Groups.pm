@@ -111,6 +111,17 @@ sub refresh {
     return $self->{transport}->call('POST', '/v1/items/refresh', Fincore::Model::AccessTokenRequest->new(%args), 'Fincore::Model::ItemsRefreshResponse', 1);
 }
 
+# Upload another statement file (CSV, OFX, QFX, QBO) to an item created from a statement.
+# POST /v1/items/statements/upload. Retried on 429, 5xx and network errors.
+#   access_token => string
+#   file_name => string
+#   file_base64 => string
+# Returns a Fincore::Model::ItemsStatementsUploadResponse.
+sub statements_upload {
+    my ($self, %args) = @_;
+    return $self->{transport}->call('POST', '/v1/items/statements/upload', Fincore::Model::ItemsStatementsUploadRequest->new(%args), 'Fincore::Model::ItemsStatementsUploadResponse', 1);
+}
+
 # $client->accounts
 package Fincore::Group::Accounts;
 

@@ -129,6 +129,25 @@ sub code { my $self = shift; $self->{code} = shift if @_; return $self->{code} }
 # (string)
 sub message { my $self = shift; $self->{message} = shift if @_; return $self->{message} }
 
+# The SyncError object.
+package Fincore::Model::SyncError;
+
+our @ISA = ('Fincore::Model');
+our @WIRE = (
+    ['code', 'code', 'string', 1],
+    ['message', 'message', 'string', 1],
+    ['occurred_at', 'occurred_at', 'string', 1],
+);
+
+# The error code the pull ended with, e.g. `provider_error` or `rate_limit_exceeded`. (string)
+sub code { my $self = shift; $self->{code} = shift if @_; return $self->{code} }
+
+# (string)
+sub message { my $self = shift; $self->{message} = shift if @_; return $self->{message} }
+
+# ISO 8601 timestamp (UTC). (string)
+sub occurred_at { my $self = shift; $self->{occurred_at} = shift if @_; return $self->{occurred_at} }
+
 # The Item object.
 package Fincore::Model::Item;
 
@@ -144,6 +163,7 @@ our @WIRE = (
     ['last_successful_sync', 'last_successful_sync', ['nullable', 'string'], 1],
     ['created_at', 'created_at', 'string', 1],
     ['transactions_update_status', 'transactions_update_status', 'string', 1],
+    ['last_sync_error', 'last_sync_error', ['nullable', ['model', 'Fincore::Model::SyncError']], 1],
 );
 
 # (string)
@@ -175,6 +195,9 @@ sub created_at { my $self = shift; $self->{created_at} = shift if @_; return $se
 
 # (string (not_ready | initial_update_complete | historical_update_complete))
 sub transactions_update_status { my $self = shift; $self->{transactions_update_status} = shift if @_; return $self->{transactions_update_status} }
+
+# The last failed pull from the item’s connector, until a pull succeeds again (null when the last pull succeeded). With `connector` and `last_successful_sync`, the connector’s health and freshness for this item. (Fincore::Model::SyncError or undef)
+sub last_sync_error { my $self = shift; $self->{last_sync_error} = shift if @_; return $self->{last_sync_error} }
 
 # The AccountsBalanceGetResponse object.
 package Fincore::Model::AccountsBalanceGetResponse;
@@ -2549,6 +2572,63 @@ our @WIRE = (
 
 # (boolean)
 sub removed { my $self = shift; $self->{removed} = shift if @_; return $self->{removed} }
+
+# The ItemsStatementsUploadRequest object.
+package Fincore::Model::ItemsStatementsUploadRequest;
+
+our @ISA = ('Fincore::Model');
+our @WIRE = (
+    ['access_token', 'access_token', 'string', 1],
+    ['file_name', 'file_name', 'string', 1],
+    ['file_base64', 'file_base64', 'string', 1],
+);
+
+# The item access token from /v1/link/token/exchange (prefix fc_at_). (string)
+sub access_token { my $self = shift; $self->{access_token} = shift if @_; return $self->{access_token} }
+
+# (string)
+sub file_name { my $self = shift; $self->{file_name} = shift if @_; return $self->{file_name} }
+
+# (string)
+sub file_base64 { my $self = shift; $self->{file_base64} = shift if @_; return $self->{file_base64} }
+
+# What the file changed in the item’s transactions.
+package Fincore::Model::ItemsStatementsUploadResponseTransactions;
+
+our @ISA = ('Fincore::Model');
+our @WIRE = (
+    ['added', 'added', 'integer', 1],
+    ['modified', 'modified', 'integer', 1],
+    ['removed', 'removed', 'integer', 1],
+);
+
+# (integer)
+sub added { my $self = shift; $self->{added} = shift if @_; return $self->{added} }
+
+# (integer)
+sub modified { my $self = shift; $self->{modified} = shift if @_; return $self->{modified} }
+
+# (integer)
+sub removed { my $self = shift; $self->{removed} = shift if @_; return $self->{removed} }
+
+# The ItemsStatementsUploadResponse object.
+package Fincore::Model::ItemsStatementsUploadResponse;
+
+our @ISA = ('Fincore::Model');
+our @WIRE = (
+    ['item_id', 'item_id', 'string', 1],
+    ['accounts', 'accounts', ['array', ['model', 'Fincore::Model::Account']], 1],
+    ['transactions', 'transactions', ['model', 'Fincore::Model::ItemsStatementsUploadResponseTransactions'], 1],
+);
+
+# (string)
+sub item_id { my $self = shift; $self->{item_id} = shift if @_; return $self->{item_id} }
+
+# The accounts this file reported, as stored now. (arrayref of Fincore::Model::Account)
+sub accounts { my $self = shift; $self->{accounts} = shift if @_; return $self->{accounts} }
+
+# What the file changed in the item’s transactions. (Fincore::Model::ItemsStatementsUploadResponseTransactions)
+sub transactions { my $self = shift; $self->{transactions} = shift if @_; return $self->{transactions} }
 
 # The LiabilitiesCreditItemAprsItem object.
 package Fincore::Model::LiabilitiesCreditItemAprsItem;

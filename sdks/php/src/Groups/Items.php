@@ -9,7 +9,7 @@ namespace Fincore\Groups;
 use Fincore\Models;
 use Fincore\Transport;
 
-/** `$client->items`: 3 operations. */
+/** `$client->items`: 4 operations. */
 final class Items
 {
     public function __construct(private readonly Transport $transport)
@@ -53,5 +53,20 @@ final class Items
     public function refresh(string $accessToken): Models\ItemsRefreshResponse
     {
         return $this->transport->call('POST', '/v1/items/refresh', new Models\AccessTokenRequest(accessToken: $accessToken), Models\ItemsRefreshResponse::class, true);
+    }
+
+    /**
+     * Upload another statement file (CSV, OFX, QFX, QBO) to an item created from a statement.
+     *
+     * POST /v1/items/statements/upload. Retried on 429, 5xx and network errors.
+     *
+     * @param string $accessToken
+     * @param string $fileName
+     * @param string $fileBase64
+     * @throws \Fincore\FincoreException
+     */
+    public function statementsUpload(string $accessToken, string $fileName, string $fileBase64): Models\ItemsStatementsUploadResponse
+    {
+        return $this->transport->call('POST', '/v1/items/statements/upload', new Models\ItemsStatementsUploadRequest(accessToken: $accessToken, fileName: $fileName, fileBase64: $fileBase64), Models\ItemsStatementsUploadResponse::class, true);
     }
 }

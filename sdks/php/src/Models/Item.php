@@ -23,6 +23,7 @@ final class Item extends Model
         ['lastSuccessfulSync', 'last_successful_sync', ['nullable', 'string'], true],
         ['createdAt', 'created_at', 'string', true],
         ['transactionsUpdateStatus', 'transactions_update_status', 'string', true],
+        ['lastSyncError', 'last_sync_error', ['nullable', ['model', SyncError::class]], true],
     ];
 
     /** @var string */
@@ -61,6 +62,12 @@ final class Item extends Model
     /** @var 'not_ready'|'initial_update_complete'|'historical_update_complete' */
     public string $transactionsUpdateStatus;
 
+    /**
+     * The last failed pull from the item’s connector, until a pull succeeds again (null when the last pull succeeded). With `connector` and `last_successful_sync`, the connector’s health and freshness for this item.
+     * @var SyncError|null
+     */
+    public ?SyncError $lastSyncError;
+
     public function __construct(
         string $itemId,
         string $institutionId,
@@ -72,6 +79,7 @@ final class Item extends Model
         ?string $lastSuccessfulSync,
         string $createdAt,
         string $transactionsUpdateStatus,
+        SyncError|array|null $lastSyncError,
     ) {
         $this->itemId = $itemId;
         $this->institutionId = $institutionId;
@@ -83,5 +91,6 @@ final class Item extends Model
         $this->lastSuccessfulSync = $lastSuccessfulSync;
         $this->createdAt = $createdAt;
         $this->transactionsUpdateStatus = $transactionsUpdateStatus;
+        $this->lastSyncError = self::decode(['nullable', ['model', SyncError::class]], $lastSyncError);
     }
 }

@@ -88,6 +88,16 @@ module Fincore
       def refresh(access_token:)
         @transport.call('POST', '/v1/items/refresh', Models::AccessTokenRequest.new(access_token: access_token).to_h, Models::ItemsRefreshResponse, retry_safe: true)
       end
+
+      # Upload another statement file (CSV, OFX, QFX, QBO) to an item created from a statement.
+      # POST /v1/items/statements/upload. Retried on 429, 5xx and network errors.
+      # @param access_token [String]
+      # @param file_name [String]
+      # @param file_base64 [String]
+      # @return [Models::ItemsStatementsUploadResponse]
+      def statements_upload(access_token:, file_name:, file_base64:)
+        @transport.call('POST', '/v1/items/statements/upload', Models::ItemsStatementsUploadRequest.new(access_token: access_token, file_name: file_name, file_base64: file_base64).to_h, Models::ItemsStatementsUploadResponse, retry_safe: true)
+      end
     end
 
     # client.accounts

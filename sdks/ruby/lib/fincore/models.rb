@@ -137,6 +137,27 @@ module Fincore
       ].freeze
     end
 
+    # The SyncError object.
+    class SyncError < Fincore::Model
+      # The error code the pull ended with, e.g. `provider_error` or `rate_limit_exceeded`.
+      # @return [String]
+      attr_accessor :code
+
+      # message
+      # @return [String]
+      attr_accessor :message
+
+      # ISO 8601 timestamp (UTC).
+      # @return [String]
+      attr_accessor :occurred_at
+
+      WIRE = [
+        [:code, 'code', :string, true],
+        [:message, 'message', :string, true],
+        [:occurred_at, 'occurred_at', :string, true]
+      ].freeze
+    end
+
     # The Item object.
     class Item < Fincore::Model
       # item_id
@@ -179,6 +200,10 @@ module Fincore
       # @return [String]
       attr_accessor :transactions_update_status
 
+      # The last failed pull from the item’s connector, until a pull succeeds again (null when the last pull succeeded). With `connector` and `last_successful_sync`, the connector’s health and freshness for this item.
+      # @return [SyncError, nil]
+      attr_accessor :last_sync_error
+
       WIRE = [
         [:item_id, 'item_id', :string, true],
         [:institution_id, 'institution_id', :string, true],
@@ -189,7 +214,8 @@ module Fincore
         [:consented_products, 'consented_products', [:array, :string], true],
         [:last_successful_sync, 'last_successful_sync', [:nullable, :string], true],
         [:created_at, 'created_at', :string, true],
-        [:transactions_update_status, 'transactions_update_status', :string, true]
+        [:transactions_update_status, 'transactions_update_status', :string, true],
+        [:last_sync_error, 'last_sync_error', [:nullable, [:model, :SyncError]], true]
       ].freeze
     end
 
@@ -2902,6 +2928,69 @@ module Fincore
 
       WIRE = [
         [:removed, 'removed', :boolean, true]
+      ].freeze
+    end
+
+    # The ItemsStatementsUploadRequest object.
+    class ItemsStatementsUploadRequest < Fincore::Model
+      # The item access token from /v1/link/token/exchange (prefix fc_at_).
+      # @return [String]
+      attr_accessor :access_token
+
+      # file_name
+      # @return [String]
+      attr_accessor :file_name
+
+      # file_base64
+      # @return [String]
+      attr_accessor :file_base64
+
+      WIRE = [
+        [:access_token, 'access_token', :string, true],
+        [:file_name, 'file_name', :string, true],
+        [:file_base64, 'file_base64', :string, true]
+      ].freeze
+    end
+
+    # What the file changed in the item’s transactions.
+    class ItemsStatementsUploadResponseTransactions < Fincore::Model
+      # added
+      # @return [Integer]
+      attr_accessor :added
+
+      # modified
+      # @return [Integer]
+      attr_accessor :modified
+
+      # removed
+      # @return [Integer]
+      attr_accessor :removed
+
+      WIRE = [
+        [:added, 'added', :integer, true],
+        [:modified, 'modified', :integer, true],
+        [:removed, 'removed', :integer, true]
+      ].freeze
+    end
+
+    # The ItemsStatementsUploadResponse object.
+    class ItemsStatementsUploadResponse < Fincore::Model
+      # item_id
+      # @return [String]
+      attr_accessor :item_id
+
+      # The accounts this file reported, as stored now.
+      # @return [Array<Account>]
+      attr_accessor :accounts
+
+      # What the file changed in the item’s transactions.
+      # @return [ItemsStatementsUploadResponseTransactions]
+      attr_accessor :transactions
+
+      WIRE = [
+        [:item_id, 'item_id', :string, true],
+        [:accounts, 'accounts', [:array, [:model, :Account]], true],
+        [:transactions, 'transactions', [:model, :ItemsStatementsUploadResponseTransactions], true]
       ].freeze
     end
 

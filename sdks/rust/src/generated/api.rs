@@ -115,6 +115,13 @@ impl<'a> ItemsApi<'a> {
     pub fn refresh(&self, request: &AccessTokenRequest) -> Result<ItemsRefreshResponse, Error> {
         self.client.call_typed("POST", "/v1/items/refresh", Some(&request.to_json()), true)
     }
+
+    /// Upload another statement file (CSV, OFX, QFX, QBO) to an item created from a statement.
+    ///
+    /// `POST /v1/items/statements/upload`. Retried after a 5xx or a network error.
+    pub fn statements_upload(&self, request: &ItemsStatementsUploadRequest) -> Result<ItemsStatementsUploadResponse, Error> {
+        self.client.call_typed("POST", "/v1/items/statements/upload", Some(&request.to_json()), true)
+    }
 }
 
 /// The `accounts` method group.

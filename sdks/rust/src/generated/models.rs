@@ -211,6 +211,41 @@ impl FromJson for ItemError {
     }
 }
 
+/// The `SyncError` object.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SyncError {
+    /// The error code the pull ended with, e.g. `provider_error` or `rate_limit_exceeded`.
+    pub code: String,
+    pub message: String,
+    /// ISO 8601 timestamp (UTC).
+    ///
+    /// Format: date-time.
+    pub occurred_at: String,
+}
+
+impl ToJson for SyncError {
+    fn to_json(&self) -> Value {
+        #[allow(unused_mut)]
+        let mut object = Object::new();
+        object.insert("code".to_string(), self.code.to_json());
+        object.insert("message".to_string(), self.message.to_json());
+        object.insert("occurred_at".to_string(), self.occurred_at.to_json());
+        Value::Object(object)
+    }
+}
+
+impl FromJson for SyncError {
+    fn from_json(value: &Value) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let object = codec::object(value, "SyncError")?;
+        Ok(SyncError {
+            code: codec::required(object, "code", "SyncError")?,
+            message: codec::required(object, "message", "SyncError")?,
+            occurred_at: codec::required(object, "occurred_at", "SyncError")?,
+        })
+    }
+}
+
 /// The `Item` object.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Item {
@@ -231,6 +266,8 @@ pub struct Item {
     pub created_at: String,
     /// One of: `not_ready`, `initial_update_complete`, `historical_update_complete`.
     pub transactions_update_status: String,
+    /// The last failed pull from the item’s connector, until a pull succeeds again (null when the last pull succeeded). With `connector` and `last_successful_sync`, the connector’s health and freshness for this item.
+    pub last_sync_error: Option<SyncError>,
 }
 
 impl ToJson for Item {
@@ -247,6 +284,7 @@ impl ToJson for Item {
         object.insert("last_successful_sync".to_string(), self.last_successful_sync.to_json());
         object.insert("created_at".to_string(), self.created_at.to_json());
         object.insert("transactions_update_status".to_string(), self.transactions_update_status.to_json());
+        object.insert("last_sync_error".to_string(), self.last_sync_error.to_json());
         Value::Object(object)
     }
 }
@@ -266,6 +304,7 @@ impl FromJson for Item {
             last_successful_sync: codec::required(object, "last_successful_sync", "Item")?,
             created_at: codec::required(object, "created_at", "Item")?,
             transactions_update_status: codec::required(object, "transactions_update_status", "Item")?,
+            last_sync_error: codec::required(object, "last_sync_error", "Item")?,
         })
     }
 }
@@ -3970,6 +4009,102 @@ impl FromJson for ItemsRemoveResponse {
         let object = codec::object(value, "ItemsRemoveResponse")?;
         Ok(ItemsRemoveResponse {
             removed: codec::required(object, "removed", "ItemsRemoveResponse")?,
+        })
+    }
+}
+
+/// The `ItemsStatementsUploadRequest` object.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ItemsStatementsUploadRequest {
+    /// The item access token from /v1/link/token/exchange (prefix fc_at_).
+    pub access_token: String,
+    pub file_name: String,
+    pub file_base64: String,
+}
+
+impl ToJson for ItemsStatementsUploadRequest {
+    fn to_json(&self) -> Value {
+        #[allow(unused_mut)]
+        let mut object = Object::new();
+        object.insert("access_token".to_string(), self.access_token.to_json());
+        object.insert("file_name".to_string(), self.file_name.to_json());
+        object.insert("file_base64".to_string(), self.file_base64.to_json());
+        Value::Object(object)
+    }
+}
+
+impl FromJson for ItemsStatementsUploadRequest {
+    fn from_json(value: &Value) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let object = codec::object(value, "ItemsStatementsUploadRequest")?;
+        Ok(ItemsStatementsUploadRequest {
+            access_token: codec::required(object, "access_token", "ItemsStatementsUploadRequest")?,
+            file_name: codec::required(object, "file_name", "ItemsStatementsUploadRequest")?,
+            file_base64: codec::required(object, "file_base64", "ItemsStatementsUploadRequest")?,
+        })
+    }
+}
+
+/// What the file changed in the item’s transactions.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ItemsStatementsUploadResponseTransactions {
+    pub added: i64,
+    pub modified: i64,
+    pub removed: i64,
+}
+
+impl ToJson for ItemsStatementsUploadResponseTransactions {
+    fn to_json(&self) -> Value {
+        #[allow(unused_mut)]
+        let mut object = Object::new();
+        object.insert("added".to_string(), self.added.to_json());
+        object.insert("modified".to_string(), self.modified.to_json());
+        object.insert("removed".to_string(), self.removed.to_json());
+        Value::Object(object)
+    }
+}
+
+impl FromJson for ItemsStatementsUploadResponseTransactions {
+    fn from_json(value: &Value) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let object = codec::object(value, "ItemsStatementsUploadResponseTransactions")?;
+        Ok(ItemsStatementsUploadResponseTransactions {
+            added: codec::required(object, "added", "ItemsStatementsUploadResponseTransactions")?,
+            modified: codec::required(object, "modified", "ItemsStatementsUploadResponseTransactions")?,
+            removed: codec::required(object, "removed", "ItemsStatementsUploadResponseTransactions")?,
+        })
+    }
+}
+
+/// The `ItemsStatementsUploadResponse` object.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ItemsStatementsUploadResponse {
+    pub item_id: String,
+    /// The accounts this file reported, as stored now.
+    pub accounts: Vec<Account>,
+    /// What the file changed in the item’s transactions.
+    pub transactions: ItemsStatementsUploadResponseTransactions,
+}
+
+impl ToJson for ItemsStatementsUploadResponse {
+    fn to_json(&self) -> Value {
+        #[allow(unused_mut)]
+        let mut object = Object::new();
+        object.insert("item_id".to_string(), self.item_id.to_json());
+        object.insert("accounts".to_string(), self.accounts.to_json());
+        object.insert("transactions".to_string(), self.transactions.to_json());
+        Value::Object(object)
+    }
+}
+
+impl FromJson for ItemsStatementsUploadResponse {
+    fn from_json(value: &Value) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let object = codec::object(value, "ItemsStatementsUploadResponse")?;
+        Ok(ItemsStatementsUploadResponse {
+            item_id: codec::required(object, "item_id", "ItemsStatementsUploadResponse")?,
+            accounts: codec::required(object, "accounts", "ItemsStatementsUploadResponse")?,
+            transactions: codec::required(object, "transactions", "ItemsStatementsUploadResponse")?,
         })
     }
 }

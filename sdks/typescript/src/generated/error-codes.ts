@@ -1,7 +1,7 @@
 // Generated from openapi.json by bin/sdks/generate.ts (npm run sdks). Do not edit.
 
 /** The error types of the API (FincoreError.type). */
-export type ErrorType = "invalid_request" | "authentication_error" | "item_error" | "permission_denied" | "not_found" | "rate_limit_error" | "provider_error" | "api_error";
+export type ErrorType = "invalid_request" | "rate_limit_error" | "authentication_error" | "item_error" | "permission_denied" | "not_found" | "provider_error" | "api_error";
 
 /** Every documented error code with its type and HTTP status. */
 export const ERROR_CODES = {
@@ -27,9 +27,18 @@ export const ERROR_CODES = {
   "link_token_used": { type: "invalid_request", status: 400 },
   "invalid_item_id": { type: "invalid_request", status: 400 },
   "products_not_supported": { type: "invalid_request", status: 400 },
+  "statement_too_large": { type: "invalid_request", status: 413 },
+  "statement_unrecognized": { type: "invalid_request", status: 400 },
+  "statement_malformed": { type: "invalid_request", status: 400 },
+  "statement_unsupported_encoding": { type: "invalid_request", status: 400 },
+  "statement_empty": { type: "invalid_request", status: 400 },
+  "statement_server_error": { type: "invalid_request", status: 400 },
+  "statement_import_busy": { type: "rate_limit_error", status: 409 },
+  "statement_import_not_supported": { type: "invalid_request", status: 400 },
   "institution_mismatch": { type: "invalid_request", status: 400 },
   "redirect_uri_not_allowed": { type: "invalid_request", status: 400 },
   "no_mfa_pending": { type: "invalid_request", status: 400 },
+  "oauth_state_invalid": { type: "invalid_request", status: 400 },
   "invalid_date_range": { type: "invalid_request", status: 400 },
   "product_not_ready": { type: "invalid_request", status: 400 },
   "invalid_webhook_url": { type: "invalid_request", status: 400 },
@@ -40,6 +49,7 @@ export const ERROR_CODES = {
   "revoked_api_key": { type: "authentication_error", status: 401 },
   "invalid_credentials": { type: "item_error", status: 400 },
   "invalid_mfa_code": { type: "item_error", status: 400 },
+  "oauth_access_denied": { type: "item_error", status: 400 },
   "item_locked": { type: "item_error", status: 400 },
   "item_login_required": { type: "item_error", status: 400 },
   "item_not_healthy": { type: "item_error", status: 400 },

@@ -37,6 +37,8 @@ import type {
   ItemsGetResponse,
   ItemsRefreshResponse,
   ItemsRemoveResponse,
+  ItemsStatementsUploadRequest,
+  ItemsStatementsUploadResponse,
   LiabilitiesGetResponse,
   LinkTokenCreateRequest,
   LinkTokenCreateResponse,
@@ -119,6 +121,11 @@ export class ItemsApi {
   /** Start an on-demand refresh; new transactions are announced by webhook. */
   refresh(request: AccessTokenRequest, options?: RequestOptions): Promise<ItemsRefreshResponse> {
     return this.transport.call<ItemsRefreshResponse>({ method: 'POST', path: '/v1/items/refresh', retrySafe: true }, request, options);
+  }
+
+  /** Upload another statement file (CSV, OFX, QFX, QBO) to an item created from a statement. */
+  statementsUpload(request: ItemsStatementsUploadRequest, options?: RequestOptions): Promise<ItemsStatementsUploadResponse> {
+    return this.transport.call<ItemsStatementsUploadResponse>({ method: 'POST', path: '/v1/items/statements/upload', retrySafe: true }, request, options);
   }
 }
 

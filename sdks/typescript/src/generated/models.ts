@@ -42,6 +42,14 @@ export interface ItemError {
   message: string;
 }
 
+export interface SyncError {
+  /** The error code the pull ended with, e.g. `provider_error` or `rate_limit_exceeded`. */
+  code: string;
+  message: string;
+  /** ISO 8601 timestamp (UTC). */
+  occurred_at: string;
+}
+
 export interface Item {
   item_id: string;
   institution_id: string;
@@ -55,6 +63,8 @@ export interface Item {
   /** ISO 8601 timestamp (UTC). */
   created_at: string;
   transactions_update_status: "not_ready" | "initial_update_complete" | "historical_update_complete";
+  /** The last failed pull from the item’s connector, until a pull succeeds again (null when the last pull succeeded). With `connector` and `last_successful_sync`, the connector’s health and freshness for this item. */
+  last_sync_error: SyncError | null;
 }
 
 export interface AccountsBalanceGetResponse {
@@ -964,6 +974,28 @@ export interface ItemsRefreshResponse {
 
 export interface ItemsRemoveResponse {
   removed: boolean;
+}
+
+export interface ItemsStatementsUploadRequest {
+  /** The item access token from /v1/link/token/exchange (prefix fc_at_). */
+  access_token: string;
+  file_name: string;
+  file_base64: string;
+}
+
+/** What the file changed in the item’s transactions. */
+export interface ItemsStatementsUploadResponseTransactions {
+  added: number;
+  modified: number;
+  removed: number;
+}
+
+export interface ItemsStatementsUploadResponse {
+  item_id: string;
+  /** The accounts this file reported, as stored now. */
+  accounts: Account[];
+  /** What the file changed in the item’s transactions. */
+  transactions: ItemsStatementsUploadResponseTransactions;
 }
 
 export interface LiabilitiesCreditItemAprsItem {

@@ -75,7 +75,7 @@ defmodule Fincore.Link do
 end
 
 defmodule Fincore.Items do
-  @moduledoc "The `items` method group: `get`, `remove`, `refresh`."
+  @moduledoc "The `items` method group: `get`, `remove`, `refresh`, `statements_upload`."
   alias Fincore.Client
 
   @doc """
@@ -125,6 +125,22 @@ defmodule Fincore.Items do
   @doc "Like `refresh/2`, but returns the response or raises `Fincore.Error`."
   @spec refresh!(Client.t(), Fincore.Models.AccessTokenRequest.t() | map() | keyword()) :: Fincore.Models.ItemsRefreshResponse.t()
   def refresh!(client, request), do: Client.unwrap!(refresh(client, request))
+
+  @doc """
+  Upload another statement file (CSV, OFX, QFX, QBO) to an item created from a statement.
+
+  `POST /v1/items/statements/upload`. Retried after a 5xx or a network error.
+
+  `request` is a `%Fincore.Models.ItemsStatementsUploadRequest{}`, a map or a keyword list with its fields.
+  """
+  @spec statements_upload(Client.t(), Fincore.Models.ItemsStatementsUploadRequest.t() | map() | keyword()) :: {:ok, Fincore.Models.ItemsStatementsUploadResponse.t()} | {:error, Fincore.Error.t()}
+  def statements_upload(client, request) do
+    Client.call(client, "POST", "/v1/items/statements/upload", Fincore.Models.ItemsStatementsUploadRequest, request, Fincore.Models.ItemsStatementsUploadResponse, true)
+  end
+
+  @doc "Like `statements_upload/2`, but returns the response or raises `Fincore.Error`."
+  @spec statements_upload!(Client.t(), Fincore.Models.ItemsStatementsUploadRequest.t() | map() | keyword()) :: Fincore.Models.ItemsStatementsUploadResponse.t()
+  def statements_upload!(client, request), do: Client.unwrap!(statements_upload(client, request))
 end
 
 defmodule Fincore.Accounts do

@@ -194,6 +194,38 @@ defmodule Fincore.Models.ItemError do
   def __open__, do: false
 end
 
+defmodule Fincore.Models.SyncError do
+  @moduledoc """
+  The `SyncError` object.
+
+  Fields:
+
+    * `code`. The error code the pull ended with, e.g. `provider_error` or `rate_limit_exceeded`.
+    * `message`
+    * `occurred_at`: date-time. ISO 8601 timestamp (UTC).
+  """
+
+  @fields [
+    {:code, "code", :string, true},
+    {:message, "message", :string, true},
+    {:occurred_at, "occurred_at", :string, true}
+  ]
+
+  defstruct [:code, :message, :occurred_at]
+
+  @type t :: %__MODULE__{
+          code: String.t() | nil,
+          message: String.t() | nil,
+          occurred_at: String.t() | nil
+        }
+
+  @doc false
+  def __fields__, do: @fields
+
+  @doc false
+  def __open__, do: false
+end
+
 defmodule Fincore.Models.Item do
   @moduledoc """
   The `Item` object.
@@ -210,6 +242,7 @@ defmodule Fincore.Models.Item do
     * `last_successful_sync`: date-time, nullable
     * `created_at`: date-time. ISO 8601 timestamp (UTC).
     * `transactions_update_status`: one of `not_ready`, `initial_update_complete`, `historical_update_complete`
+    * `last_sync_error`: nullable. The last failed pull from the item’s connector, until a pull succeeds again (null when the last pull succeeded). With `connector` and `last_successful_sync`, the connector’s health and freshness for this item.
   """
 
   @fields [
@@ -222,10 +255,11 @@ defmodule Fincore.Models.Item do
     {:consented_products, "consented_products", {:array, :string}, true},
     {:last_successful_sync, "last_successful_sync", {:nullable, :string}, true},
     {:created_at, "created_at", :string, true},
-    {:transactions_update_status, "transactions_update_status", :string, true}
+    {:transactions_update_status, "transactions_update_status", :string, true},
+    {:last_sync_error, "last_sync_error", {:nullable, {:model, Fincore.Models.SyncError}}, true}
   ]
 
-  defstruct [:item_id, :institution_id, :institution_name, :status, :connector, :error, :consented_products, :last_successful_sync, :created_at, :transactions_update_status]
+  defstruct [:item_id, :institution_id, :institution_name, :status, :connector, :error, :consented_products, :last_successful_sync, :created_at, :transactions_update_status, :last_sync_error]
 
   @type t :: %__MODULE__{
           item_id: String.t() | nil,
@@ -237,7 +271,8 @@ defmodule Fincore.Models.Item do
           consented_products: [String.t()] | nil,
           last_successful_sync: String.t() | nil,
           created_at: String.t() | nil,
-          transactions_update_status: String.t() | nil
+          transactions_update_status: String.t() | nil,
+          last_sync_error: Fincore.Models.SyncError.t() | nil
         }
 
   @doc false
@@ -3666,6 +3701,102 @@ defmodule Fincore.Models.ItemsRemoveResponse do
 
   @type t :: %__MODULE__{
           removed: boolean() | nil
+        }
+
+  @doc false
+  def __fields__, do: @fields
+
+  @doc false
+  def __open__, do: false
+end
+
+defmodule Fincore.Models.ItemsStatementsUploadRequest do
+  @moduledoc """
+  The `ItemsStatementsUploadRequest` object.
+
+  Fields:
+
+    * `access_token`. The item access token from /v1/link/token/exchange (prefix fc_at_).
+    * `file_name`
+    * `file_base64`
+  """
+
+  @fields [
+    {:access_token, "access_token", :string, true},
+    {:file_name, "file_name", :string, true},
+    {:file_base64, "file_base64", :string, true}
+  ]
+
+  defstruct [:access_token, :file_name, :file_base64]
+
+  @type t :: %__MODULE__{
+          access_token: String.t() | nil,
+          file_name: String.t() | nil,
+          file_base64: String.t() | nil
+        }
+
+  @doc false
+  def __fields__, do: @fields
+
+  @doc false
+  def __open__, do: false
+end
+
+defmodule Fincore.Models.ItemsStatementsUploadResponseTransactions do
+  @moduledoc """
+  What the file changed in the item’s transactions.
+
+  Fields:
+
+    * `added`
+    * `modified`
+    * `removed`
+  """
+
+  @fields [
+    {:added, "added", :integer, true},
+    {:modified, "modified", :integer, true},
+    {:removed, "removed", :integer, true}
+  ]
+
+  defstruct [:added, :modified, :removed]
+
+  @type t :: %__MODULE__{
+          added: integer() | nil,
+          modified: integer() | nil,
+          removed: integer() | nil
+        }
+
+  @doc false
+  def __fields__, do: @fields
+
+  @doc false
+  def __open__, do: false
+end
+
+defmodule Fincore.Models.ItemsStatementsUploadResponse do
+  @moduledoc """
+  The `ItemsStatementsUploadResponse` object.
+
+  Fields:
+
+    * `item_id`
+    * `accounts`. The accounts this file reported, as stored now.
+    * `transactions`. What the file changed in the item’s transactions.
+  """
+
+  @fields [
+    {:item_id, "item_id", :string, true},
+    {:accounts, "accounts", {:array, {:model, Fincore.Models.Account}}, true},
+    {:transactions, "transactions", {:model, Fincore.Models.ItemsStatementsUploadResponseTransactions}, true}
+  ]
+
+  defstruct [:item_id, :accounts, :transactions]
+
+  @type t :: %__MODULE__{
+          item_id: String.t() | nil,
+          accounts: [Fincore.Models.Account.t()] | nil,
+          transactions: Fincore.Models.ItemsStatementsUploadResponseTransactions.t() | nil
         }
 
   @doc false

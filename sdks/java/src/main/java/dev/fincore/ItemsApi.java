@@ -5,6 +5,8 @@ import dev.fincore.model.AccessTokenRequest;
 import dev.fincore.model.ItemsGetResponse;
 import dev.fincore.model.ItemsRefreshResponse;
 import dev.fincore.model.ItemsRemoveResponse;
+import dev.fincore.model.ItemsStatementsUploadRequest;
+import dev.fincore.model.ItemsStatementsUploadResponse;
 
 /** The items methods ({@code client.items}). */
 public final class ItemsApi {
@@ -36,5 +38,13 @@ public final class ItemsApi {
    */
   public ItemsRefreshResponse refresh(AccessTokenRequest request) {
     return transport.call("/v1/items/refresh", true, request == null ? null : request.toJson(), ItemsRefreshResponse::fromJson);
+  }
+
+  /**
+   * Upload another statement file (CSV, OFX, QFX, QBO) to an item created from a statement.
+   * <p>{@code POST /v1/items/statements/upload}.
+   */
+  public ItemsStatementsUploadResponse statementsUpload(ItemsStatementsUploadRequest request) {
+    return transport.call("/v1/items/statements/upload", true, request == null ? null : request.toJson(), ItemsStatementsUploadResponse::fromJson);
   }
 }

@@ -18,6 +18,7 @@ public final class Item {
   private String lastSuccessfulSync;
   private String createdAt;
   private String transactionsUpdateStatus;
+  private SyncError lastSyncError;
 
   public String getItemId() {
     return itemId;
@@ -115,6 +116,16 @@ public final class Item {
     return this;
   }
 
+  /** The last failed pull from the item’s connector, until a pull succeeds again (null when the last pull succeeded). With `connector` and `last_successful_sync`, the connector’s health and freshness for this item. May be null. */
+  public SyncError getLastSyncError() {
+    return lastSyncError;
+  }
+
+  public Item setLastSyncError(SyncError lastSyncError) {
+    this.lastSyncError = lastSyncError;
+    return this;
+  }
+
   /** This object as JSON values (Map, List, String, Long, Double, Boolean, null); optional fields left unset are left out. */
   public Map<String, Object> toJson() {
     Map<String, Object> json = new LinkedHashMap<>();
@@ -128,6 +139,7 @@ public final class Item {
     json.put("last_successful_sync", lastSuccessfulSync);
     json.put("created_at", createdAt);
     json.put("transactions_update_status", transactionsUpdateStatus);
+    json.put("last_sync_error", lastSyncError == null ? null : lastSyncError.toJson());
     return json;
   }
 
@@ -145,6 +157,7 @@ public final class Item {
     out.lastSuccessfulSync = json.get("last_successful_sync") == null ? null : Json.asString(json.get("last_successful_sync"));
     out.createdAt = json.get("created_at") == null ? null : Json.asString(json.get("created_at"));
     out.transactionsUpdateStatus = json.get("transactions_update_status") == null ? null : Json.asString(json.get("transactions_update_status"));
+    out.lastSyncError = json.get("last_sync_error") == null ? null : SyncError.fromJson(json.get("last_sync_error"));
     return out;
   }
 

@@ -82,6 +82,14 @@ class ItemsApi internal constructor(private val transport: Transport) {
      */
     fun refresh(request: AccessTokenRequest): ItemsRefreshResponse =
         transport.call("/v1/items/refresh", true, request.toJson()) { ItemsRefreshResponse.fromJson(it) }
+
+    /**
+     * Upload another statement file (CSV, OFX, QFX, QBO) to an item created from a statement.
+     *
+     * `POST /v1/items/statements/upload`.
+     */
+    fun statementsUpload(request: ItemsStatementsUploadRequest): ItemsStatementsUploadResponse =
+        transport.call("/v1/items/statements/upload", true, request.toJson()) { ItemsStatementsUploadResponse.fromJson(it) }
 }
 
 /** The accounts methods (`client.accounts`). */

@@ -179,6 +179,36 @@ data class ItemError(
     }
 }
 
+/** SyncError: an object of the Fincore financial data API. */
+data class SyncError(
+    /** The error code the pull ended with, e.g. `provider_error` or `rate_limit_exceeded`. */
+    val code: String,
+    val message: String,
+    /** ISO 8601 timestamp (UTC). */
+    val occurredAt: String
+) {
+    /** This object as plain JSON values; optional properties left null are left out. */
+    fun toJson(): Map<String, Any?> {
+        val json = linkedMapOf<String, Any?>()
+        json["code"] = code
+        json["message"] = message
+        json["occurred_at"] = occurredAt
+        return json
+    }
+
+    companion object {
+        /** Decodes a parsed JSON object; unknown keys are ignored. */
+        fun fromJson(value: Any?): SyncError {
+            val json = Json.obj(value)
+            return SyncError(
+                code = Json.string(Json.required(json, "code")),
+                message = Json.string(Json.required(json, "message")),
+                occurredAt = Json.string(Json.required(json, "occurred_at"))
+            )
+        }
+    }
+}
+
 /** Item: an object of the Fincore financial data API. */
 data class Item(
     val itemId: String,
@@ -194,7 +224,9 @@ data class Item(
     /** ISO 8601 timestamp (UTC). */
     val createdAt: String,
     /** One of: not_ready, initial_update_complete, historical_update_complete. */
-    val transactionsUpdateStatus: String
+    val transactionsUpdateStatus: String,
+    /** The last failed pull from the item’s connector, until a pull succeeds again (null when the last pull succeeded). With `connector` and `last_successful_sync`, the connector’s health and freshness for this item. */
+    val lastSyncError: SyncError?
 ) {
     /** This object as plain JSON values; optional properties left null are left out. */
     fun toJson(): Map<String, Any?> {
@@ -209,6 +241,7 @@ data class Item(
         json["last_successful_sync"] = lastSuccessfulSync
         json["created_at"] = createdAt
         json["transactions_update_status"] = transactionsUpdateStatus
+        json["last_sync_error"] = lastSyncError?.let { e0 -> e0.toJson() }
         return json
     }
 
@@ -226,7 +259,8 @@ data class Item(
                 consentedProducts = Json.list(Json.required(json, "consented_products")) { e0 -> Json.string(e0) },
                 lastSuccessfulSync = json["last_successful_sync"]?.let { e0 -> Json.string(e0) },
                 createdAt = Json.string(Json.required(json, "created_at")),
-                transactionsUpdateStatus = Json.string(Json.required(json, "transactions_update_status"))
+                transactionsUpdateStatus = Json.string(Json.required(json, "transactions_update_status")),
+                lastSyncError = json["last_sync_error"]?.let { e0 -> SyncError.fromJson(e0) }
             )
         }
     }
@@ -3513,6 +3547,93 @@ data class ItemsRemoveResponse(
             val json = Json.obj(value)
             return ItemsRemoveResponse(
                 removed = Json.boolean(Json.required(json, "removed"))
+            )
+        }
+    }
+}
+
+/** ItemsStatementsUploadRequest: an object of the Fincore financial data API. */
+data class ItemsStatementsUploadRequest(
+    /** The item access token from /v1/link/token/exchange (prefix fc_at_). */
+    val accessToken: String,
+    val fileName: String,
+    val fileBase64: String
+) {
+    /** This object as plain JSON values; optional properties left null are left out. */
+    fun toJson(): Map<String, Any?> {
+        val json = linkedMapOf<String, Any?>()
+        json["access_token"] = accessToken
+        json["file_name"] = fileName
+        json["file_base64"] = fileBase64
+        return json
+    }
+
+    companion object {
+        /** Decodes a parsed JSON object; unknown keys are ignored. */
+        fun fromJson(value: Any?): ItemsStatementsUploadRequest {
+            val json = Json.obj(value)
+            return ItemsStatementsUploadRequest(
+                accessToken = Json.string(Json.required(json, "access_token")),
+                fileName = Json.string(Json.required(json, "file_name")),
+                fileBase64 = Json.string(Json.required(json, "file_base64"))
+            )
+        }
+    }
+}
+
+/** What the file changed in the item’s transactions. */
+data class ItemsStatementsUploadResponseTransactions(
+    val added: Long,
+    val modified: Long,
+    val removed: Long
+) {
+    /** This object as plain JSON values; optional properties left null are left out. */
+    fun toJson(): Map<String, Any?> {
+        val json = linkedMapOf<String, Any?>()
+        json["added"] = added
+        json["modified"] = modified
+        json["removed"] = removed
+        return json
+    }
+
+    companion object {
+        /** Decodes a parsed JSON object; unknown keys are ignored. */
+        fun fromJson(value: Any?): ItemsStatementsUploadResponseTransactions {
+            val json = Json.obj(value)
+            return ItemsStatementsUploadResponseTransactions(
+                added = Json.long(Json.required(json, "added")),
+                modified = Json.long(Json.required(json, "modified")),
+                removed = Json.long(Json.required(json, "removed"))
+            )
+        }
+    }
+}
+
+/** ItemsStatementsUploadResponse: an object of the Fincore financial data API. */
+data class ItemsStatementsUploadResponse(
+    val itemId: String,
+    /** The accounts this file reported, as stored now. */
+    val accounts: List<Account>,
+    /** What the file changed in the item’s transactions. */
+    val transactions: ItemsStatementsUploadResponseTransactions
+) {
+    /** This object as plain JSON values; optional properties left null are left out. */
+    fun toJson(): Map<String, Any?> {
+        val json = linkedMapOf<String, Any?>()
+        json["item_id"] = itemId
+        json["accounts"] = accounts.map { e0 -> e0.toJson() }
+        json["transactions"] = transactions.toJson()
+        return json
+    }
+
+    companion object {
+        /** Decodes a parsed JSON object; unknown keys are ignored. */
+        fun fromJson(value: Any?): ItemsStatementsUploadResponse {
+            val json = Json.obj(value)
+            return ItemsStatementsUploadResponse(
+                itemId = Json.string(Json.required(json, "item_id")),
+                accounts = Json.list(Json.required(json, "accounts")) { e0 -> Account.fromJson(e0) },
+                transactions = ItemsStatementsUploadResponseTransactions.fromJson(Json.required(json, "transactions"))
             )
         }
     }

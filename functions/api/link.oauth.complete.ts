@@ -1,0 +1,5 @@
+// POST /link/api/oauth/complete: what the provider sent back to the callback -> connected, or why not.
+import { completeOauth, linkCallerOf } from '../app/link';
+import { defineOperation } from '../platform/operation';
+
+export const handler = defineOperation('link.oauth.complete', ({ deps, body, event, baseUrl }) => completeOauth(deps, body, linkCallerOf(event), baseUrl));
