@@ -55,7 +55,8 @@ export const StatementFileBase64 = z
   .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'expected the file as standard base64')
   // Whole 4-character groups only: a truncated encoding would otherwise lose the file's last bytes silently.
   // (A length check, not a grouped regex: one over megabytes of groups exhausts the regex engine's stack.)
-  .refine((v) => v.length % 4 === 0, 'expected the whole file as standard base64, padded to a multiple of 4 characters');
+  .refine((v) => v.length % 4 === 0, 'expected the whole file as standard base64, padded to a multiple of 4 characters')
+  .meta({ description: 'The file\u2019s bytes, standard base64.', example: 'RGF0ZSxEZXNjcmlwdGlvbixBbW91bnQKMjAyNi0wMS0wMixDT0ZGRUUsLTMuNTAK' });
 /** How the Link page collects consent for an institution (functions/core/connector-port.ts LinkMethod). */
 const LinkMethodAnswer = z
   .object({

@@ -1107,7 +1107,8 @@ type ItemsStatementsUploadRequest struct {
 	// The item access token from /v1/link/token/exchange (prefix fc_at_).
 	AccessToken string `json:"access_token"`
 	FileName    string `json:"file_name"`
-	FileBase64  string `json:"file_base64"`
+	// The file’s bytes, standard base64.
+	FileBase64 string `json:"file_base64"`
 }
 
 // What the file changed in the item’s transactions.

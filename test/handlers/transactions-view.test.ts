@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { syncTransactions } from '../../functions/app/sync';
-import { windowStartOf } from '../../functions/core/change-feed';
+import { windowStartsByAccount } from '../../functions/core/change-feed';
 import {
   commitTransactions,
   currentTransactions,
@@ -83,9 +83,14 @@ function applyToModel(model: Map<string, StoredTransaction>, source: ChangeSourc
     for (const t of source.upserted) model.set(t.transaction_id, t);
     for (const id of source.removed) model.delete(id);
   } else {
-    const start = windowStartOf(source.transactions);
+    // The window is per account: from that account's oldest reported row; an account the batch does
+    // not report keeps every row.
+    const starts = windowStartsByAccount(source.transactions);
     const reported = new Set(source.transactions.map((t) => t.transaction_id));
-    for (const [id, t] of model) if (t.date >= start && !reported.has(id)) model.delete(id);
+    for (const [id, t] of model) {
+      const start = starts.get(t.account_id);
+      if (start !== undefined && t.date >= start && !reported.has(id)) model.delete(id);
+    }
     for (const t of source.transactions) model.set(t.transaction_id, t);
   }
 }

@@ -1948,6 +1948,7 @@ class ItemsStatementsUploadRequest(Model):
     """The item access token from /v1/link/token/exchange (prefix fc_at_)."""
     file_name: str
     file_base64: str
+    """The file’s bytes, standard base64."""
 
     _WIRE = (
         ("access_token", "access_token", "string", True),

@@ -5054,6 +5054,9 @@ namespace Fincore
 
         public string FileName { get; set; }
 
+        /// <summary>
+        /// The file’s bytes, standard base64.
+        /// </summary>
         public string FileBase64 { get; set; }
 
         /// <summary>This object as plain JSON values; optional properties left null are left out.</summary>

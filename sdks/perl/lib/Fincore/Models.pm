@@ -2589,7 +2589,7 @@ sub access_token { my $self = shift; $self->{access_token} = shift if @_; return
 # (string)
 sub file_name { my $self = shift; $self->{file_name} = shift if @_; return $self->{file_name} }
 
-# (string)
+# The file’s bytes, standard base64. (string)
 sub file_base64 { my $self = shift; $self->{file_base64} = shift if @_; return $self->{file_base64} }
 
 # What the file changed in the item’s transactions.

@@ -27,7 +27,10 @@ final class ItemsStatementsUploadRequest extends Model
     /** @var string */
     public string $fileName;
 
-    /** @var string */
+    /**
+     * The file’s bytes, standard base64.
+     * @var string
+     */
     public string $fileBase64;
 
     public function __construct(

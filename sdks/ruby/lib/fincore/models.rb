@@ -2941,7 +2941,7 @@ module Fincore
       # @return [String]
       attr_accessor :file_name
 
-      # file_base64
+      # The file’s bytes, standard base64.
       # @return [String]
       attr_accessor :file_base64
 

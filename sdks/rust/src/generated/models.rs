@@ -4019,6 +4019,7 @@ pub struct ItemsStatementsUploadRequest {
     /// The item access token from /v1/link/token/exchange (prefix fc_at_).
     pub access_token: String,
     pub file_name: String,
+    /// The file’s bytes, standard base64.
     pub file_base64: String,
 }
 

@@ -980,6 +980,7 @@ export interface ItemsStatementsUploadRequest {
   /** The item access token from /v1/link/token/exchange (prefix fc_at_). */
   access_token: string;
   file_name: string;
+  /** The file’s bytes, standard base64. */
   file_base64: string;
 }
 

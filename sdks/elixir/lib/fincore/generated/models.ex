@@ -3718,7 +3718,7 @@ defmodule Fincore.Models.ItemsStatementsUploadRequest do
 
     * `access_token`. The item access token from /v1/link/token/exchange (prefix fc_at_).
     * `file_name`
-    * `file_base64`
+    * `file_base64`. The file’s bytes, standard base64.
   """
 
   @fields [

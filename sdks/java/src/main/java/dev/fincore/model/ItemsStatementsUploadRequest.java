@@ -31,6 +31,7 @@ public final class ItemsStatementsUploadRequest {
     return this;
   }
 
+  /** The file’s bytes, standard base64. */
   public String getFileBase64() {
     return fileBase64;
   }

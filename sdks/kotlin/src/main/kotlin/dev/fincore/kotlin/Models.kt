@@ -3557,6 +3557,7 @@ data class ItemsStatementsUploadRequest(
     /** The item access token from /v1/link/token/exchange (prefix fc_at_). */
     val accessToken: String,
     val fileName: String,
+    /** The file’s bytes, standard base64. */
     val fileBase64: String
 ) {
     /** This object as plain JSON values; optional properties left null are left out. */
