@@ -1,5 +1,5 @@
 // POST /v1/accounts/balance/get: balances refreshed from the source when older than 15 minutes.
-import { freshAccounts } from '../app/reads';
+import { freshAccounts } from '../app/balances';
 import { publicItem } from '../data/items-repo';
 import { defineOperation } from '../platform/operation';
 

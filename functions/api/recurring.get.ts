@@ -1,5 +1,5 @@
 // POST /v1/recurring/get: subscriptions, bills and payroll detected from transaction history.
-import { recurringOf } from '../app/products';
+import { recurringOf } from '../app/derived-products';
 import { defineOperation } from '../platform/operation';
 
 export const handler = defineOperation('recurring.get', ({ deps, item }) => recurringOf(deps, item));

@@ -31,7 +31,7 @@ import { defaultModel } from '../platform/model-environment';
 import type { ModelPort } from '../platform/model-port';
 import type { Deps } from '../platform/runtime';
 import { fillRows, refineProse, type Engine, type OpenRow } from './ai-refine';
-import { todayOf } from './item-source';
+import { todayOf } from './today';
 import { cachedAccounts, requireHistory } from './reads';
 
 /** What `model` says when only the rules ran: the rules engine and its version. */

@@ -26,10 +26,9 @@ import { eventPut } from '../data/webhooks-repo';
 import { logger } from '../platform/observability';
 import type { Deps } from '../platform/runtime';
 import { openProviderSecrets, sealProviderSecrets } from './provider-secrets';
+import { todayOf } from './today';
 
-export function todayOf(deps: Deps): string {
-  return new Date(deps.clock.now()).toISOString().slice(0, 10);
-}
+export { todayOf } from './today';
 
 export function enrich(raw: SourceTransaction): StoredTransaction {
   // the connector's MCC and counterparty name help where the descriptor rules abstain; they are not stored

@@ -1,28 +1,20 @@
-// The data products beyond accounts and transactions: identity, income, liabilities, recurring,
-// assets and investments. Detection (recurring, income, assets) runs over the item's stored data;
-// the institution-reported products (identity, liabilities, holdings) come from the item's
-// connector, through the connector port.
-//
-// Recurring and income are derived from the item's whole transaction history. They are stored per
-// item under the version of their inputs (the feed's committed_seq, today, the rules version) and
-// recomputed lazily: the first read after a change (a committed ingestion, a new day, new rules)
-// reads the feed once and stores the result; every other read is one Query of the stored rows.
-// Nothing is computed at ingestion, so a refresh never pays for products nobody reads.
+// The institution-reported data products: identity, liabilities, holdings and investment
+// transactions, and assets (balances plus holdings), which come from the item's connector through
+// the connector port (an import item's holdings from what its statements reported). Recurring and
+// income, derived from the stored transactions, live in ./derived-products (re-exported here), so
+// their routes do not bundle the connectors.
 import { fail } from '../contracts/errors';
 import { LIMITS } from '../contracts/limits';
 import type { RequestOf } from '../contracts/routes';
 import { computeAssets } from '../core/assets';
-import { detectIncome } from '../core/income';
-import { detectRecurring } from '../core/recurring';
 import type { ConnectorPort, Connection, Investments, ProductContext } from '../core/connector-port';
 import { FILE_IMPORT_CONNECTOR_ID } from '../core/connectors';
 import { readImportedInvestments } from '../data/imports-repo';
-import { currentTransactions, type StoredTransaction } from '../data/feed-repo';
 import type { ItemRecord, StoredAccount } from '../data/items-repo';
-import { productVersion, readStoredProduct, storeProduct, type StoredProductName } from '../data/products-repo';
-import { logger } from '../platform/observability';
 import type { Deps } from '../platform/runtime';
-import { todayOf, withConnector } from './item-source';
+import { withConnector } from './item-source';
+import { todayOf } from './today';
+export { DERIVATION_RULES_VERSION, incomeOf, recurringOf } from './derived-products';
 import { cachedAccounts, requireHistory, selectAccounts } from './reads';
 
 /**
@@ -53,43 +45,6 @@ export async function liabilitiesOf(deps: Deps, item: ItemRecord) {
   const all = await cachedAccounts(deps, item);
   const accounts = all.filter((a) => a.type === 'credit' || a.type === 'loan');
   return { accounts, liabilities: await fromInstitution(deps, item, all, (connector, connection, context) => connector.liabilities(connection, context)) };
-}
-
-/**
- * Version of the recurring and income detection rules (functions/core/recurring.ts, income.ts):
- * part of a stored product's version, so rows computed by other rules are never served. Bump it
- * whenever the rules' output changes; test/unit/products-version.test.ts fails until it is.
- */
-export const DERIVATION_RULES_VERSION = 1;
-
-/**
- * A product derived from the item's transactions as of its committed_seq: the stored computation
- * when its version matches, else computed from the feed at exactly that seq and stored. The store
- * is best effort: a failed write still answers the computed product.
- */
-async function feedDerived<T>(deps: Deps, item: ItemRecord, product: StoredProductName, derive: (txns: StoredTransaction[], today: string) => T): Promise<T> {
-  const today = todayOf(deps);
-  const version = productVersion({ committedSeq: item.committedSeq, today, rules: DERIVATION_RULES_VERSION });
-  const stored = await readStoredProduct<T>(deps, item.itemId, product, version);
-  if (stored !== undefined) return stored;
-  const value = derive(await currentTransactions(deps, item.itemId, item.committedSeq), today);
-  try {
-    const outcome = await storeProduct(deps, item.itemId, product, version, value);
-    if (outcome === 'too_large') logger.warn('derived product too large to store; computed on every read', { item_id: item.itemId, product });
-  } catch (err) {
-    logger.warn('could not store a derived product', { item_id: item.itemId, product, error: (err as Error).message });
-  }
-  return value;
-}
-
-export async function recurringOf(deps: Deps, item: ItemRecord) {
-  requireHistory(item, 'historical_update_complete');
-  return { recurring_streams: await feedDerived(deps, item, 'recurring', detectRecurring) };
-}
-
-export async function incomeOf(deps: Deps, item: ItemRecord) {
-  requireHistory(item, 'historical_update_complete');
-  return { income_streams: await feedDerived(deps, item, 'income', detectIncome) };
 }
 
 const isInvestmentAccount = (type: string) => type === 'investment' || type === 'crypto';

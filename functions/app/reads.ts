@@ -1,16 +1,13 @@
-// Reading an item's accounts and transactions.
+// Reading an item's accounts and transactions as stored. Nothing here reaches the item's connector
+// (balances refreshed from the source are in ./balances), so the routes that only read stored data
+// do not bundle the connectors.
 import { fail } from '../contracts/errors';
 import { LIMITS } from '../contracts/limits';
 import type { RequestOf } from '../contracts/routes';
 import { TRANSACTIONS_UPDATE_STATUSES, type TransactionsUpdateStatus } from '../contracts/schemas';
-import { FILE_IMPORT_CONNECTOR_ID } from '../core/connectors';
 import { readTransactionsPage } from '../data/feed-repo';
-import { listAccounts, putAccounts, type ItemRecord, type StoredAccount } from '../data/items-repo';
+import { listAccounts, type ItemRecord, type StoredAccount } from '../data/items-repo';
 import type { Deps } from '../platform/runtime';
-import { sourceAccounts } from './item-source';
-import { requireHealthy } from './lifecycle';
-
-const BALANCE_MAX_AGE_MS = LIMITS.balanceCacheMinutes * 60_000;
 
 /** Keeps only the requested accounts; an id that is not the item's is an error, not a silent drop. */
 export function selectAccounts(unordered: StoredAccount[], accountIds: string[] | undefined): StoredAccount[] {
@@ -26,17 +23,6 @@ export function selectAccounts(unordered: StoredAccount[], accountIds: string[] 
 
 export async function cachedAccounts(deps: Deps, item: ItemRecord, accountIds?: string[]): Promise<StoredAccount[]> {
   return selectAccounts((await listAccounts(deps, item.itemId)).accounts, accountIds);
-}
-
-/** Balances refreshed from the source first when the cached ones are older than 15 minutes. */
-export async function freshAccounts(deps: Deps, item: ItemRecord, accountIds?: string[]): Promise<StoredAccount[]> {
-  requireHealthy(item);
-  const cached = await listAccounts(deps, item.itemId);
-  // An import item's balances are the latest statement's: there is no source to ask again.
-  if (deps.clock.now() - cached.oldestRefresh <= BALANCE_MAX_AGE_MS || item.connector === FILE_IMPORT_CONNECTOR_ID) return selectAccounts(cached.accounts, accountIds);
-  const fresh = await sourceAccounts(deps, item);
-  await putAccounts(deps, item.itemId, fresh, deps.clock.now());
-  return selectAccounts(fresh, accountIds);
 }
 
 // ---------- history readiness ----------

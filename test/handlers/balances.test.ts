@@ -1,5 +1,6 @@
 import { connectItem } from '../../functions/app/link';
-import { freshAccounts, cachedAccounts } from '../../functions/app/reads';
+import { freshAccounts } from '../../functions/app/balances';
+import { cachedAccounts } from '../../functions/app/reads';
 import { findInstitution } from '../../functions/core/institutions';
 import { getItem, listAccounts } from '../../functions/data/items-repo';
 import { embeddedDeps } from '../support/embedded';
