@@ -1,5 +1,5 @@
 // POST /v1/items/refresh: queues an on-demand refresh and answers at once.
-import { requestRefresh } from '../app/lifecycle';
+import { requestRefresh } from '../app/item-state';
 import { defineOperation } from '../platform/operation';
 
 export const handler = defineOperation('items.refresh', ({ deps, item }) => requestRefresh(deps, item));

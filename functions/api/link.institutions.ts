@@ -1,6 +1,6 @@
 // POST /link/api/institutions: as-you-type institution search for the hosted page.
 import { LIMITS } from '../contracts/limits';
-import { linkCallerOf, openSession } from '../app/link';
+import { linkCallerOf, openSession } from '../app/link-session';
 import { searchInstitutions } from '../core/institutions';
 import { defineOperation } from '../platform/operation';
 

@@ -2,7 +2,7 @@
 // token gets the flow (functions/platform/link-ui); an invalid, expired or spent one gets an error
 // page telling the user to ask the app for a new link. Embedded, the parent origin must be one the
 // token's application allows (or loopback, for test keys), else the page is the invalid_embed error.
-import { describePage } from '../app/link';
+import { describePage } from '../app/link-session';
 import { ApiError, type ErrorCode } from '../contracts/errors';
 import { embedModeOf, isLinkTokenShaped, renderErrorPage, renderFlowPage, type LinkPageProblem } from '../platform/link-ui/page';
 import { defineOperation } from '../platform/operation';

@@ -1,5 +1,5 @@
 // POST /v1/link/token/exchange: single-use public token -> permanent access token (rotates in update mode).
-import { exchangePublicToken } from '../app/link';
+import { exchangePublicToken } from '../app/link-session';
 import { defineOperation } from '../platform/operation';
 
 export const handler = defineOperation('link.token.exchange', ({ deps, auth, body }) =>

@@ -1,5 +1,5 @@
 // POST /v1/sandbox/fire_webhook: fires the chosen event type for the item.
-import { fireWebhook } from '../app/lifecycle';
+import { fireWebhook } from '../app/item-state';
 import { defineOperation } from '../platform/operation';
 
 export const handler = defineOperation('sandbox.fire_webhook', ({ deps, item, body }) => fireWebhook(deps, item, body.webhook_type));

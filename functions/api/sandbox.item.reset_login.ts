@@ -1,5 +1,5 @@
 // POST /v1/sandbox/item/reset_login: puts the item into login_required and fires item.error.
-import { resetLogin } from '../app/lifecycle';
+import { resetLogin } from '../app/item-state';
 import { defineOperation } from '../platform/operation';
 
 export const handler = defineOperation('sandbox.item.reset_login', ({ deps, item }) => resetLogin(deps, item));

@@ -5,7 +5,7 @@ import { FILE_IMPORT_CONNECTOR_ID } from '../core/connectors';
 import { listAccounts, putAccounts, type ItemRecord, type StoredAccount } from '../data/items-repo';
 import type { Deps } from '../platform/runtime';
 import { sourceAccounts } from './item-source';
-import { requireHealthy } from './lifecycle';
+import { requireHealthy } from './item-state';
 import { selectAccounts } from './reads';
 
 const BALANCE_MAX_AGE_MS = LIMITS.balanceCacheMinutes * 60_000;

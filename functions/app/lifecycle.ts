@@ -1,20 +1,17 @@
-// Items breaking and healing, refreshes, and the sandbox helpers that drive them.
-//
-// While an item is not healthy, the calls that need the institution (balance refresh, on-demand
-// refresh) answer an item error; everything that serves cached data keeps working: items.get,
-// items.remove, accounts.get, transactions.sync and transactions.get (and the other data products).
-import { fail, itemErrorOf } from '../contracts/errors';
-import { EVENT_TYPES, sampleEventData, type EventType } from '../contracts/events';
+// Refreshes from the item's connector (the worker, the scheduled sweep) and removal with the
+// consent revoked at the provider. The item-state changes that need no connector (an on-demand
+// refresh request, the sandbox helpers, errors) are in ./item-state, re-exported here.
 import type { RefreshExecutionInput } from '../contracts/worker-messages';
 import { connectorOfItem } from '../connectors';
 import { FILE_IMPORT_CONNECTOR_ID, SANDBOX_CONNECTOR_ID } from '../core/connectors';
 import { refreshDueShards } from '../core/refresh-schedule';
-import { emitEvent } from '../data/events';
-import { bumpRefreshCount, claimDueRefresh, dueRefreshes, getItem, purgeRemovedItem, removeItem, scheduleNextRefresh, updateItemState, type ItemRecord } from '../data/items-repo';
+import { bumpRefreshCount, claimDueRefresh, dueRefreshes, getItem, purgeRemovedItem, removeItem, scheduleNextRefresh, type ItemRecord } from '../data/items-repo';
 import { logger } from '../platform/observability';
 import type { Deps } from '../platform/runtime';
 import { ConnectorCallError, connectorEnvFor, loadHistory, pullBatch, syncFromSource, todayOf } from './item-source';
 import { openProviderSecrets } from './provider-secrets';
+
+export { fireWebhook, markItemError, requestRefresh, requireHealthy, resetLogin } from './item-state';
 
 /**
  * POST /v1/items/remove: the item and everything it owns (its provider secrets live on its row) are
@@ -31,20 +28,6 @@ export async function removeItemEverywhere(deps: Deps, item: ItemRecord): Promis
     }
   }
   await removeItem(deps, item);
-}
-
-export function requireHealthy(item: ItemRecord): void {
-  if (item.status === 'login_required') fail('item_login_required');
-  if (item.status !== 'healthy') fail('item_not_healthy');
-}
-
-export async function requestRefresh(deps: Deps, item: ItemRecord) {
-  requireHealthy(item);
-  if (item.connector === FILE_IMPORT_CONNECTOR_ID) {
-    fail('statement_import_not_supported', 'An item created from a statement file has no source to refresh: upload a newer statement with POST /v1/items/statements/upload.');
-  }
-  await deps.ports.refreshQueue.enqueue({ item_id: item.itemId, reason: 'on_demand' });
-  return { refreshing: true };
 }
 
 /**
@@ -167,26 +150,4 @@ export async function sweepDueRefreshes(deps: Deps, options: { pageSize?: number
   } while (shards.length > 0 && deps.clock.now() < deadline);
   if (total.refused > 0) logger.warn('the refresh queue refused scheduled refreshes; they stay due for the next sweep', { refused: total.refused });
   return total;
-}
-
-const loginRequiredError = itemErrorOf('item_login_required');
-
-/** POST /v1/sandbox/item/reset_login: the item needs the user again; `item.error` fires. */
-export async function resetLogin(deps: Deps, item: ItemRecord) {
-  await updateItemState(deps, item.itemId, { status: 'login_required', error: loginRequiredError });
-  await emitEvent(deps, item, 'item.error', { item_id: item.itemId, error: loginRequiredError });
-  return { reset_login: true };
-}
-
-/** The item entered an error at its institution (e.g. user_locked in update mode). */
-export async function markItemError(deps: Deps, item: ItemRecord, error: NonNullable<ItemRecord['error']>) {
-  await updateItemState(deps, item.itemId, { status: 'error', error });
-  await emitEvent(deps, item, 'item.error', { item_id: item.itemId, error });
-}
-
-/** POST /v1/sandbox/fire_webhook: any event type, with the payload it would really carry. */
-export async function fireWebhook(deps: Deps, item: ItemRecord, type: EventType) {
-  if (!EVENT_TYPES.includes(type)) fail('invalid_field');
-  const data = sampleEventData(type, { itemId: item.itemId, itemError: item.error ?? loginRequiredError, now: deps.clock.now() });
-  return { fired: true, event_id: await emitEvent(deps, item, type, data) };
 }
