@@ -38,12 +38,13 @@ const IGNORED = [
 /** Per role: names that mean it; a header matches by equality (strongest), word prefix, or containment. */
 const ROLE_NAMES: Array<[ColumnRole, string[]]> = [
   ['valueDate', [
-    'value date', 'valutadatum', 'valuta datum', 'rentedatum', 'wertstellung', 'valuta', 'date de valeur', 'fecha valor',
+    'value date', 'arvopaiva', 'valutadatum', 'valuta datum', 'rentedatum', 'wertstellung', 'valuta', 'date de valeur', 'fecha valor',
     'data valuta', 'erteknap', 'datum verrekening', 'settlement date', 'wertstellungsdatum', 'date valeur', 'valeur',
   ]],
   ['bookingDate', [
     'posting date', 'post date', 'posted date', 'booking date', 'buchungsdatum', 'buchungstag', 'boekdatum', 'completed date',
     'date processed', 'processed date', 'fecha contable', 'date comptable', 'data contabile', 'data ksiegowania',
+    'kirjauspaiva', 'bokforingsdag', 'bokforingsdatum', 'bokfort', 'bogfort', 'bogforingsdato', 'bokfort dato',
   ]],
   ['transactionDate', [
     'transactiedatum', 'started date', 'belegdatum', 'trans date', 'transaction date', 'date de l operation',
@@ -55,10 +56,12 @@ const ROLE_NAMES: Array<[ColumnRole, string[]]> = [
   ['debit', [
     'debit', 'debet', 'debits', 'withdrawals', 'withdrawal', 'paid out', 'money out', 'out', 'ausgang', 'soll', 'af',
     'uitgaven', 'cargo', 'cargos', 'debito', 'debit amount', 'lastschrift', 'belastungen', 'retrait', 'retraits',
+    'outflow', 'dare', 'addebiti', 'uscite',
   ]],
   ['credit', [
     'credit', 'credits', 'deposits', 'deposit', 'paid in', 'money in', 'in', 'eingang', 'haben', 'bij', 'abono', 'abonos',
     'credito', 'credit amount', 'gutschrift', 'gutschriften', 'versement', 'versements',
+    'inflow', 'avere', 'accrediti', 'entrate',
   ]],
   ['direction', [
     'credit debit', 'creditdebet', 'credit debet', 'debit credit', 'debet credit', 'd k', 'k d', 'd c', 'c d', 'cd', 'dc',
@@ -67,7 +70,7 @@ const ROLE_NAMES: Array<[ColumnRole, string[]]> = [
   ['amount', [
     'amount', 'betrag', 'bedrag', 'suma', 'montant', 'importe', 'importo', 'kwota', 'částka', 'zaúčtovaná částka', 'osszeg',
     'tranzakcio osszege', 'summe', 'buchungsbetrag', 'umsatz', 'transaction amount', 'belopp', 'belop', 'beloeb', 'summa',
-    'valor', 'amount eur', 'amount usd', 'netto', 'net', 'net amount',
+    'valor', 'amount eur', 'amount usd', 'netto', 'net', 'net amount', 'maara', 'beløb', 'beløp',
   ]],
   ['balance', [
     'balance', 'saldo', 'current balance', 'running balance', 'saldo na trn', 'egyenleg', 'solde', 'kontostand', 'likutis',
@@ -75,7 +78,7 @@ const ROLE_NAMES: Array<[ColumnRole, string[]]> = [
   ]],
   ['currency', [
     'currency', 'ccy', 'valutacode', 'munt', 'wahrung', 'waehrung', 'buchungswahrung', 'devise', 'moneda', 'divisa',
-    'devizanem', 'tranzakcio devizaneme', 'měna', 'měna účtu', 'waluta', 'valiuta', 'curr', 'currency code', 'valuta',
+    'devizanem', 'tranzakcio devizaneme', 'měna', 'měna účtu', 'waluta', 'valiuta', 'curr', 'currency code', 'valuta', 'valuutta',
   ]],
   ['account', [
     'account', 'account number', 'account no', 'account nr', 'iban', 'iban bban', 'rekening', 'rekeningnummer', 'konto',
@@ -92,13 +95,14 @@ const ROLE_NAMES: Array<[ColumnRole, string[]]> = [
   ['payee', [
     'payee', 'name', 'naam', 'naam tegenpartij', 'tegenrekeninghouder', 'partner neve', 'gavejas', 'beneficiary name',
     'merchant', 'handelaar', 'empfanger', 'auftraggeber', 'zahlungsempfanger', 'beguenstigter', 'název protiúčtu',
-    'counterparty name', 'payer', 'beneficiario',
+    'counterparty name', 'payer', 'beneficiario', 'counter party', 'counterparty', 'maksunsaaja', 'saaja', 'nimi', 'namn',
+    'mottagare',
   ]],
   ['description', [
     'description', 'omschrijving', 'omschrijving 1', 'verwendungszweck', 'beschreibung', 'buchungstext', 'libelle',
     'libelle operation', 'concepto', 'descrizione', 'opis', 'paaiskinimai', 'kozlemeny', 'zpráva', 'transaktionsbeschreibung',
     'narrative', 'particulars', 'transaction description', 'details description', 'descripcion', 'text', 'mededelingen',
-    'toelichting', 'reszletek',
+    'toelichting', 'reszletek', 'tekst', 'rubrik', 'otsikko', 'viesti', 'meddelande',
   ]],
   ['memo', ['memo', 'notes', 'note', 'comment', 'comments', 'poznámka', 'remarks', 'memodet', 'memoconv', 'zusatz']],
   // A fee charged with the transaction, in a column of its own (Revolut "Fee", Schwab "Fees & Comm",

@@ -50,6 +50,8 @@ interface Layout {
   columns: Columns;
   kind: StatementAccountKind;
   headerCurrency: string | null;
+  /** Columns whose header names the other party or another amount ("Original Currency"): never read by content as ours. */
+  ignoredColumns: number[];
 }
 
 export function parseCsvStatement(text: string, encoding: string, hints: StatementHints = {}): ParsedStatement {
@@ -79,7 +81,7 @@ export function parseCsvStatement(text: string, encoding: string, hints: Stateme
     );
   }
   const preamble = readPreamble(records.slice(0, layout.headerIndex ?? 0));
-  if (columns.account !== undefined && !isOwnAccountColumn(dataRecords, columns.account, preamble)) delete columns.account;
+  if (columns.account !== undefined && !isOwnAccountColumn(dataRecords, columns.account, dateColumn, preamble)) delete columns.account;
   return buildStatement(encoding, dataRecords, { ...layout, columns }, preamble, hints);
 }
 
@@ -110,13 +112,15 @@ function findLayout(records: CsvRecord[]): Layout {
       return { headerIndex: index, headerCells: record.cells, ...columnsFromHeader(record.cells) };
     }
   }
-  return { headerIndex: null, headerCells: [], columns: {}, kind: 'bank', headerCurrency: null };
+  return { headerIndex: null, headerCells: [], columns: {}, kind: 'bank', headerCurrency: null, ignoredColumns: [] };
 }
 
 function columnsFromHeader(cells: string[]): Omit<Layout, 'headerIndex' | 'headerCells'> {
   const best = new Map<ColumnRole, { index: number; strength: number }>();
+  const ignoredColumns: number[] = [];
   cells.forEach((cell, index) => {
     const match = classifyHeader(cell);
+    if (match?.role === 'ignored') ignoredColumns.push(index);
     if (!match || match.role === 'ignored') return;
     const current = best.get(match.role);
     if (!current || match.strength > current.strength) best.set(match.role, { index, strength: match.strength });
@@ -136,12 +140,21 @@ function columnsFromHeader(cells: string[]): Omit<Layout, 'headerIndex' | 'heade
     .filter((index): index is number => index !== undefined)
     .map((index) => cells[index]!);
   const currencyInHeader = moneyHeaders.map(currencyNamedIn).find((code) => code !== null);
-  return { columns, kind, headerCurrency: currencyInHeader ?? null };
+  return { columns, kind, headerCurrency: currencyInHeader ?? null, ignoredColumns };
 }
+
+/** Currencies French, Spanish and English headers name in words ("Débit euros", "Importe en euros"). */
+const CURRENCY_WORDS: Array<[RegExp, string]> = [
+  [/\beuros?\b/i, 'EUR'],
+  [/\b(pounds? sterling|sterling)\b/i, 'GBP'],
+  [/\bfrancs? suisses?\b/i, 'CHF'],
+];
 
 function currencyNamedIn(header: string): string | null {
   const code = /(?:^|[^A-Za-z])([A-Z]{3})(?:$|[^A-Za-z])/.exec(header)?.[1];
   if (code && KNOWN_CURRENCIES.has(code)) return code;
+  const word = CURRENCY_WORDS.find(([pattern]) => pattern.test(header));
+  if (word) return word[1];
   return readAmount(`${header.replace(/[^£€₹₩₺₽₴₪฿₱₫]/g, '')}1`, '.')?.currency ?? null;
 }
 
@@ -164,7 +177,7 @@ function isAmountLike(value: string): boolean {
  * headerless file, the amount where the rows do not line up with their header.
  */
 function completeColumns(layout: Layout, data: CsvRecord[]): Columns {
-  const rows = data.filter((record) => !isBlank(record)).slice(0, 500);
+  const rows = typicalRows(data.filter((record) => !isBlank(record)).slice(0, 500));
   const columns: Columns = { ...layout.columns };
   const width = Math.max(0, ...rows.map((record) => record.cells.length));
   const dateRoles: ColumnRole[] = ['bookingDate', 'date', 'transactionDate', 'valueDate'];
@@ -190,6 +203,7 @@ function completeColumns(layout: Layout, data: CsvRecord[]): Columns {
   const named = { ...columns };
   const used = new Set(Object.values(columns));
   const free = (index: number): boolean => !used.has(index);
+  const ignored = new Set(layout.ignoredColumns);
 
   const date = columns.bookingDate ?? columns.date ?? columns.transactionDate;
   if (date === undefined) {
@@ -240,7 +254,7 @@ function completeColumns(layout: Layout, data: CsvRecord[]): Columns {
   if (columns.currency === undefined) {
     for (let index = 0; index < width; index += 1) {
       const values = columnValues(rows, index);
-      if (free(index) && values.length > 0 && fraction(values, (value) => KNOWN_CURRENCIES.has(value)) === 1) {
+      if (free(index) && !ignored.has(index) && values.length > 0 && fraction(values, (value) => KNOWN_CURRENCIES.has(value)) === 1) {
         columns.currency = index;
         used.add(index);
         break;
@@ -298,14 +312,31 @@ function completeColumns(layout: Layout, data: CsvRecord[]): Columns {
 }
 
 /**
+ * The rows that have the file's usual number of cells, for judging what a column holds: a footer
+ * ("Kontostand;31.01.2024;;;3.160,20;EUR") or a summary line of another shape would otherwise put
+ * text under a money column and make it look like no money column. Every row when no width is
+ * shared by at least half of them.
+ */
+function typicalRows(rows: CsvRecord[]): CsvRecord[] {
+  const counts = new Map<number, number>();
+  for (const record of rows) counts.set(record.cells.length, (counts.get(record.cells.length) ?? 0) + 1);
+  const [width, count] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0] ?? [0, 0];
+  return count * 2 >= rows.length ? rows.filter((record) => record.cells.length === width) : rows;
+}
+
+/**
  * "Kontonummer", "IBAN" or "Account number" is sometimes the OTHER party's account. The own account
  * repeats (a file holds one account, or a few): a column with many different values, or different
  * values under a preamble that already names the account, is the counterparty's.
  */
-function isOwnAccountColumn(records: CsvRecord[], index: number, preamble: Preamble): boolean {
+function isOwnAccountColumn(records: CsvRecord[], index: number, dateColumn: number, preamble: Preamble): boolean {
   const values = records.map((record) => (record.cells[index] ?? '').trim()).filter((value) => value !== '');
   const distinct = new Set(values).size;
   if (distinct > 1 && preamble.account) return false;
+  // The own account is written on every transaction or on none; the other party's is missing where
+  // there is none (a card payment), so several values with gaps between them are the other party's.
+  const datedRows = records.filter((record) => looksLikeDate(record.cells[dateColumn] ?? ''));
+  if (distinct > 1 && datedRows.some((record) => (record.cells[index] ?? '').trim() === '')) return false;
   return !(distinct > 5 && distinct > values.length * 0.25);
 }
 
@@ -327,6 +358,8 @@ function shiftTextColumns(columns: Columns, headerAmount: number | undefined, co
 // ---------------------------------------------------------------------------------------------------
 // Preamble: "Account details for:,FRANK Account ...", "Ledger Balance,6,666.66"
 
+const IBAN = /^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/;
+
 interface Preamble {
   account: string | null;
   balance: string | null;
@@ -339,9 +372,13 @@ function readPreamble(records: CsvRecord[]): Preamble {
     const [key = '', value = ''] = record.cells;
     if (!value) continue;
     const name = foldName(key);
+    // "Girokonto;DE12…", "Compte courant;FR76…": whatever the label, an IBAN in a preamble names the account.
+    const iban = record.cells.map((cell) => cell.replace(/\s+/g, '')).find((cell) => IBAN.test(cell));
     if (/^(account|account details for|account name|account number|rekening|rekeningnummer|konto|kontonummer|iban|card number)$/.test(name)) {
       preamble.account ??= value;
-    } else if (/^((ledger|closing|current|book|account) balance|balance|kontostand|saldo)$/.test(name)) {
+    } else if (iban) {
+      preamble.account ??= iban;
+    } else if (/^((ledger|closing|current|book|account) balance|balance|kontostand|saldo)( (vom|am|per|au|as of|at|on) .*)?$/.test(name)) {
       preamble.balance ??= readAmount(value, decimalMarkVote(value) ?? '.')?.value ?? null;
     } else if (/^available balance$/.test(name)) {
       preamble.available ??= readAmount(value, decimalMarkVote(value) ?? '.')?.value ?? null;
@@ -487,6 +524,13 @@ function buildStatement(encoding: string, data: CsvRecord[], layout: Layout, pre
       drafts.splice(index, 1);
     }
   }
+  const chargesPositive = columns.amount !== undefined && !amountsUnsigned && chargesWrittenPositive(drafts);
+  if (chargesPositive) {
+    for (const draft of drafts) {
+      draft.transaction.amount = negateDecimal(draft.transaction.amount);
+      if (draft.balance !== null) draft.balance = negateDecimal(draft.balance);
+    }
+  }
   if (feeRuleOf(drafts, layout) === 'charged') {
     for (const draft of drafts) {
       if (draft.fee !== null) draft.transaction.amount = subtractDecimals(draft.transaction.amount, draft.fee);
@@ -505,11 +549,47 @@ function buildStatement(encoding: string, data: CsvRecord[], layout: Layout, pre
   return {
     format: 'csv',
     encoding,
-    accounts: groupAccounts(drafts, layout, preamble),
+    accounts: groupAccounts(drafts, chargesPositive ? { ...layout, kind: 'credit' } : layout, preamble),
     skipped,
     dateOrder: dateDecision.reported,
     dateOrderSource: dateDecision.source,
   };
+}
+
+/** A card issuer's word for the cardholder's payment to the card ("AUTOPAY PAYMENT - THANK YOU"). */
+const PAYMENT_TO_CARD = /\bthank\s*you\b/i;
+/** Transaction types that say which way money moved, whatever the sign convention. */
+const OUTGOING_TYPES = new Set(['purchase', 'sale', 'charge', 'debit']);
+const INCOMING_TYPES = new Set(['refund', 'return', 'credit']);
+
+/**
+ * Whether a signed amount column writes money OUT positive, as card issuers' own exports do (Amex,
+ * Discover, Apple Card: a purchase `54.32`, the payment `-250.00`), instead of money in positive.
+ * The rows say which: a payment to the card ("... THANK YOU"), a refund or a credit written
+ * negative, and a purchase, sale or debit written positive, are evidence of it; the same rows the
+ * other way round are evidence against. It takes more evidence for than against, and at least half
+ * of the rows positive (such a file is mostly charges). A file with none of these rows is taken as
+ * written.
+ */
+function chargesWrittenPositive(drafts: Draft[]): boolean {
+  let forIt = 0;
+  let against = 0;
+  let positive = 0;
+  let nonZero = 0;
+  for (const { transaction } of drafts) {
+    if (!/[1-9]/.test(transaction.amount)) continue;
+    nonZero += 1;
+    const isNegative = transaction.amount.startsWith('-');
+    if (!isNegative) positive += 1;
+    const type = foldName(transaction.type ?? '');
+    const text = `${transaction.description} ${transaction.memo ?? ''}`;
+    const incoming = INCOMING_TYPES.has(type) || PAYMENT_TO_CARD.test(text);
+    const outgoing = OUTGOING_TYPES.has(type);
+    if (incoming === outgoing) continue;
+    if (incoming === isNegative) forIt += 1;
+    else against += 1;
+  }
+  return forIt > against && positive * 2 >= nonZero;
 }
 
 /**

@@ -5,7 +5,7 @@
 import { LIMITS } from '../../contracts/limits';
 import { parseCsvStatement } from './csv';
 import { decodeStatementBytes } from './encoding';
-import { parseOfxStatement, type OfxFormat } from './ofx';
+import { OFX_ROOT_TAG, parseOfxStatement, type OfxFormat } from './ofx';
 import { StatementError, type ParsedStatement, type StatementHints } from './types';
 
 export type { StatementDateOrder, StatementDateOrderSource, StatementHints } from './types';
@@ -14,7 +14,7 @@ export type { StatementDateOrder, StatementDateOrderSource, StatementHints } fro
 const HEADER_SNIFF_BYTES = 4096;
 
 /** Where the OFX body starts: an `<OFX>` tag anywhere, after an SGML header, an XML prolog or any preamble. */
-const OFX_ROOT = /<OFX[\s>]/i;
+const OFX_ROOT = OFX_ROOT_TAG;
 const SGML_HEADER = /^\s*OFXHEADER\s*:/i;
 const XML_PROLOG = /<\?(xml|OFX)[\s?]/i;
 

@@ -263,7 +263,10 @@ function readTag(text: string, at: number): Tag | null {
   if (!isNameStart(text.charCodeAt(i))) return null;
   while (i < text.length && isNameChar(text.charCodeAt(i)) && i - nameStart <= MAX_TAG_NAME) i += 1;
   if (i - nameStart > MAX_TAG_NAME) return null;
-  const name = text.slice(nameStart, i).toUpperCase();
+  // An XML namespace prefix (`<ofx:STMTTRN>`) names no other element: OFX's own names hold no colon.
+  const qualified = text.slice(nameStart, i);
+  const name = qualified.slice(qualified.lastIndexOf(':') + 1).toUpperCase();
+  if (name === '') return null;
   const next = text.charCodeAt(i);
   if (next === 62) return { name, closing, selfClosing: false, end: i + 1 }; // '>'
   if (next === 47 && text.charCodeAt(i + 1) === 62) return { name, closing, selfClosing: !closing, end: i + 2 };

@@ -323,8 +323,11 @@ function serverError(root: OfxElement): string | null {
   return null;
 }
 
+/** The root element, with or without an XML namespace prefix (`<OFX>`, `<ofx:OFX xmlns:ofx=...>`). */
+export const OFX_ROOT_TAG = /<(?:[A-Za-z_][\w.-]*:)?OFX[\s>]/i;
+
 export function parseOfxStatement(text: string, encoding: string, format: OfxFormat): ParsedStatement {
-  const start = text.search(/<OFX[\s>]/i);
+  const start = text.search(OFX_ROOT_TAG);
   if (start < 0) throw new StatementError('statement_unrecognized', 'The file has no <OFX> element: it is not an OFX statement');
   const tree = readOfxTree(text, start);
   if (!tree.closed) {
