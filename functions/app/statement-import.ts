@@ -143,6 +143,9 @@ export async function ingestStatementBatch(deps: Deps, item: ItemRecord, batch: 
   return { accounts };
 }
 
+/** The skipped rows an upload answer lists (their count is always whole). */
+const SKIPPED_ROWS_SHOWN = 100;
+
 /** POST /v1/items/statements/upload: another statement for an import item. One file at a time per item. */
 export async function uploadStatement(deps: Deps, item: ItemRecord, body: RequestOf<'items.statements.upload'>) {
   if (item.connector !== FILE_IMPORT_CONNECTOR_ID) fail('statement_import_not_supported', `This item is served by the ${item.connector} connector; statements can be uploaded only to items created from a statement file.`);
@@ -159,10 +162,13 @@ export async function uploadStatement(deps: Deps, item: ItemRecord, body: Reques
     const result = await ingest(deps, item, batch, true, state);
     const reported = new Set(result.accounts.map((a) => a.account_id));
     const { accounts } = await listAccounts(deps, item.itemId);
+    const notices = batch.notices ?? [];
     return {
       item_id: item.itemId,
       accounts: accounts.filter((a) => reported.has(a.account_id)).sort((a, b) => a.account_id.localeCompare(b.account_id)),
       transactions: { added: result.added, modified: result.modified, removed: result.removed },
+      skipped_rows: { count: notices.length, rows: notices.slice(0, SKIPPED_ROWS_SHOWN).map((n) => ({ line: n.line, reason: n.reason })) },
+      date_order: batch.dateOrder ? { order: batch.dateOrder.order, source: batch.dateOrder.source } : null,
     };
   } catch (err) {
     // A refresh or another writer holds the feed's lease: the same answer as a concurrent upload.

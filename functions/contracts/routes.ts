@@ -363,6 +363,16 @@ const DECLARED_ROUTES = [
       item_id: z.string(),
       accounts: z.array(Account).meta({ description: 'The accounts this file reported, as stored now.' }),
       transactions: z.object({ added: z.int(), modified: z.int(), removed: z.int() }).meta({ description: 'What the file changed in the item\u2019s transactions.' }),
+      skipped_rows: z
+        .object({ count: z.int(), rows: z.array(z.object({ line: z.int(), reason: z.string() })) })
+        .meta({ description: 'Rows of the file that were left out (totals, balance lines, rows without a date), each with its line and why; `rows` lists the first 100.' }),
+      date_order: z
+        .object({ order: z.enum(['dmy', 'mdy', 'ymd']), source: z.enum(['file', 'hint', 'default']) })
+        .nullable()
+        .meta({
+          description:
+            'How the file\u2019s day/month dates were read: proved by the file (`file`), as the item\u2019s earlier files were (`hint`), or guessed (`default`: every date fits both orders; confirm with the user). Null for OFX.',
+        }),
     }),
   }),
 

@@ -160,6 +160,8 @@ export interface SourceBatch {
    * (`file`), followed the item's earlier files (`hint`) or fell back to a guess (`default`).
    */
   dateOrder?: { order: 'dmy' | 'mdy' | 'ymd'; source: 'file' | 'hint' | 'default' };
+  /** Statement files: rows the file holds that were left out, each with its line and why (a total row, a row without a date). */
+  notices?: readonly { line: number; reason: string }[];
 }
 
 /** What the institution-reported products are computed against. */

@@ -1118,6 +1118,26 @@ type ItemsStatementsUploadResponseTransactions struct {
 	Removed  int64 `json:"removed"`
 }
 
+// ItemsStatementsUploadResponseSkippedRowsRowsItem is an object of the Fincore financial data API.
+type ItemsStatementsUploadResponseSkippedRowsRowsItem struct {
+	Line   int64  `json:"line"`
+	Reason string `json:"reason"`
+}
+
+// Rows of the file that were left out (totals, balance lines, rows without a date), each with its line and why; `rows` lists the first 100.
+type ItemsStatementsUploadResponseSkippedRows struct {
+	Count int64                                              `json:"count"`
+	Rows  []ItemsStatementsUploadResponseSkippedRowsRowsItem `json:"rows"`
+}
+
+// ItemsStatementsUploadResponseDateOrder is an object of the Fincore financial data API.
+type ItemsStatementsUploadResponseDateOrder struct {
+	// One of: dmy, mdy, ymd.
+	Order string `json:"order"`
+	// One of: file, hint, default.
+	Source string `json:"source"`
+}
+
 // ItemsStatementsUploadResponse is an object of the Fincore financial data API.
 type ItemsStatementsUploadResponse struct {
 	ItemID string `json:"item_id"`
@@ -1125,6 +1145,10 @@ type ItemsStatementsUploadResponse struct {
 	Accounts []Account `json:"accounts"`
 	// What the file changed in the item’s transactions.
 	Transactions ItemsStatementsUploadResponseTransactions `json:"transactions"`
+	// Rows of the file that were left out (totals, balance lines, rows without a date), each with its line and why; `rows` lists the first 100.
+	SkippedRows ItemsStatementsUploadResponseSkippedRows `json:"skipped_rows"`
+	// How the file’s day/month dates were read: proved by the file (`file`), as the item’s earlier files were (`hint`), or guessed (`default`: every date fits both orders; confirm with the user). Null for OFX.
+	DateOrder *ItemsStatementsUploadResponseDateOrder `json:"date_order"`
 }
 
 // LiabilitiesCreditItemAprsItem is an object of the Fincore financial data API.

@@ -107,6 +107,18 @@ describe('POST /v1/items/statements/upload', () => {
     expect(after.added.map((t) => [t.name, (t as unknown as { date: string }).date])).toEqual([['CINEMA', '2026-01-06']]);
   });
 
+  it('says which rows it left out and how it read the dates, so the integrator can tell the user', async () => {
+    const accessToken = await importItem('first.csv', base64('Date,Description,Amount\n2026-01-05,COFFEE,-3.50\n'));
+    // Every date fits both orders, and the file holds a total row.
+    const ambiguous = 'Date,Description,Amount\n03/04/2026,TESCO,-12.00\n05/04/2026,SALARY,2000.00\nTotal,,1988.00\n';
+    const res = await upload(accessToken, 'uk.csv', base64(ambiguous));
+    expect(res.status).toBe(200);
+    expect(res.json.skipped_rows).toEqual({ count: 1, rows: [{ line: 4, reason: expect.any(String) }] });
+    expect(res.json.date_order).toEqual({ order: expect.stringMatching(/^(dmy|mdy)$/), source: 'default' });
+    const ofxAnswer = await upload(accessToken, 'x.ofx', base64(ofx('1.00', '20260220', trn('O1', '-1.00', 'X'))));
+    expect(ofxAnswer.json.date_order).toBeNull();
+  });
+
   it('serves a brokerage statement\u2019s positions as holdings', async () => {
     const accessToken = await importItem('example.qfx', corpusBase64('beangulp__example.qfx'), 'ins_charles_schwab', ['transactions', 'investments']);
     const holdings = await post('/v1/investments/holdings/get', { access_token: accessToken });

@@ -490,3 +490,49 @@ describe('fee columns', () => {
     expect(amountsOf(parseText(text))).toEqual(['-1.00', '-2.00']);
   });
 });
+
+describe('rows with more values than the header (an unquoted comma)', () => {
+  const parse = (text: string) => parseStatement(new Uint8Array(Buffer.from(text, 'utf8')), 'x.csv');
+  const amounts = (text: string) => parse(text).accounts.flatMap((a) => a.transactions.map((t) => [t.description, t.amount]));
+
+  it('puts an amount written with unquoted thousands marks back together', () => {
+    expect(amounts('Date,Description,Amount\n2024-06-01,Coffee,-3.50\n2024-06-02,Rent,-1,234.56\n2024-06-03,Salary,"2,500.00"\n')).toEqual([
+      ['Coffee', '-3.50'],
+      ['Rent', '-1234.56'],
+      ['Salary', '2500.00'],
+    ]);
+  });
+
+  it('joins a description split by an unquoted comma back together', () => {
+    expect(amounts('Date,Description,Amount\n2024-06-01,AMAZON, INC,-12.00\n2024-06-02,Coffee,-3.50\n')).toEqual([
+      // The cells were trimmed when read, so the space after the comma is not restored.
+      ['AMAZON,INC', '-12.00'],
+      ['Coffee', '-3.50'],
+    ]);
+  });
+
+  it('refuses, naming the line, a row it cannot line up rather than import a wrong amount', () => {
+    expect(() => parse('Date,Description,Amount\n2024-06-01,Coffee,-3.50\n2024-06-02,Bad amount,12,3x\n')).toThrow(/line 3/);
+    expect(() => parse('Date,Description,Amount\n2024-06-01,Coffee,-3.50\n2024-06-02,Two amounts,-5.00,100.00\n')).toThrow(StatementError);
+  });
+
+  it('leaves rows alone when the header is what is short (most rows carry an unnamed column)', () => {
+    const parsed = parse('Date,Description,Amount\n2024-06-01,Coffee,-3.50,96.50\n2024-06-02,Tea,-2.00,94.50\n2024-06-03,Cake,-4.00,90.50\n');
+    expect(parsed.accounts[0]!.transactions.map((t) => t.amount)).toEqual(['-3.50', '-2.00', '-4.00']);
+  });
+});
+
+describe('German booking texts', () => {
+  it('reads Buchungstext as the kind of booking, and names the transaction by its purpose or payee', () => {
+    const csv = [
+      'Auftragskonto;Buchungstag;Valutadatum;Buchungstext;Verwendungszweck;Beguenstigter/Zahlungspflichtiger;Kontonummer/IBAN;Betrag;Waehrung',
+      'DE12500105170648489890;02.05.2024;02.05.2024;LASTSCHRIFT;REWE SAGT DANKE 4711;REWE Markt GmbH;DE02120300000000202051;-23,45;EUR',
+      'DE12500105170648489890;03.05.2024;03.05.2024;GUTSCHRIFT;;Arbeitgeber AG;DE02100100100006820101;2.500,00;EUR',
+    ].join('\n');
+    const [account] = parseStatement(new Uint8Array(Buffer.from(csv, 'utf8')), 'umsaetze.csv').accounts;
+    expect(account!.transactions.map((t) => [t.description, t.type, t.amount])).toEqual([
+      ['REWE SAGT DANKE 4711', 'LASTSCHRIFT', '-23.45'],
+      ['Arbeitgeber AG', 'GUTSCHRIFT', '2500.00'],
+    ]);
+  });
+});

@@ -25,7 +25,11 @@ function parse(bytes: Uint8Array, fileName: string | null, dateOrder?: Statement
 function importBatch(login: string, file: StatementFile): SourceBatch {
   const statement = parse(file.bytes, file.fileName, file.dateOrder);
   const batch = statementBatch(login, statement);
-  return statement.dateOrder && statement.dateOrderSource ? { ...batch, dateOrder: { order: statement.dateOrder, source: statement.dateOrderSource } } : batch;
+  return {
+    ...batch,
+    ...(statement.dateOrder && statement.dateOrderSource ? { dateOrder: { order: statement.dateOrder, source: statement.dateOrderSource } } : {}),
+    ...(statement.skipped.length > 0 ? { notices: statement.skipped } : {}),
+  };
 }
 
 const nothingToPull = (what: string) =>

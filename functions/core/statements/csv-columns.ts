@@ -91,6 +91,8 @@ const ROLE_NAMES: Array<[ColumnRole, string[]]> = [
   ['type', [
     'type', 'transaction type', 'details', 'typ transakce', 'betaalwijze', 'code', 'action', 'tranzakcio tipusa',
     'buchungsart', 'umsatzart', 'transaktionstyp', 'mutatiesoort', 'type betaling',
+    // German banks' "Buchungstext" names the kind of booking (Lastschrift, Gutschrift), not the payee or purpose.
+    'buchungstext',
   ]],
   ['payee', [
     'payee', 'name', 'naam', 'naam tegenpartij', 'tegenrekeninghouder', 'partner neve', 'gavejas', 'beneficiary name',
@@ -99,7 +101,7 @@ const ROLE_NAMES: Array<[ColumnRole, string[]]> = [
     'mottagare',
   ]],
   ['description', [
-    'description', 'omschrijving', 'omschrijving 1', 'verwendungszweck', 'beschreibung', 'buchungstext', 'libelle',
+    'description', 'omschrijving', 'omschrijving 1', 'verwendungszweck', 'beschreibung', 'libelle',
     'libelle operation', 'concepto', 'descrizione', 'opis', 'paaiskinimai', 'kozlemeny', 'zpráva', 'transaktionsbeschreibung',
     'narrative', 'particulars', 'transaction description', 'details description', 'descripcion', 'text', 'mededelingen',
     'toelichting', 'reszletek', 'tekst', 'rubrik', 'otsikko', 'viesti', 'meddelande',

@@ -68,7 +68,7 @@ export function parseCsvStatement(text: string, encoding: string, hints: Stateme
 
   const layout = findLayout(records);
   const dataStart = layout.headerIndex === null ? 0 : layout.headerIndex + 1;
-  const dataRecords = records.slice(dataStart);
+  const dataRecords = realignOverflowingRows(records.slice(dataStart), layout, sniffed.delimiter);
   const columns = completeColumns(layout, dataRecords);
   const dateColumn = columns.bookingDate ?? columns.date ?? columns.transactionDate;
   if (dateColumn === undefined || (columns.amount === undefined && columns.debit === undefined && columns.credit === undefined)) {
@@ -399,6 +399,64 @@ interface Draft {
   fee: string | null;
   /** The row's own cells the id is hashed from (see rowIdentity). */
   identity: string;
+}
+
+/** A number written with comma thousands marks and no quotes around it: `-1,234.56`, `$12,345`, `(1,000.00)`. */
+const UNQUOTED_THOUSANDS = /^[-+(]?[$\u20ac\u00a3]?\d{1,3}(,\d{3})+(\.\d+)?\)?$/;
+
+/**
+ * Rows with more cells than the header, in a comma-separated file: the extra cells are what an
+ * unquoted comma split off. Empty cells past the header's width are dropped (a trailing comma); an
+ * amount written with thousands marks and no quotes (`-1,234.56`) is put back together where its
+ * pieces make exactly such a number; otherwise the split is taken to be in the text (`AMAZON, INC`),
+ * and the cells from the description column on are joined back into it. A row that none of this
+ * realigns (its amount would be read from the wrong cell) refuses the file, naming the line, rather
+ * than import a wrong amount.
+ */
+function realignOverflowingRows(data: CsvRecord[], layout: Layout, delimiter: string): CsvRecord[] {
+  const width = layout.headerCells.length;
+  if (layout.headerIndex === null || width === 0 || delimiter !== ',') return data;
+  const { columns } = layout;
+  const money = [columns.amount, columns.debit, columns.credit, columns.balance, columns.fee].filter((index): index is number => index !== undefined).sort((a, b) => a - b);
+  const text = [columns.description, columns.payee, columns.memo].find((index) => index !== undefined);
+  // When most rows are longer than the header, the header is what is short (a column without a
+  // name): the rows are as the bank wrote them, and the columns are judged by their content.
+  const nonBlank = data.filter((record) => !isBlank(record));
+  const longer = nonBlank.filter((record) => record.cells.filter((value, index) => index < width || value.trim() !== '').length > width);
+  if (longer.length * 2 > nonBlank.length) return data;
+  return data.map((record) => {
+    let cells = record.cells;
+    while (cells.length > width && cells[cells.length - 1]!.trim() === '') cells = cells.slice(0, -1);
+    if (cells.length <= width) return cells === record.cells ? record : { ...record, cells };
+    // Put unquoted thousands amounts back together, from the left: each merge shifts what follows.
+    for (const column of money) {
+      for (let pieces = cells.length - width + 1; pieces >= 2; pieces -= 1) {
+        const joined = cells.slice(column, column + pieces).join(',');
+        if (UNQUOTED_THOUSANDS.test(joined.trim())) {
+          cells = [...cells.slice(0, column), joined, ...cells.slice(column + pieces)];
+          break;
+        }
+      }
+      if (cells.length === width) return { ...record, cells };
+    }
+    // A comma in the text: the cells from the text column on, joined back, must leave every money
+    // column holding an amount.
+    if (text !== undefined && cells.length > width) {
+      const extra = cells.length - width;
+      // The pieces joined back into the text must be text, not a split-off amount.
+      const pieces = cells.slice(text + 1, text + extra + 1);
+      if (pieces.some((piece) => piece.trim() !== '' && isAmountLike(piece))) {
+        throw new StatementError('statement_malformed', `The row has ${record.cells.length} values where the header has ${width}, and they cannot be lined up with the columns (an amount or text with an unquoted comma?)`, record.line);
+      }
+      const candidate = [...cells.slice(0, text), cells.slice(text, text + extra + 1).join(','), ...cells.slice(text + extra + 1)];
+      if (money.every((column) => candidate[column] === undefined || candidate[column]!.trim() === '' || isAmountLike(candidate[column]!))) return { ...record, cells: candidate };
+    }
+    throw new StatementError(
+      'statement_malformed',
+      `The row has ${record.cells.length} values where the header has ${width}, and they cannot be lined up with the columns (an amount or text with an unquoted comma?)`,
+      record.line,
+    );
+  });
 }
 
 function buildStatement(encoding: string, data: CsvRecord[], layout: Layout, preamble: Preamble, hints: StatementHints): ParsedStatement {

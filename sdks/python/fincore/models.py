@@ -1972,6 +1972,42 @@ class ItemsStatementsUploadResponseTransactions(Model):
 
 
 @dataclass(kw_only=True)
+class ItemsStatementsUploadResponseSkippedRowsRowsItem(Model):
+    """The ItemsStatementsUploadResponseSkippedRowsRowsItem object."""
+    line: int
+    reason: str
+
+    _WIRE = (
+        ("line", "line", "integer", True),
+        ("reason", "reason", "string", True),
+    )
+
+
+@dataclass(kw_only=True)
+class ItemsStatementsUploadResponseSkippedRows(Model):
+    """Rows of the file that were left out (totals, balance lines, rows without a date), each with its line and why; `rows` lists the first 100."""
+    count: int
+    rows: List["ItemsStatementsUploadResponseSkippedRowsRowsItem"]
+
+    _WIRE = (
+        ("count", "count", "integer", True),
+        ("rows", "rows", ("array", ("model", "ItemsStatementsUploadResponseSkippedRowsRowsItem")), True),
+    )
+
+
+@dataclass(kw_only=True)
+class ItemsStatementsUploadResponseDateOrder(Model):
+    """The ItemsStatementsUploadResponseDateOrder object."""
+    order: Literal["dmy", "mdy", "ymd"]
+    source: Literal["file", "hint", "default"]
+
+    _WIRE = (
+        ("order", "order", "string", True),
+        ("source", "source", "string", True),
+    )
+
+
+@dataclass(kw_only=True)
 class ItemsStatementsUploadResponse(Model):
     """The ItemsStatementsUploadResponse object."""
     item_id: str
@@ -1979,11 +2015,17 @@ class ItemsStatementsUploadResponse(Model):
     """The accounts this file reported, as stored now."""
     transactions: "ItemsStatementsUploadResponseTransactions"
     """What the file changed in the item’s transactions."""
+    skipped_rows: "ItemsStatementsUploadResponseSkippedRows"
+    """Rows of the file that were left out (totals, balance lines, rows without a date), each with its line and why; `rows` lists the first 100."""
+    date_order: Optional["ItemsStatementsUploadResponseDateOrder"]
+    """How the file’s day/month dates were read: proved by the file (`file`), as the item’s earlier files were (`hint`), or guessed (`default`: every date fits both orders; confirm with the user). Null for OFX."""
 
     _WIRE = (
         ("item_id", "item_id", "string", True),
         ("accounts", "accounts", ("array", ("model", "Account")), True),
         ("transactions", "transactions", ("model", "ItemsStatementsUploadResponseTransactions"), True),
+        ("skipped_rows", "skipped_rows", ("model", "ItemsStatementsUploadResponseSkippedRows"), True),
+        ("date_order", "date_order", ("nullable", ("model", "ItemsStatementsUploadResponseDateOrder")), True),
     )
 
 
@@ -2744,6 +2786,9 @@ register_models(globals(), [
     "ItemsRemoveResponse",
     "ItemsStatementsUploadRequest",
     "ItemsStatementsUploadResponseTransactions",
+    "ItemsStatementsUploadResponseSkippedRowsRowsItem",
+    "ItemsStatementsUploadResponseSkippedRows",
+    "ItemsStatementsUploadResponseDateOrder",
     "ItemsStatementsUploadResponse",
     "LiabilitiesCreditItemAprsItem",
     "LiabilitiesCreditItem",
@@ -2893,6 +2938,9 @@ __all__ = [
     "ItemsRemoveResponse",
     "ItemsStatementsUploadRequest",
     "ItemsStatementsUploadResponseTransactions",
+    "ItemsStatementsUploadResponseSkippedRowsRowsItem",
+    "ItemsStatementsUploadResponseSkippedRows",
+    "ItemsStatementsUploadResponseDateOrder",
     "ItemsStatementsUploadResponse",
     "LiabilitiesCreditItemAprsItem",
     "LiabilitiesCreditItem",

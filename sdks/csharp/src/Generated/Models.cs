@@ -5119,6 +5119,105 @@ namespace Fincore
     }
 
     /// <summary>
+    /// ItemsStatementsUploadResponseSkippedRowsRowsItem: an object of the Fincore financial data API.
+    /// </summary>
+    public sealed class ItemsStatementsUploadResponseSkippedRowsRowsItem
+    {
+        public long Line { get; set; }
+
+        public string Reason { get; set; }
+
+        /// <summary>This object as plain JSON values; optional properties left null are left out.</summary>
+        public Dictionary<string, object> ToJson()
+        {
+            var json = new Dictionary<string, object>();
+            json["line"] = Line;
+            json["reason"] = Reason;
+            return json;
+        }
+
+        /// <summary>Decodes a parsed JSON object; unknown keys are ignored.</summary>
+        public static ItemsStatementsUploadResponseSkippedRowsRowsItem FromJson(object value)
+        {
+            var json = Json.AsObject(value);
+            var result = new ItemsStatementsUploadResponseSkippedRowsRowsItem();
+            result.Line = Json.AsLong(Json.Required(json, "line"));
+            result.Reason = Json.AsString(Json.Required(json, "reason"));
+            return result;
+        }
+
+        public override string ToString() => "ItemsStatementsUploadResponseSkippedRowsRowsItem" + Json.Stringify(ToJson());
+    }
+
+    /// <summary>
+    /// Rows of the file that were left out (totals, balance lines, rows without a date), each with its line and why; `rows` lists the first 100.
+    /// </summary>
+    public sealed class ItemsStatementsUploadResponseSkippedRows
+    {
+        public long Count { get; set; }
+
+        public List<ItemsStatementsUploadResponseSkippedRowsRowsItem> Rows { get; set; }
+
+        /// <summary>This object as plain JSON values; optional properties left null are left out.</summary>
+        public Dictionary<string, object> ToJson()
+        {
+            var json = new Dictionary<string, object>();
+            json["count"] = Count;
+            json["rows"] = Rows == null ? null : (object)Json.FromList(Rows, e0 => e0 == null ? null : (object)e0.ToJson());
+            return json;
+        }
+
+        /// <summary>Decodes a parsed JSON object; unknown keys are ignored.</summary>
+        public static ItemsStatementsUploadResponseSkippedRows FromJson(object value)
+        {
+            var json = Json.AsObject(value);
+            var result = new ItemsStatementsUploadResponseSkippedRows();
+            result.Count = Json.AsLong(Json.Required(json, "count"));
+            result.Rows = Json.AsList(Json.Required(json, "rows"), e0 => ItemsStatementsUploadResponseSkippedRowsRowsItem.FromJson(e0));
+            return result;
+        }
+
+        public override string ToString() => "ItemsStatementsUploadResponseSkippedRows" + Json.Stringify(ToJson());
+    }
+
+    /// <summary>
+    /// ItemsStatementsUploadResponseDateOrder: an object of the Fincore financial data API.
+    /// </summary>
+    public sealed class ItemsStatementsUploadResponseDateOrder
+    {
+        /// <summary>
+        /// One of: dmy, mdy, ymd.
+        /// </summary>
+        public string Order { get; set; }
+
+        /// <summary>
+        /// One of: file, hint, default.
+        /// </summary>
+        public string Source { get; set; }
+
+        /// <summary>This object as plain JSON values; optional properties left null are left out.</summary>
+        public Dictionary<string, object> ToJson()
+        {
+            var json = new Dictionary<string, object>();
+            json["order"] = Order;
+            json["source"] = Source;
+            return json;
+        }
+
+        /// <summary>Decodes a parsed JSON object; unknown keys are ignored.</summary>
+        public static ItemsStatementsUploadResponseDateOrder FromJson(object value)
+        {
+            var json = Json.AsObject(value);
+            var result = new ItemsStatementsUploadResponseDateOrder();
+            result.Order = Json.AsString(Json.Required(json, "order"));
+            result.Source = Json.AsString(Json.Required(json, "source"));
+            return result;
+        }
+
+        public override string ToString() => "ItemsStatementsUploadResponseDateOrder" + Json.Stringify(ToJson());
+    }
+
+    /// <summary>
     /// ItemsStatementsUploadResponse: an object of the Fincore financial data API.
     /// </summary>
     public sealed class ItemsStatementsUploadResponse
@@ -5135,6 +5234,16 @@ namespace Fincore
         /// </summary>
         public ItemsStatementsUploadResponseTransactions Transactions { get; set; }
 
+        /// <summary>
+        /// Rows of the file that were left out (totals, balance lines, rows without a date), each with its line and why; `rows` lists the first 100.
+        /// </summary>
+        public ItemsStatementsUploadResponseSkippedRows SkippedRows { get; set; }
+
+        /// <summary>
+        /// How the file’s day/month dates were read: proved by the file (`file`), as the item’s earlier files were (`hint`), or guessed (`default`: every date fits both orders; confirm with the user). Null for OFX. May be null.
+        /// </summary>
+        public ItemsStatementsUploadResponseDateOrder DateOrder { get; set; }
+
         /// <summary>This object as plain JSON values; optional properties left null are left out.</summary>
         public Dictionary<string, object> ToJson()
         {
@@ -5142,6 +5251,8 @@ namespace Fincore
             json["item_id"] = ItemId;
             json["accounts"] = Accounts == null ? null : (object)Json.FromList(Accounts, e0 => e0 == null ? null : (object)e0.ToJson());
             json["transactions"] = Transactions == null ? null : (object)Transactions.ToJson();
+            json["skipped_rows"] = SkippedRows == null ? null : (object)SkippedRows.ToJson();
+            json["date_order"] = DateOrder == null ? null : (object)DateOrder.ToJson();
             return json;
         }
 
@@ -5150,9 +5261,12 @@ namespace Fincore
         {
             var json = Json.AsObject(value);
             var result = new ItemsStatementsUploadResponse();
+            object raw;
             result.ItemId = Json.AsString(Json.Required(json, "item_id"));
             result.Accounts = Json.AsList(Json.Required(json, "accounts"), e0 => Account.FromJson(e0));
             result.Transactions = ItemsStatementsUploadResponseTransactions.FromJson(Json.Required(json, "transactions"));
+            result.SkippedRows = ItemsStatementsUploadResponseSkippedRows.FromJson(Json.Required(json, "skipped_rows"));
+            if (json.TryGetValue("date_order", out raw) && raw != null) result.DateOrder = ItemsStatementsUploadResponseDateOrder.FromJson(raw);
             return result;
         }
 

@@ -2611,6 +2611,51 @@ sub modified { my $self = shift; $self->{modified} = shift if @_; return $self->
 # (integer)
 sub removed { my $self = shift; $self->{removed} = shift if @_; return $self->{removed} }
 
+# The ItemsStatementsUploadResponseSkippedRowsRowsItem object.
+package Fincore::Model::ItemsStatementsUploadResponseSkippedRowsRowsItem;
+
+our @ISA = ('Fincore::Model');
+our @WIRE = (
+    ['line', 'line', 'integer', 1],
+    ['reason', 'reason', 'string', 1],
+);
+
+# (integer)
+sub line { my $self = shift; $self->{line} = shift if @_; return $self->{line} }
+
+# (string)
+sub reason { my $self = shift; $self->{reason} = shift if @_; return $self->{reason} }
+
+# Rows of the file that were left out (totals, balance lines, rows without a date), each with its line and why; `rows` lists the first 100.
+package Fincore::Model::ItemsStatementsUploadResponseSkippedRows;
+
+our @ISA = ('Fincore::Model');
+our @WIRE = (
+    ['count', 'count', 'integer', 1],
+    ['rows', 'rows', ['array', ['model', 'Fincore::Model::ItemsStatementsUploadResponseSkippedRowsRowsItem']], 1],
+);
+
+# (integer)
+sub count { my $self = shift; $self->{count} = shift if @_; return $self->{count} }
+
+# (arrayref of Fincore::Model::ItemsStatementsUploadResponseSkippedRowsRowsItem)
+sub rows { my $self = shift; $self->{rows} = shift if @_; return $self->{rows} }
+
+# The ItemsStatementsUploadResponseDateOrder object.
+package Fincore::Model::ItemsStatementsUploadResponseDateOrder;
+
+our @ISA = ('Fincore::Model');
+our @WIRE = (
+    ['order', 'order', 'string', 1],
+    ['source', 'source', 'string', 1],
+);
+
+# (string (dmy | mdy | ymd))
+sub order { my $self = shift; $self->{order} = shift if @_; return $self->{order} }
+
+# (string (file | hint | default))
+sub source { my $self = shift; $self->{source} = shift if @_; return $self->{source} }
+
 # The ItemsStatementsUploadResponse object.
 package Fincore::Model::ItemsStatementsUploadResponse;
 
@@ -2619,6 +2664,8 @@ our @WIRE = (
     ['item_id', 'item_id', 'string', 1],
     ['accounts', 'accounts', ['array', ['model', 'Fincore::Model::Account']], 1],
     ['transactions', 'transactions', ['model', 'Fincore::Model::ItemsStatementsUploadResponseTransactions'], 1],
+    ['skipped_rows', 'skipped_rows', ['model', 'Fincore::Model::ItemsStatementsUploadResponseSkippedRows'], 1],
+    ['date_order', 'date_order', ['nullable', ['model', 'Fincore::Model::ItemsStatementsUploadResponseDateOrder']], 1],
 );
 
 # (string)
@@ -2629,6 +2676,12 @@ sub accounts { my $self = shift; $self->{accounts} = shift if @_; return $self->
 
 # What the file changed in the item’s transactions. (Fincore::Model::ItemsStatementsUploadResponseTransactions)
 sub transactions { my $self = shift; $self->{transactions} = shift if @_; return $self->{transactions} }
+
+# Rows of the file that were left out (totals, balance lines, rows without a date), each with its line and why; `rows` lists the first 100. (Fincore::Model::ItemsStatementsUploadResponseSkippedRows)
+sub skipped_rows { my $self = shift; $self->{skipped_rows} = shift if @_; return $self->{skipped_rows} }
+
+# How the file’s day/month dates were read: proved by the file (`file`), as the item’s earlier files were (`hint`), or guessed (`default`: every date fits both orders; confirm with the user). Null for OFX. (Fincore::Model::ItemsStatementsUploadResponseDateOrder or undef)
+sub date_order { my $self = shift; $self->{date_order} = shift if @_; return $self->{date_order} }
 
 # The LiabilitiesCreditItemAprsItem object.
 package Fincore::Model::LiabilitiesCreditItemAprsItem;

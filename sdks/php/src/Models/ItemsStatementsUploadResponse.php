@@ -16,6 +16,8 @@ final class ItemsStatementsUploadResponse extends Model
         ['itemId', 'item_id', 'string', true],
         ['accounts', 'accounts', ['array', ['model', Account::class]], true],
         ['transactions', 'transactions', ['model', ItemsStatementsUploadResponseTransactions::class], true],
+        ['skippedRows', 'skipped_rows', ['model', ItemsStatementsUploadResponseSkippedRows::class], true],
+        ['dateOrder', 'date_order', ['nullable', ['model', ItemsStatementsUploadResponseDateOrder::class]], true],
     ];
 
     /** @var string */
@@ -33,13 +35,29 @@ final class ItemsStatementsUploadResponse extends Model
      */
     public ItemsStatementsUploadResponseTransactions $transactions;
 
+    /**
+     * Rows of the file that were left out (totals, balance lines, rows without a date), each with its line and why; `rows` lists the first 100.
+     * @var ItemsStatementsUploadResponseSkippedRows
+     */
+    public ItemsStatementsUploadResponseSkippedRows $skippedRows;
+
+    /**
+     * How the file’s day/month dates were read: proved by the file (`file`), as the item’s earlier files were (`hint`), or guessed (`default`: every date fits both orders; confirm with the user). Null for OFX.
+     * @var ItemsStatementsUploadResponseDateOrder|null
+     */
+    public ?ItemsStatementsUploadResponseDateOrder $dateOrder;
+
     public function __construct(
         string $itemId,
         array $accounts,
         ItemsStatementsUploadResponseTransactions|array $transactions,
+        ItemsStatementsUploadResponseSkippedRows|array $skippedRows,
+        ItemsStatementsUploadResponseDateOrder|array|null $dateOrder,
     ) {
         $this->itemId = $itemId;
         $this->accounts = $accounts;
         $this->transactions = self::decode(['model', ItemsStatementsUploadResponseTransactions::class], $transactions);
+        $this->skippedRows = self::decode(['model', ItemsStatementsUploadResponseSkippedRows::class], $skippedRows);
+        $this->dateOrder = self::decode(['nullable', ['model', ItemsStatementsUploadResponseDateOrder::class]], $dateOrder);
     }
 }

@@ -2973,6 +2973,54 @@ module Fincore
       ].freeze
     end
 
+    # The ItemsStatementsUploadResponseSkippedRowsRowsItem object.
+    class ItemsStatementsUploadResponseSkippedRowsRowsItem < Fincore::Model
+      # line
+      # @return [Integer]
+      attr_accessor :line
+
+      # reason
+      # @return [String]
+      attr_accessor :reason
+
+      WIRE = [
+        [:line, 'line', :integer, true],
+        [:reason, 'reason', :string, true]
+      ].freeze
+    end
+
+    # Rows of the file that were left out (totals, balance lines, rows without a date), each with its line and why; `rows` lists the first 100.
+    class ItemsStatementsUploadResponseSkippedRows < Fincore::Model
+      # count
+      # @return [Integer]
+      attr_accessor :count
+
+      # rows
+      # @return [Array<ItemsStatementsUploadResponseSkippedRowsRowsItem>]
+      attr_accessor :rows
+
+      WIRE = [
+        [:count, 'count', :integer, true],
+        [:rows, 'rows', [:array, [:model, :ItemsStatementsUploadResponseSkippedRowsRowsItem]], true]
+      ].freeze
+    end
+
+    # The ItemsStatementsUploadResponseDateOrder object.
+    class ItemsStatementsUploadResponseDateOrder < Fincore::Model
+      # order One of: dmy, mdy, ymd.
+      # @return [String]
+      attr_accessor :order
+
+      # source One of: file, hint, default.
+      # @return [String]
+      attr_accessor :source
+
+      WIRE = [
+        [:order, 'order', :string, true],
+        [:source, 'source', :string, true]
+      ].freeze
+    end
+
     # The ItemsStatementsUploadResponse object.
     class ItemsStatementsUploadResponse < Fincore::Model
       # item_id
@@ -2987,10 +3035,20 @@ module Fincore
       # @return [ItemsStatementsUploadResponseTransactions]
       attr_accessor :transactions
 
+      # Rows of the file that were left out (totals, balance lines, rows without a date), each with its line and why; `rows` lists the first 100.
+      # @return [ItemsStatementsUploadResponseSkippedRows]
+      attr_accessor :skipped_rows
+
+      # How the file’s day/month dates were read: proved by the file (`file`), as the item’s earlier files were (`hint`), or guessed (`default`: every date fits both orders; confirm with the user). Null for OFX.
+      # @return [ItemsStatementsUploadResponseDateOrder, nil]
+      attr_accessor :date_order
+
       WIRE = [
         [:item_id, 'item_id', :string, true],
         [:accounts, 'accounts', [:array, [:model, :Account]], true],
-        [:transactions, 'transactions', [:model, :ItemsStatementsUploadResponseTransactions], true]
+        [:transactions, 'transactions', [:model, :ItemsStatementsUploadResponseTransactions], true],
+        [:skipped_rows, 'skipped_rows', [:model, :ItemsStatementsUploadResponseSkippedRows], true],
+        [:date_order, 'date_order', [:nullable, [:model, :ItemsStatementsUploadResponseDateOrder]], true]
       ].freeze
     end
 

@@ -4077,6 +4077,92 @@ impl FromJson for ItemsStatementsUploadResponseTransactions {
     }
 }
 
+/// The `ItemsStatementsUploadResponseSkippedRowsRowsItem` object.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ItemsStatementsUploadResponseSkippedRowsRowsItem {
+    pub line: i64,
+    pub reason: String,
+}
+
+impl ToJson for ItemsStatementsUploadResponseSkippedRowsRowsItem {
+    fn to_json(&self) -> Value {
+        #[allow(unused_mut)]
+        let mut object = Object::new();
+        object.insert("line".to_string(), self.line.to_json());
+        object.insert("reason".to_string(), self.reason.to_json());
+        Value::Object(object)
+    }
+}
+
+impl FromJson for ItemsStatementsUploadResponseSkippedRowsRowsItem {
+    fn from_json(value: &Value) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let object = codec::object(value, "ItemsStatementsUploadResponseSkippedRowsRowsItem")?;
+        Ok(ItemsStatementsUploadResponseSkippedRowsRowsItem {
+            line: codec::required(object, "line", "ItemsStatementsUploadResponseSkippedRowsRowsItem")?,
+            reason: codec::required(object, "reason", "ItemsStatementsUploadResponseSkippedRowsRowsItem")?,
+        })
+    }
+}
+
+/// Rows of the file that were left out (totals, balance lines, rows without a date), each with its line and why; `rows` lists the first 100.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ItemsStatementsUploadResponseSkippedRows {
+    pub count: i64,
+    pub rows: Vec<ItemsStatementsUploadResponseSkippedRowsRowsItem>,
+}
+
+impl ToJson for ItemsStatementsUploadResponseSkippedRows {
+    fn to_json(&self) -> Value {
+        #[allow(unused_mut)]
+        let mut object = Object::new();
+        object.insert("count".to_string(), self.count.to_json());
+        object.insert("rows".to_string(), self.rows.to_json());
+        Value::Object(object)
+    }
+}
+
+impl FromJson for ItemsStatementsUploadResponseSkippedRows {
+    fn from_json(value: &Value) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let object = codec::object(value, "ItemsStatementsUploadResponseSkippedRows")?;
+        Ok(ItemsStatementsUploadResponseSkippedRows {
+            count: codec::required(object, "count", "ItemsStatementsUploadResponseSkippedRows")?,
+            rows: codec::required(object, "rows", "ItemsStatementsUploadResponseSkippedRows")?,
+        })
+    }
+}
+
+/// The `ItemsStatementsUploadResponseDateOrder` object.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ItemsStatementsUploadResponseDateOrder {
+    /// One of: `dmy`, `mdy`, `ymd`.
+    pub order: String,
+    /// One of: `file`, `hint`, `default`.
+    pub source: String,
+}
+
+impl ToJson for ItemsStatementsUploadResponseDateOrder {
+    fn to_json(&self) -> Value {
+        #[allow(unused_mut)]
+        let mut object = Object::new();
+        object.insert("order".to_string(), self.order.to_json());
+        object.insert("source".to_string(), self.source.to_json());
+        Value::Object(object)
+    }
+}
+
+impl FromJson for ItemsStatementsUploadResponseDateOrder {
+    fn from_json(value: &Value) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let object = codec::object(value, "ItemsStatementsUploadResponseDateOrder")?;
+        Ok(ItemsStatementsUploadResponseDateOrder {
+            order: codec::required(object, "order", "ItemsStatementsUploadResponseDateOrder")?,
+            source: codec::required(object, "source", "ItemsStatementsUploadResponseDateOrder")?,
+        })
+    }
+}
+
 /// The `ItemsStatementsUploadResponse` object.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ItemsStatementsUploadResponse {
@@ -4085,6 +4171,10 @@ pub struct ItemsStatementsUploadResponse {
     pub accounts: Vec<Account>,
     /// What the file changed in the item’s transactions.
     pub transactions: ItemsStatementsUploadResponseTransactions,
+    /// Rows of the file that were left out (totals, balance lines, rows without a date), each with its line and why; `rows` lists the first 100.
+    pub skipped_rows: ItemsStatementsUploadResponseSkippedRows,
+    /// How the file’s day/month dates were read: proved by the file (`file`), as the item’s earlier files were (`hint`), or guessed (`default`: every date fits both orders; confirm with the user). Null for OFX.
+    pub date_order: Option<ItemsStatementsUploadResponseDateOrder>,
 }
 
 impl ToJson for ItemsStatementsUploadResponse {
@@ -4094,6 +4184,8 @@ impl ToJson for ItemsStatementsUploadResponse {
         object.insert("item_id".to_string(), self.item_id.to_json());
         object.insert("accounts".to_string(), self.accounts.to_json());
         object.insert("transactions".to_string(), self.transactions.to_json());
+        object.insert("skipped_rows".to_string(), self.skipped_rows.to_json());
+        object.insert("date_order".to_string(), self.date_order.to_json());
         Value::Object(object)
     }
 }
@@ -4106,6 +4198,8 @@ impl FromJson for ItemsStatementsUploadResponse {
             item_id: codec::required(object, "item_id", "ItemsStatementsUploadResponse")?,
             accounts: codec::required(object, "accounts", "ItemsStatementsUploadResponse")?,
             transactions: codec::required(object, "transactions", "ItemsStatementsUploadResponse")?,
+            skipped_rows: codec::required(object, "skipped_rows", "ItemsStatementsUploadResponse")?,
+            date_order: codec::required(object, "date_order", "ItemsStatementsUploadResponse")?,
         })
     }
 }

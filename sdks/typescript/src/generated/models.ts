@@ -991,12 +991,32 @@ export interface ItemsStatementsUploadResponseTransactions {
   removed: number;
 }
 
+export interface ItemsStatementsUploadResponseSkippedRowsRowsItem {
+  line: number;
+  reason: string;
+}
+
+/** Rows of the file that were left out (totals, balance lines, rows without a date), each with its line and why; `rows` lists the first 100. */
+export interface ItemsStatementsUploadResponseSkippedRows {
+  count: number;
+  rows: ItemsStatementsUploadResponseSkippedRowsRowsItem[];
+}
+
+export interface ItemsStatementsUploadResponseDateOrder {
+  order: "dmy" | "mdy" | "ymd";
+  source: "file" | "hint" | "default";
+}
+
 export interface ItemsStatementsUploadResponse {
   item_id: string;
   /** The accounts this file reported, as stored now. */
   accounts: Account[];
   /** What the file changed in the item’s transactions. */
   transactions: ItemsStatementsUploadResponseTransactions;
+  /** Rows of the file that were left out (totals, balance lines, rows without a date), each with its line and why; `rows` lists the first 100. */
+  skipped_rows: ItemsStatementsUploadResponseSkippedRows;
+  /** How the file’s day/month dates were read: proved by the file (`file`), as the item’s earlier files were (`hint`), or guessed (`default`: every date fits both orders; confirm with the user). Null for OFX. */
+  date_order: ItemsStatementsUploadResponseDateOrder | null;
 }
 
 export interface LiabilitiesCreditItemAprsItem {

@@ -3774,6 +3774,93 @@ defmodule Fincore.Models.ItemsStatementsUploadResponseTransactions do
   def __open__, do: false
 end
 
+defmodule Fincore.Models.ItemsStatementsUploadResponseSkippedRowsRowsItem do
+  @moduledoc """
+  The `ItemsStatementsUploadResponseSkippedRowsRowsItem` object.
+
+  Fields:
+
+    * `line`
+    * `reason`
+  """
+
+  @fields [
+    {:line, "line", :integer, true},
+    {:reason, "reason", :string, true}
+  ]
+
+  defstruct [:line, :reason]
+
+  @type t :: %__MODULE__{
+          line: integer() | nil,
+          reason: String.t() | nil
+        }
+
+  @doc false
+  def __fields__, do: @fields
+
+  @doc false
+  def __open__, do: false
+end
+
+defmodule Fincore.Models.ItemsStatementsUploadResponseSkippedRows do
+  @moduledoc """
+  Rows of the file that were left out (totals, balance lines, rows without a date), each with its line and why; `rows` lists the first 100.
+
+  Fields:
+
+    * `count`
+    * `rows`
+  """
+
+  @fields [
+    {:count, "count", :integer, true},
+    {:rows, "rows", {:array, {:model, Fincore.Models.ItemsStatementsUploadResponseSkippedRowsRowsItem}}, true}
+  ]
+
+  defstruct [:count, :rows]
+
+  @type t :: %__MODULE__{
+          count: integer() | nil,
+          rows: [Fincore.Models.ItemsStatementsUploadResponseSkippedRowsRowsItem.t()] | nil
+        }
+
+  @doc false
+  def __fields__, do: @fields
+
+  @doc false
+  def __open__, do: false
+end
+
+defmodule Fincore.Models.ItemsStatementsUploadResponseDateOrder do
+  @moduledoc """
+  The `ItemsStatementsUploadResponseDateOrder` object.
+
+  Fields:
+
+    * `order`: one of `dmy`, `mdy`, `ymd`
+    * `source`: one of `file`, `hint`, `default`
+  """
+
+  @fields [
+    {:order, "order", :string, true},
+    {:source, "source", :string, true}
+  ]
+
+  defstruct [:order, :source]
+
+  @type t :: %__MODULE__{
+          order: String.t() | nil,
+          source: String.t() | nil
+        }
+
+  @doc false
+  def __fields__, do: @fields
+
+  @doc false
+  def __open__, do: false
+end
+
 defmodule Fincore.Models.ItemsStatementsUploadResponse do
   @moduledoc """
   The `ItemsStatementsUploadResponse` object.
@@ -3783,20 +3870,26 @@ defmodule Fincore.Models.ItemsStatementsUploadResponse do
     * `item_id`
     * `accounts`. The accounts this file reported, as stored now.
     * `transactions`. What the file changed in the item’s transactions.
+    * `skipped_rows`. Rows of the file that were left out (totals, balance lines, rows without a date), each with its line and why; `rows` lists the first 100.
+    * `date_order`: nullable. How the file’s day/month dates were read: proved by the file (`file`), as the item’s earlier files were (`hint`), or guessed (`default`: every date fits both orders; confirm with the user). Null for OFX.
   """
 
   @fields [
     {:item_id, "item_id", :string, true},
     {:accounts, "accounts", {:array, {:model, Fincore.Models.Account}}, true},
-    {:transactions, "transactions", {:model, Fincore.Models.ItemsStatementsUploadResponseTransactions}, true}
+    {:transactions, "transactions", {:model, Fincore.Models.ItemsStatementsUploadResponseTransactions}, true},
+    {:skipped_rows, "skipped_rows", {:model, Fincore.Models.ItemsStatementsUploadResponseSkippedRows}, true},
+    {:date_order, "date_order", {:nullable, {:model, Fincore.Models.ItemsStatementsUploadResponseDateOrder}}, true}
   ]
 
-  defstruct [:item_id, :accounts, :transactions]
+  defstruct [:item_id, :accounts, :transactions, :skipped_rows, :date_order]
 
   @type t :: %__MODULE__{
           item_id: String.t() | nil,
           accounts: [Fincore.Models.Account.t()] | nil,
-          transactions: Fincore.Models.ItemsStatementsUploadResponseTransactions.t() | nil
+          transactions: Fincore.Models.ItemsStatementsUploadResponseTransactions.t() | nil,
+          skipped_rows: Fincore.Models.ItemsStatementsUploadResponseSkippedRows.t() | nil,
+          date_order: Fincore.Models.ItemsStatementsUploadResponseDateOrder.t() | nil
         }
 
   @doc false

@@ -11,6 +11,8 @@ public final class ItemsStatementsUploadResponse {
   private String itemId;
   private List<Account> accounts;
   private ItemsStatementsUploadResponseTransactions transactions;
+  private ItemsStatementsUploadResponseSkippedRows skippedRows;
+  private ItemsStatementsUploadResponseDateOrder dateOrder;
 
   public String getItemId() {
     return itemId;
@@ -41,12 +43,34 @@ public final class ItemsStatementsUploadResponse {
     return this;
   }
 
+  /** Rows of the file that were left out (totals, balance lines, rows without a date), each with its line and why; `rows` lists the first 100. */
+  public ItemsStatementsUploadResponseSkippedRows getSkippedRows() {
+    return skippedRows;
+  }
+
+  public ItemsStatementsUploadResponse setSkippedRows(ItemsStatementsUploadResponseSkippedRows skippedRows) {
+    this.skippedRows = skippedRows;
+    return this;
+  }
+
+  /** How the file’s day/month dates were read: proved by the file (`file`), as the item’s earlier files were (`hint`), or guessed (`default`: every date fits both orders; confirm with the user). Null for OFX. May be null. */
+  public ItemsStatementsUploadResponseDateOrder getDateOrder() {
+    return dateOrder;
+  }
+
+  public ItemsStatementsUploadResponse setDateOrder(ItemsStatementsUploadResponseDateOrder dateOrder) {
+    this.dateOrder = dateOrder;
+    return this;
+  }
+
   /** This object as JSON values (Map, List, String, Long, Double, Boolean, null); optional fields left unset are left out. */
   public Map<String, Object> toJson() {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("item_id", itemId);
     json.put("accounts", accounts == null ? null : Json.fromList(accounts, item -> item.toJson()));
     json.put("transactions", transactions == null ? null : transactions.toJson());
+    json.put("skipped_rows", skippedRows == null ? null : skippedRows.toJson());
+    json.put("date_order", dateOrder == null ? null : dateOrder.toJson());
     return json;
   }
 
@@ -57,6 +81,8 @@ public final class ItemsStatementsUploadResponse {
     out.itemId = json.get("item_id") == null ? null : Json.asString(json.get("item_id"));
     out.accounts = json.get("accounts") == null ? null : Json.asList(json.get("accounts"), item -> Account.fromJson(item));
     out.transactions = json.get("transactions") == null ? null : ItemsStatementsUploadResponseTransactions.fromJson(json.get("transactions"));
+    out.skippedRows = json.get("skipped_rows") == null ? null : ItemsStatementsUploadResponseSkippedRows.fromJson(json.get("skipped_rows"));
+    out.dateOrder = json.get("date_order") == null ? null : ItemsStatementsUploadResponseDateOrder.fromJson(json.get("date_order"));
     return out;
   }
 

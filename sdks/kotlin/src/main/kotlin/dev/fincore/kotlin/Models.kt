@@ -3610,13 +3610,94 @@ data class ItemsStatementsUploadResponseTransactions(
     }
 }
 
+/** ItemsStatementsUploadResponseSkippedRowsRowsItem: an object of the Fincore financial data API. */
+data class ItemsStatementsUploadResponseSkippedRowsRowsItem(
+    val line: Long,
+    val reason: String
+) {
+    /** This object as plain JSON values; optional properties left null are left out. */
+    fun toJson(): Map<String, Any?> {
+        val json = linkedMapOf<String, Any?>()
+        json["line"] = line
+        json["reason"] = reason
+        return json
+    }
+
+    companion object {
+        /** Decodes a parsed JSON object; unknown keys are ignored. */
+        fun fromJson(value: Any?): ItemsStatementsUploadResponseSkippedRowsRowsItem {
+            val json = Json.obj(value)
+            return ItemsStatementsUploadResponseSkippedRowsRowsItem(
+                line = Json.long(Json.required(json, "line")),
+                reason = Json.string(Json.required(json, "reason"))
+            )
+        }
+    }
+}
+
+/** Rows of the file that were left out (totals, balance lines, rows without a date), each with its line and why; `rows` lists the first 100. */
+data class ItemsStatementsUploadResponseSkippedRows(
+    val count: Long,
+    val rows: List<ItemsStatementsUploadResponseSkippedRowsRowsItem>
+) {
+    /** This object as plain JSON values; optional properties left null are left out. */
+    fun toJson(): Map<String, Any?> {
+        val json = linkedMapOf<String, Any?>()
+        json["count"] = count
+        json["rows"] = rows.map { e0 -> e0.toJson() }
+        return json
+    }
+
+    companion object {
+        /** Decodes a parsed JSON object; unknown keys are ignored. */
+        fun fromJson(value: Any?): ItemsStatementsUploadResponseSkippedRows {
+            val json = Json.obj(value)
+            return ItemsStatementsUploadResponseSkippedRows(
+                count = Json.long(Json.required(json, "count")),
+                rows = Json.list(Json.required(json, "rows")) { e0 -> ItemsStatementsUploadResponseSkippedRowsRowsItem.fromJson(e0) }
+            )
+        }
+    }
+}
+
+/** ItemsStatementsUploadResponseDateOrder: an object of the Fincore financial data API. */
+data class ItemsStatementsUploadResponseDateOrder(
+    /** One of: dmy, mdy, ymd. */
+    val order: String,
+    /** One of: file, hint, default. */
+    val source: String
+) {
+    /** This object as plain JSON values; optional properties left null are left out. */
+    fun toJson(): Map<String, Any?> {
+        val json = linkedMapOf<String, Any?>()
+        json["order"] = order
+        json["source"] = source
+        return json
+    }
+
+    companion object {
+        /** Decodes a parsed JSON object; unknown keys are ignored. */
+        fun fromJson(value: Any?): ItemsStatementsUploadResponseDateOrder {
+            val json = Json.obj(value)
+            return ItemsStatementsUploadResponseDateOrder(
+                order = Json.string(Json.required(json, "order")),
+                source = Json.string(Json.required(json, "source"))
+            )
+        }
+    }
+}
+
 /** ItemsStatementsUploadResponse: an object of the Fincore financial data API. */
 data class ItemsStatementsUploadResponse(
     val itemId: String,
     /** The accounts this file reported, as stored now. */
     val accounts: List<Account>,
     /** What the file changed in the item’s transactions. */
-    val transactions: ItemsStatementsUploadResponseTransactions
+    val transactions: ItemsStatementsUploadResponseTransactions,
+    /** Rows of the file that were left out (totals, balance lines, rows without a date), each with its line and why; `rows` lists the first 100. */
+    val skippedRows: ItemsStatementsUploadResponseSkippedRows,
+    /** How the file’s day/month dates were read: proved by the file (`file`), as the item’s earlier files were (`hint`), or guessed (`default`: every date fits both orders; confirm with the user). Null for OFX. */
+    val dateOrder: ItemsStatementsUploadResponseDateOrder?
 ) {
     /** This object as plain JSON values; optional properties left null are left out. */
     fun toJson(): Map<String, Any?> {
@@ -3624,6 +3705,8 @@ data class ItemsStatementsUploadResponse(
         json["item_id"] = itemId
         json["accounts"] = accounts.map { e0 -> e0.toJson() }
         json["transactions"] = transactions.toJson()
+        json["skipped_rows"] = skippedRows.toJson()
+        json["date_order"] = dateOrder?.let { e0 -> e0.toJson() }
         return json
     }
 
@@ -3634,7 +3717,9 @@ data class ItemsStatementsUploadResponse(
             return ItemsStatementsUploadResponse(
                 itemId = Json.string(Json.required(json, "item_id")),
                 accounts = Json.list(Json.required(json, "accounts")) { e0 -> Account.fromJson(e0) },
-                transactions = ItemsStatementsUploadResponseTransactions.fromJson(Json.required(json, "transactions"))
+                transactions = ItemsStatementsUploadResponseTransactions.fromJson(Json.required(json, "transactions")),
+                skippedRows = ItemsStatementsUploadResponseSkippedRows.fromJson(Json.required(json, "skipped_rows")),
+                dateOrder = json["date_order"]?.let { e0 -> ItemsStatementsUploadResponseDateOrder.fromJson(e0) }
             )
         }
     }
