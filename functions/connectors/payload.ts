@@ -1,8 +1,9 @@
 // Reading provider payloads. What a provider answers is untrusted input: a changed or hostile
 // payload must end the pull with a provider_error that names the field, never with a TypeError
 // deep in a mapping or a NaN amount stored as a balance. Adapters read every field they use
-// through these functions, with a path naming where the field sits.
-import { ConnectorError } from '../core/connector-port';
+// through these functions, with a path naming where the field sits. Also the answers every adapter
+// of a non-credentials Link method gives alike (credentialsRefused, notOffered).
+import { ConnectorError, type ConnectorPort, type LoginResult } from '../core/connector-port';
 
 export type Json = Record<string, unknown>;
 
@@ -112,6 +113,24 @@ export function fieldReaders(provider: string) {
     bool(value: unknown, field: string): boolean {
       if (typeof value !== 'boolean') throw invalid(field, 'a boolean');
       return value;
+    },
+  };
+}
+
+/** A product the provider does not document: the port's answer for it. */
+export const notOffered = (product: string): ConnectorError => new ConnectorError('provider_error', `${product} is not offered by this connector.`);
+
+/**
+ * The credentials method's two calls for an adapter that takes another Link method: a username and
+ * password are refused with `message` (shown to the user), and there is never an MFA step.
+ */
+export function credentialsRefused(message: string): Pick<ConnectorPort, 'login' | 'verifyMfaCode'> {
+  return {
+    async login(): Promise<LoginResult> {
+      return { status: 'invalid_credentials', message };
+    },
+    async verifyMfaCode() {
+      return false;
     },
   };
 }

@@ -13,7 +13,7 @@ import {
   type SourceTransaction,
 } from '../../core/connector-port';
 import { findInstitution } from '../../core/institutions';
-import { addDays, type Json } from '../payload';
+import { addDays, type Json, credentialsRefused } from '../payload';
 import { CONNECTOR_ID, connectorErrorOf, errorBodyOf, idsFor, mapAccount, mapIdentity, mapInvestments, mapLiabilities, mapTransaction, read } from './mapping';
 
 const DEFAULT_BASE_URL = 'https://production.plaid.com';
@@ -129,12 +129,7 @@ export const createAggregatorAConnector: ConnectorFactory = ({ config, http }) =
     id: CONNECTOR_ID,
     linkMethod: 'oauth',
 
-    async login() {
-      return { status: 'invalid_credentials', message: 'This institution is linked through its hosted consent page.' };
-    },
-    async verifyMfaCode() {
-      return false;
-    },
+    ...credentialsRefused('This institution is linked through its hosted consent page.'),
 
     async beginOauth({ institutionId, state, redirectUri }) {
       const countries = (findInstitution(institutionId)?.country_codes ?? ['US']).filter((c) => SUPPORTED_COUNTRIES.has(c));

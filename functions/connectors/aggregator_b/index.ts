@@ -6,7 +6,7 @@
 // reads a complete date window and reports it as a `window` batch.
 import { randomBytes } from 'node:crypto';
 import { ConnectorError, type Connection, type ConnectorFactory, type ConnectorPort, type ProviderRequest, type SourceBatch } from '../../core/connector-port';
-import { addDays, type Json } from '../payload';
+import { addDays, type Json, credentialsRefused } from '../payload';
 import { CONNECTOR_ID, loginOf, mapAccount, mapIdentity, mapTransaction, memberStatusError, parseLogin, read } from './mapping';
 
 const DEFAULT_BASE_URL = 'https://api.mx.com';
@@ -98,12 +98,7 @@ export const createAggregatorBConnector: ConnectorFactory = ({ config, http }) =
   const port: ConnectorPort = {
     id: CONNECTOR_ID,
     linkMethod: 'oauth',
-    async login() {
-      return { status: 'invalid_credentials', message: 'This institution is linked through its hosted consent page.' };
-    },
-    async verifyMfaCode() {
-      return false;
-    },
+    ...credentialsRefused('This institution is linked through its hosted consent page.'),
 
     async beginOauth({ state, redirectUri }) {
       // The user's id at the provider is a fresh random reference, never our state (a secret of the session).

@@ -21,7 +21,7 @@ import {
 } from '../../core/connector-port';
 import type { AccountRecord } from '../../contracts/schemas';
 import { stableId } from '../ids';
-import { addDays, type Json } from '../payload';
+import { addDays, type Json, credentialsRefused, notOffered } from '../payload';
 import { aggregationStatusError, CONNECTOR_ID, connectorErrorOf, mapAccount, mapOwners, mapTransaction, read } from './mapping';
 
 const DEFAULT_BASE_URL = 'https://api.finicity.com';
@@ -34,7 +34,6 @@ const HISTORY_DAYS = 730;
 /** How far back a refresh reads again: late-posting transactions and amended ones land here. */
 const REFRESH_OVERLAP_DAYS = 14;
 const MAX_PENDING_IN_CURSOR = 2_000;
-const NOT_OFFERED = (product: string) => new ConnectorError('provider_error', `${product} is not offered by this connector.`);
 
 interface Cursor {
   /** The last day the previous pull read through (YYYY-MM-DD). */
@@ -172,12 +171,7 @@ export const createAggregatorCConnector: ConnectorFactory = ({ config, http }) =
     id: CONNECTOR_ID,
     linkMethod: 'oauth',
 
-    async login() {
-      return { status: 'invalid_credentials', message: 'This institution is linked through its hosted consent page.' };
-    },
-    async verifyMfaCode() {
-      return false;
-    },
+    ...credentialsRefused('This institution is linked through its hosted consent page.'),
 
     async beginOauth({ state, redirectUri }) {
       // One customer per Link session; its username only needs to be unique for the operator, and
@@ -236,10 +230,10 @@ export const createAggregatorCConnector: ConnectorFactory = ({ config, http }) =
     },
 
     async liabilities() {
-      throw NOT_OFFERED('Liabilities');
+      throw notOffered('Liabilities');
     },
     async investments() {
-      throw NOT_OFFERED('Investments');
+      throw notOffered('Investments');
     },
   };
   return port;

@@ -24,7 +24,7 @@ import {
 } from '../../core/connector-port';
 import type { AccountRecord } from '../../contracts/schemas';
 import { stableId } from '../ids';
-import { addDays, type Json } from '../payload';
+import { addDays, type Json, credentialsRefused, notOffered } from '../payload';
 import { CONNECTOR_ID, connectorErrorOf, mapAccount, mapCustomer, mapHoldings, mapTransaction, providerAccountIdOf, read } from './mapping';
 
 const DEFAULT_IDP_URL = 'https://idp.ddp.akoya.com';
@@ -38,7 +38,6 @@ const MAX_PAGES = 500;
 const HISTORY_DAYS = 730;
 const REFRESH_OVERLAP_DAYS = 14;
 const MAX_PENDING_IN_CURSOR = 2_000;
-const NOT_OFFERED = (product: string) => new ConnectorError('provider_error', `${product} is not offered by this connector.`);
 
 interface Cursor {
   through: string;
@@ -220,12 +219,7 @@ export const createAggregatorDConnector: ConnectorFactory = ({ config, http, sav
     id: CONNECTOR_ID,
     linkMethod: 'oauth',
 
-    async login() {
-      return { status: 'invalid_credentials', message: 'This institution is linked through its hosted consent page.' };
-    },
-    async verifyMfaCode() {
-      return false;
-    },
+    ...credentialsRefused('This institution is linked through its hosted consent page.'),
 
     async beginOauth({ institutionId, state, redirectUri }) {
       if (clientId === '') throw new ConnectorError('provider_error', 'Aggregator D is not configured (client id and secret).');
@@ -281,7 +275,7 @@ export const createAggregatorDConnector: ConnectorFactory = ({ config, http, sav
     },
 
     async liabilities() {
-      throw NOT_OFFERED('Liabilities');
+      throw notOffered('Liabilities');
     },
   };
   return port;

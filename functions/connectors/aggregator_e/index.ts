@@ -6,7 +6,7 @@
 // async endpoint a few times at once and otherwise asks to be tried again later (rate_limited with
 // the provider's documented 10-second polling interval), since a Lambda must not sleep for it.
 import { ConnectorError, type Connection, type ConnectorFactory, type ConnectorPort, type ProviderRequest, type SourceBatch } from '../../core/connector-port';
-import { type Json } from '../payload';
+import { type Json, credentialsRefused } from '../payload';
 import { CONNECTOR_ID, connectorErrorOf, mapAccount, mapIdentity, mapTransactions, read } from './mapping';
 
 /** Polls of the async endpoint made in one pull before handing the wait back to the refresh worker. */
@@ -79,12 +79,7 @@ export const createAggregatorEConnector: ConnectorFactory = ({ config, http }) =
   const port: ConnectorPort = {
     id: CONNECTOR_ID,
     linkMethod: 'oauth',
-    async login() {
-      return { status: 'invalid_credentials', message: 'This institution is linked through its hosted consent page.' };
-    },
-    async verifyMfaCode() {
-      return false;
-    },
+    ...credentialsRefused('This institution is linked through its hosted consent page.'),
 
     async beginOauth({ state, redirectUri }) {
       if (connectUrl === '') throw new ConnectorError('provider_error', 'Aggregator E is not configured (Connect URL).');

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { followNextLinks } from '../pages';
 import { ConnectorError, type Connection, type ConnectorFactory, type ConnectorPort, type ConsentInput, type LoginResult, type ProviderRequest, type ProviderResponse, type SourceBatch, type SourceTransaction } from '../../core/connector-port';
-import { addDays } from '../payload';
+import { addDays, notOffered } from '../payload';
 import { retryAfterMs } from '../provider-http';
 import { stableId } from '../ids';
 import { AGGREGATOR_F_ID, connectionsState, jobsInProgress, mapAccount, mapIdentities, mapTransaction, pageOf, providerError } from './mapping';
@@ -143,7 +143,6 @@ export const createAggregatorFConnector: ConnectorFactory = ({ config, http }) =
     return { accounts: accounts.map((a) => a.record), transactions: { kind: 'changes', upserted, removed }, cursor: JSON.stringify(next) };
   }
 
-  const notOffered = (product: string) => new ConnectorError('provider_error', `${product} is not offered by this connector.`);
 
   const port: ConnectorPort = {
     id: AGGREGATOR_F_ID,

@@ -3,6 +3,7 @@
 // holder info with the operator's App-id and Secret (and signs each request with the operator's
 // private key when one is configured, as live applications must). Nothing per item is secret: the
 // item's login is the aggregator's connection id.
+import { notOffered } from '../payload';
 import { createSign, randomUUID } from 'node:crypto';
 import { ConnectorError, type Connection, type ConnectorFactory, type ConnectorPort, type ConsentInput, type LoginResult, type ProviderRequest, type SourceBatch, type SourceTransaction } from '../../core/connector-port';
 import { AGGREGATOR_G_ID, connectionState, failedConnection, mapAccount, mapHolderInfo, mapTransaction, pageOf, providerError } from './mapping';
@@ -121,7 +122,6 @@ export const createAggregatorGConnector: ConnectorFactory = ({ config, http }) =
     return { accounts: accounts.map((a) => a.record), transactions: { kind: 'changes', upserted, removed }, cursor: JSON.stringify(next) };
   }
 
-  const notOffered = (product: string) => new ConnectorError('provider_error', `${product} is not offered by this connector.`);
 
   const port: ConnectorPort = {
     id: AGGREGATOR_G_ID,

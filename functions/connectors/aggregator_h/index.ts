@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { followNextLinks } from '../pages';
 import { ConnectorError, type Connection, type ConnectorFactory, type ConnectorPort, type ConsentInput, type LoginResult, type ProviderRequest, type SourceBatch, type SourceTransaction } from '../../core/connector-port';
-import { addDays } from '../payload';
+import { addDays, notOffered } from '../payload';
 import { stableId } from '../ids';
 import { AGGREGATOR_H_ID, linkState, mapAccount, mapOwners, mapTransaction, pageOf, providerError } from './mapping';
 import { obj, str } from './payload';
@@ -125,7 +125,6 @@ export const createAggregatorHConnector: ConnectorFactory = ({ config, http }) =
     return { accounts: accounts.map((a) => a.record), transactions: { kind: 'changes', upserted, removed }, cursor: JSON.stringify(next) };
   }
 
-  const notOffered = (product: string) => new ConnectorError('provider_error', `${product} is not offered by this connector.`);
 
   const port: ConnectorPort = {
     id: AGGREGATOR_H_ID,

@@ -5,7 +5,7 @@
 // (HMAC-SHA256 over the canonical JSON of body, path and query).
 import { createHmac, randomUUID } from 'node:crypto';
 import { ConnectorError, type Connection, type ConnectorFactory, type ConnectorPort, type ConsentInput, type Investments, type LoginResult, type ProviderRequest, type SourceBatch } from '../../core/connector-port';
-import { addDays } from '../payload';
+import { addDays, notOffered } from '../payload';
 import { AGGREGATOR_I_ID, mapAccount, mapActivity, mapPosition, providerError } from './mapping';
 import { arr, int, obj, optStr, str } from './payload';
 
@@ -92,7 +92,6 @@ export const createAggregatorIConnector: ConnectorFactory = ({ config, http }) =
     return { accounts: (await readAccounts(connection)).map((a) => a.record), transactions: { kind: 'changes', upserted: [], removed: [] } };
   }
 
-  const notOffered = (product: string) => new ConnectorError('provider_error', `${product} is not offered by this connector.`);
 
   const port: ConnectorPort = {
     id: AGGREGATOR_I_ID,

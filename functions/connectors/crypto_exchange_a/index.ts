@@ -37,6 +37,7 @@ import {
   type Wallet,
   type WalletTransaction,
 } from './mapping';
+import { credentialsRefused } from '../payload';
 
 const DEFAULT_API_URL = 'https://api.coinbase.com';
 const DEFAULT_AUTH_URL = 'https://login.coinbase.com';
@@ -267,13 +268,7 @@ export const createCryptoExchangeAConnector: ConnectorFactory = (context) => {
     id: CONNECTOR_ID,
     linkMethod: 'oauth',
 
-    async login(): Promise<LoginResult> {
-      return { status: 'invalid_credentials', message: 'This exchange connects through its own consent page.' };
-    },
-
-    async verifyMfaCode() {
-      return false;
-    },
+    ...credentialsRefused('This exchange connects through its own consent page.'),
 
     async beginOauth({ state, redirectUri }): Promise<OauthStart> {
       const { client_id } = clientCredentials();

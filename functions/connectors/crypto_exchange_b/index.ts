@@ -32,6 +32,7 @@ import {
   type Cursor,
   type LedgerEntry,
 } from './mapping';
+import { credentialsRefused } from '../payload';
 
 const DEFAULT_BASE_URL = 'https://api.kraken.com';
 /** The ledger serves 50 entries a page. */
@@ -209,13 +210,7 @@ export const createCryptoExchangeBConnector: ConnectorFactory = (context) => {
     id: CONNECTOR_ID,
     linkMethod: 'api_key',
 
-    async login(): Promise<LoginResult> {
-      return { status: 'invalid_credentials', message: 'This exchange connects with a read-only API key.' };
-    },
-
-    async verifyMfaCode() {
-      return false;
-    },
+    ...credentialsRefused('This exchange connects with a read-only API key.'),
 
     async connect(institutionId: string, input: ConsentInput): Promise<LoginResult> {
       if (input.method !== 'api_key') return { status: 'invalid_credentials', message: 'This exchange connects with a read-only API key.' };

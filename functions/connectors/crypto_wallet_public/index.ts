@@ -23,6 +23,7 @@ import {
   type EtherscanTx,
 } from './mapping';
 import { bad, decimalUnits, isoDateOfUnix, list, record } from './payload';
+import { credentialsRefused, notOffered } from '../payload';
 
 export const DEFAULT_BTC_BASE_URL = 'https://blockstream.info/api';
 /** Etherscan's API V2 (the V1 endpoints were retired in August 2025); `chainid=1` is Ethereum mainnet. */
@@ -70,7 +71,6 @@ function monthsBefore(today: string, months: number): string {
 
 const ethereumDate = (tx: EtherscanTx): string => isoDateOfUnix(tx.timeStamp, `transaction ${tx.hash} timeStamp`);
 
-const notOffered = (product: string) => new ConnectorError('provider_error', `${product} is not offered by this connector.`);
 
 export const createCryptoWalletPublicConnector: ConnectorFactory = (context): ConnectorPort => {
   const http: ProviderHttp = context.http;
@@ -240,13 +240,7 @@ export const createCryptoWalletPublicConnector: ConnectorFactory = (context): Co
     id: CRYPTO_WALLET_CONNECTOR_ID,
     linkMethod: 'address',
 
-    async login(): Promise<LoginResult> {
-      return { status: 'invalid_credentials', message: 'This wallet connects with a public address, not a username and password.' };
-    },
-
-    async verifyMfaCode() {
-      return false;
-    },
+    ...credentialsRefused('This wallet connects with a public address, not a username and password.'),
 
     async connect(institutionId, input): Promise<LoginResult> {
       if (input.method !== 'address') return { status: 'invalid_credentials', message: 'This wallet connects with a public address.' };

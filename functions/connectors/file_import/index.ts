@@ -8,6 +8,7 @@ import { FILE_IMPORT_CONNECTOR_ID } from '../../core/connectors';
 import { parseStatement } from '../../core/statements';
 import { StatementError } from '../../core/statements/types';
 import { statementBatch } from './mapping';
+import { credentialsRefused } from '../payload';
 
 /** The reference of a new import item: random, so two users' imports of the same file never share ids. */
 const newImportLogin = () => `imp_${randomBytes(12).toString('hex')}`;
@@ -39,12 +40,7 @@ export const fileImportConnector: ConnectorPort = {
   id: FILE_IMPORT_CONNECTOR_ID,
   linkMethod: 'file',
 
-  async login() {
-    return { status: 'invalid_credentials', message: 'This institution is connected by uploading a statement file.' };
-  },
-  async verifyMfaCode() {
-    return false;
-  },
+  ...credentialsRefused('This institution is connected by uploading a statement file.'),
 
   async connect(institutionId, input) {
     if (input.method !== 'file') return { status: 'invalid_credentials', message: 'Upload a statement file to connect.' };

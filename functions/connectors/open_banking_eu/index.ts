@@ -53,6 +53,7 @@ import {
   type Requisition,
 } from './mapping';
 import { serviceTokens, type ServiceTokenCache } from './service-token';
+import { credentialsRefused } from '../payload';
 
 export const DEFAULT_BASE_URL = 'https://bankaccountdata.gocardless.com/api/v2';
 /** The language of the provider's consent screens (it falls back to English where it lacks one). */
@@ -258,13 +259,7 @@ function buildConnector(http: ProviderHttp, config: Readonly<Record<string, stri
     id: OPEN_BANKING_EU_ID,
     linkMethod: 'oauth',
 
-    async login() {
-      return { status: 'invalid_credentials', message: 'This institution connects through the bank\u2019s own consent page.' };
-    },
-
-    async verifyMfaCode() {
-      return false;
-    },
+    ...credentialsRefused('This institution connects through the bank\u2019s own consent page.'),
 
     async beginOauth({ institutionId, state, redirectUri }) {
       const institution = await providerInstitutionFor(institutionId);

@@ -32,6 +32,7 @@ import {
   type Tokens,
   type UserInfo,
 } from './mapping';
+import { credentialsRefused, notOffered } from '../payload';
 
 export const DEFAULT_API_URL = 'https://api-m.paypal.com';
 export const DEFAULT_AUTH_URL = 'https://www.paypal.com';
@@ -72,7 +73,6 @@ interface Session {
   refreshToken: string;
 }
 
-const notOffered = (product: string) => new ConnectorError('provider_error', `${product} is not offered by this connector.`);
 
 export const createPaymentAppAConnector: ConnectorFactory = (context): ConnectorPort => {
   const http: ProviderHttp = context.http;
@@ -249,13 +249,7 @@ export const createPaymentAppAConnector: ConnectorFactory = (context): Connector
     id: PAYMENT_APP_CONNECTOR_ID,
     linkMethod: 'oauth',
 
-    async login(): Promise<LoginResult> {
-      return { status: 'invalid_credentials', message: 'This institution connects through its own login page.' };
-    },
-
-    async verifyMfaCode() {
-      return false;
-    },
+    ...credentialsRefused('This institution connects through its own login page.'),
 
     async beginOauth({ state, redirectUri }) {
       requireClient();

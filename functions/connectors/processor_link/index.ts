@@ -3,6 +3,7 @@
 // with the session's client secret), and the service reads balances, transactions and account
 // owners with the operator's secret key. Nothing per item is secret: the item's login is the
 // processor customer the linked accounts belong to.
+import { notOffered } from '../payload';
 import {
   ConnectorError,
   type Connection,
@@ -114,7 +115,6 @@ export const createProcessorLinkConnector: ConnectorFactory = ({ config, http })
     return { accounts: accounts.map((a) => a.record), transactions: { kind: 'changes', upserted, removed }, cursor: JSON.stringify(next) };
   }
 
-  const notOffered = (product: string) => new ConnectorError('provider_error', `${product} is not offered by this connector.`);
 
   const port: ConnectorPort = {
     id: PROCESSOR_LINK_ID,

@@ -1,7 +1,7 @@
 import { createAggregatorAConnector } from '../../../functions/connectors/aggregator_a';
 import { createProviderHttp } from '../../../functions/connectors/provider-http';
 import { stableId } from '../../../functions/connectors/ids';
-import { ConnectorError, type Connection, type ConnectorPort } from '../../../functions/core/connector-port';
+import type { Connection, ConnectorPort } from '../../../functions/core/connector-port';
 import { Account, Transaction } from '../../../functions/contracts/schemas';
 import { Identity, Liabilities } from '../../../functions/contracts/product-schemas';
 import {
@@ -19,6 +19,7 @@ import {
   txn,
 } from '../../support/provider-fakes/aggregator_a';
 import type { FakeServer } from '../../support/provider-fakes/fake-server';
+import { connectorFailure as failure } from '../../support/provider-fakes/connector-failure';
 
 const TODAY = '2026-07-01';
 type Fake = FakeServer & { state: ReturnType<typeof defaultState> };
@@ -29,16 +30,6 @@ let connector: ConnectorPort;
 const connection = (extra: Partial<Connection> = {}): Connection => ({ institutionId: 'ins_any', login: A_ITEM_ID, secrets: { access_token: A_ACCESS_TOKEN }, ...extra });
 const accId = (id: string) => stableId('acc', 'aggregator_a', A_ITEM_ID, id);
 const txnId = (id: string) => stableId('txn', 'aggregator_a', A_ITEM_ID, id);
-
-async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ConnectorError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConnectorError');
-}
 
 beforeEach(async () => {
   fake = await startAggregatorAFake(defaultState());

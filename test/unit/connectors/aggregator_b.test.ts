@@ -1,11 +1,12 @@
 import { createAggregatorBConnector } from '../../../functions/connectors/aggregator_b';
 import { createProviderHttp } from '../../../functions/connectors/provider-http';
 import { stableId } from '../../../functions/connectors/ids';
-import { ConnectorError, type Connection, type ConnectorPort } from '../../../functions/core/connector-port';
+import type { Connection, ConnectorPort } from '../../../functions/core/connector-port';
 import { Account } from '../../../functions/contracts/schemas';
 import { Identity } from '../../../functions/contracts/product-schemas';
 import type { FakeServer } from '../../support/provider-fakes/fake-server';
 import { B_API_KEY, B_CLIENT_ID, B_MEMBER, B_USER, defaultBState, mxTxn, startAggregatorBFake } from '../../support/provider-fakes/aggregator_b';
+import { connectorFailure as failure } from '../../support/provider-fakes/connector-failure';
 
 const TODAY = '2026-07-01';
 const LOGIN = `${B_USER}/${B_MEMBER}`;
@@ -16,16 +17,6 @@ let connector: ConnectorPort;
 
 const build = (apiKey = B_API_KEY) =>
   createAggregatorBConnector({ config: { AGGREGATOR_B_CLIENT_ID: B_CLIENT_ID, AGGREGATOR_B_API_KEY: apiKey, AGGREGATOR_B_BASE_URL: fake.url }, http: createProviderHttp({ sleep: async (ms) => void sleeps.push(ms) }) });
-
-async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ConnectorError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConnectorError');
-}
 
 beforeEach(async () => {
   fake = await startAggregatorBFake(defaultBState());

@@ -9,6 +9,7 @@ import { Account, Transaction } from '../../../functions/contracts/schemas';
 import { Identity } from '../../../functions/contracts/product-schemas';
 import { at, C_APP_KEY, C_CUSTOMER_ID, C_PARTNER_ID, C_SECRET, C_TOKEN, card, checking, defaultState, startAggregatorCFake, txn } from '../../support/provider-fakes/aggregator_c';
 import type { FakeServer } from '../../support/provider-fakes/fake-server';
+import { connectorFailure as failure } from '../../support/provider-fakes/connector-failure';
 
 const LOGIN = '1005061234';
 const account = { id: '5011648377', number: '8000008888', accountNumberDisplay: '8888', name: 'Checking', balance: 501.24, type: 'checking', aggregationStatusCode: 0, status: 'active', currency: 'USD', detail: { availableBalanceAmount: 480.1 } };
@@ -63,15 +64,6 @@ const accId = (id: string) => stableId('acc', 'aggregator_c', C_CUSTOMER_ID, id)
 const txnId = (id: number) => stableId('txn', 'aggregator_c', C_CUSTOMER_ID, String(id));
 const build = (config: Record<string, string>) => createAggregatorCConnector({ config, http: createProviderHttp({ sleep: async (ms) => void sleeps.push(ms) }) });
 
-async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ConnectorError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConnectorError');
-}
 const transactionPages = () => fake.requests.filter((r) => r.path.endsWith('/transactions'));
 
 beforeEach(async () => {

@@ -5,9 +5,10 @@ import { createProviderHttp } from '../../../functions/connectors/provider-http'
 import { stableId } from '../../../functions/connectors/ids';
 import { Account, Holding, Transaction } from '../../../functions/contracts/schemas';
 import { Identity } from '../../../functions/contracts/product-schemas';
-import { ConnectorError, type Connection, type ConnectorPort, type ProviderSecrets } from '../../../functions/core/connector-port';
+import type { Connection, ConnectorPort, ProviderSecrets } from '../../../functions/core/connector-port';
 import { D_CLIENT_ID, D_CLIENT_SECRET, D_CODE, D_PROVIDER, D_SUBJECT, defaultState, deposit as fakeDeposit, depositTxn as fakeTxn, idToken, refreshToken, startAggregatorDFake } from '../../support/provider-fakes/aggregator_d';
 import type { FakeServer } from '../../support/provider-fakes/fake-server';
+import { connectorFailure as failure } from '../../support/provider-fakes/connector-failure';
 
 const LOGIN = 'consent-7781';
 const deposit = { depositAccount: { accountId: 'dep-001', accountNumberDisplay: '...4321', productName: 'Premier Checking', nickname: null, accountType: 'CHECKING', currency: { currencyCode: 'USD' }, currentBalance: 2044.31, availableBalance: 1999.01 } };
@@ -63,16 +64,6 @@ const accId = (id: string) => stableId('acc', 'aggregator_d', D_LOGIN, id);
 const txnId = (account: string, id: string) => stableId('txn', 'aggregator_d', D_LOGIN, account, id);
 const config = () => ({ AGGREGATOR_D_CLIENT_ID: D_CLIENT_ID, AGGREGATOR_D_CLIENT_SECRET: D_CLIENT_SECRET, AGGREGATOR_D_BASE_URL: fake.url, AGGREGATOR_D_IDP_URL: fake.url, AGGREGATOR_D_PROVIDER_IDS: `ins_bank=${D_PROVIDER}` });
 const dataCalls = (product: string) => fake.requests.filter((r) => r.path.startsWith(`/${product}/`));
-
-async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ConnectorError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConnectorError');
-}
 
 beforeEach(async () => {
   fake = await startAggregatorDFake(defaultState());

@@ -1,11 +1,12 @@
 import { createAggregatorEConnector } from '../../../functions/connectors/aggregator_e';
 import { createProviderHttp } from '../../../functions/connectors/provider-http';
 import { stableId } from '../../../functions/connectors/ids';
-import { ConnectorError, type Connection, type ConnectorPort } from '../../../functions/core/connector-port';
+import type { Connection, ConnectorPort } from '../../../functions/core/connector-port';
 import { Account } from '../../../functions/contracts/schemas';
 import { Identity } from '../../../functions/contracts/product-schemas';
 import type { FakeServer } from '../../support/provider-fakes/fake-server';
 import { defaultEState, E_API_KEY, E_CUSTOMER, E_LOGIN, eChequing, startAggregatorEFake } from '../../support/provider-fakes/aggregator_e';
+import { connectorFailure as failure } from '../../support/provider-fakes/connector-failure';
 
 const TODAY = '2026-07-01';
 const connection: Connection = { institutionId: 'ins_any', login: E_LOGIN };
@@ -16,16 +17,6 @@ const build = (apiKey = E_API_KEY) =>
     config: { AGGREGATOR_E_CUSTOMER_ID: E_CUSTOMER, AGGREGATOR_E_API_KEY: apiKey, AGGREGATOR_E_BASE_URL: fake.url, AGGREGATOR_E_CONNECT_URL: 'https://demo-iframe.example/v2/' },
     http: createProviderHttp({ sleep: async () => {} }),
   });
-
-async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ConnectorError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConnectorError');
-}
 
 beforeEach(async () => {
   fake = await startAggregatorEFake(defaultEState());

@@ -3,6 +3,7 @@ import { createAggregatorFConnector } from '../../../functions/connectors/aggreg
 import { errorKind, mapAccount, mapTransaction, pageOf } from '../../../functions/connectors/aggregator_f/mapping';
 import { createProviderHttp } from '../../../functions/connectors/provider-http';
 import { activeConnection, errorList, FAKE_API_KEY, fakeAccount, fakeTransaction, settledJob, startAggregatorFFake, type AggregatorFFake } from '../../support/provider-fakes/aggregator_f';
+import { connectorFailure as failure } from '../../support/provider-fakes/connector-failure';
 
 const LOGIN = 'user-7d2c';
 const account = { type: 'account', id: 'acc-9f31', accountNo: '062-000 12345678', name: 'Smart Access', currency: 'AUD', balance: '1523.40', availableFunds: '1500.00', class: { type: 'transaction', product: 'Smart Access Everyday' }, status: 'available' };
@@ -53,16 +54,6 @@ const TODAY = '2026-01-15';
 let fake: AggregatorFFake;
 let sleeps: number[];
 let connector: ConnectorPort;
-
-async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ConnectorError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConnectorError');
-}
 
 const build = (apiKey = FAKE_API_KEY) =>
   createAggregatorFConnector({ config: { AGGREGATOR_F_API_KEY: apiKey, AGGREGATOR_F_BASE_URL: fake.url, AGGREGATOR_F_CONSENT_URL: 'https://consent.example.test' }, http: createProviderHttp({ sleep: async (ms) => void sleeps.push(ms) }) });

@@ -1,23 +1,14 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { ConnectorError, type Connection, type ConnectorPort } from '../../../functions/core/connector-port';
+import type { Connection, ConnectorPort } from '../../../functions/core/connector-port';
 import { createAggregatorGConnector } from '../../../functions/connectors/aggregator_g';
 import { createProviderHttp } from '../../../functions/connectors/provider-http';
 import { FAKE_APP_ID, FAKE_SECRET, fakeAccount, fakeTransaction, startAggregatorGFake, type AggregatorGFake } from '../../support/provider-fakes/aggregator_g';
+import { connectorFailure as failure } from '../../support/provider-fakes/connector-failure';
 
 const TODAY = '2026-01-15';
 let fake: AggregatorGFake;
 let sleeps: number[];
 let connector: ConnectorPort;
-
-async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ConnectorError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConnectorError');
-}
 
 const build = (extra: Record<string, string> = {}) =>
   createAggregatorGConnector({

@@ -3,6 +3,7 @@ import { createAggregatorHConnector } from '../../../functions/connectors/aggreg
 import { errorKind, mapAccount, mapOwners, mapTransaction } from '../../../functions/connectors/aggregator_h/mapping';
 import { createProviderHttp } from '../../../functions/connectors/provider-http';
 import { errorArray, FAKE_SECRET_ID, FAKE_SECRET_PASSWORD, fakeAccount, fakeTransaction, startAggregatorHFake, type AggregatorHFake } from '../../support/provider-fakes/aggregator_h';
+import { connectorFailure as failure } from '../../support/provider-fakes/connector-failure';
 
 const LOGIN = 'link-5e0a';
 const account = { id: 'b1d8-acc', link: LOGIN, institution: { name: 'Banco Ficticio', type: 'bank' }, category: 'CHECKING_ACCOUNT', type: 'Cuentas de efectivo', name: 'Cuenta Nómina', number: '4057 0000 1234', balance: { current: 15320.5, available: 15000 }, currency: 'MXN', credit_data: null };
@@ -52,16 +53,6 @@ const LINK = '4c8a0f32-7b1e-4d2a-9c55-0e6f1a2b3c4d';
 let fake: AggregatorHFake;
 let sleeps: number[];
 let connector: ConnectorPort;
-
-async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ConnectorError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConnectorError');
-}
 
 const build = (password = FAKE_SECRET_PASSWORD) =>
   createAggregatorHConnector({

@@ -3,6 +3,7 @@ import { createAggregatorIConnector } from '../../../functions/connectors/aggreg
 import { errorKind, mapAccount, mapActivity, mapPosition } from '../../../functions/connectors/aggregator_i/mapping';
 import { createProviderHttp } from '../../../functions/connectors/provider-http';
 import { errorBody, FAKE_CLIENT_ID, FAKE_CONSUMER_KEY, fakeAccount, fakeActivity, fakePosition, startAggregatorIFake, type AggregatorIFake } from '../../support/provider-fakes/aggregator_i';
+import { connectorFailure as failure } from '../../support/provider-fakes/connector-failure';
 
 const LOGIN = 'user-31ab';
 const account = { id: '8c4e-acct', brokerage_authorization: 'auth-1', name: 'Individual Margin', number: 'Q12345678', institution_name: 'Example Brokerage', balance: { total: { amount: 25410.32, currency: 'USD' } }, raw_type: 'Margin' };
@@ -50,16 +51,6 @@ const TODAY = '2026-01-15';
 let fake: AggregatorIFake;
 let sleeps: number[];
 let connector: ConnectorPort;
-
-async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ConnectorError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConnectorError');
-}
 
 const build = (consumerKey = FAKE_CONSUMER_KEY) =>
   createAggregatorIConnector({

@@ -2,8 +2,9 @@ import { createCryptoExchangeAConnector, SCOPES } from '../../../functions/conne
 import { createProviderHttp } from '../../../functions/connectors/provider-http';
 import { Account, Holding, InvestmentTransaction } from '../../../functions/contracts/schemas';
 import { Identity } from '../../../functions/contracts/product-schemas';
-import { ConnectorError, type Connection, type ConnectorPort, type SourceBatch } from '../../../functions/core/connector-port';
+import { type ConnectorError, type Connection, type ConnectorPort, type SourceBatch } from '../../../functions/core/connector-port';
 import { CLIENT_ID, CLIENT_SECRET, startCryptoExchangeAFake, type CryptoExchangeAFake, type FakeTransaction, type FakeWallet } from '../../support/provider-fakes/crypto_exchange_a';
+import { connectorFailure as failureOf } from '../../support/provider-fakes/connector-failure';
 
 const TODAY = '2026-07-01';
 const REDIRECT = 'https://fincore.example/link/oauth-return';
@@ -46,16 +47,6 @@ function build(config: Record<string, string> = {}): ConnectorPort {
 }
 
 const connection = (extra: Partial<Connection> = {}): Connection => ({ institutionId: INSTITUTION, login: fake.user.id, secrets: { ...fake.current }, ...extra });
-
-async function failureOf(promise: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ConnectorError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConnectorError');
-}
 
 beforeEach(async () => {
   fake = await startCryptoExchangeAFake();

@@ -1,8 +1,9 @@
 import { createCryptoExchangeBConnector, signature } from '../../../functions/connectors/crypto_exchange_b';
 import { createProviderHttp } from '../../../functions/connectors/provider-http';
 import { Account, Holding } from '../../../functions/contracts/schemas';
-import { ConnectorError, type Connection, type ConnectorPort, type SourceBatch, type SourceTransaction } from '../../../functions/core/connector-port';
+import { type ConnectorError, type Connection, type ConnectorPort, type SourceBatch, type SourceTransaction } from '../../../functions/core/connector-port';
 import { makeKey, startCryptoExchangeBFake, type CryptoExchangeBFake, type FakeLedgerEntry } from '../../support/provider-fakes/crypto_exchange_b';
+import { connectorFailure as failureOf } from '../../support/provider-fakes/connector-failure';
 
 const TODAY = '2026-07-01';
 const INSTITUTION = 'ins_kraken';
@@ -33,16 +34,6 @@ const connection = (extra: Partial<Connection> = {}): Connection => ({
   secrets: { api_key: KEY.key, api_secret: KEY.secret },
   ...extra,
 });
-
-async function failureOf(promise: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ConnectorError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConnectorError');
-}
 
 function changes(batch: SourceBatch): { upserted: SourceTransaction[]; removed: string[] } {
   if (batch.transactions.kind !== 'changes') throw new Error('expected a changes batch');

@@ -2,12 +2,13 @@
 // Link (agreement + requisition, then the requisition's status), accounts and balances,
 // transactions (signs, pending, ids), incremental refresh with its cursor, the service token's
 // cache and renewal, every documented failure mode, and hostile payloads.
-import { ConnectorError, type Connection, type ConnectorPort, type SourceBatch, type SourceTransaction } from '../../../functions/core/connector-port';
+import type { Connection, ConnectorPort, SourceBatch, SourceTransaction } from '../../../functions/core/connector-port';
 import { createProviderHttp } from '../../../functions/connectors/provider-http';
 import { createOpenBankingEuConnector, openBankingEuConnectorFactory } from '../../../functions/connectors/open_banking_eu';
 import { matchInstitution, type ProviderInstitution } from '../../../functions/connectors/open_banking_eu/mapping';
 import type { ServiceTokenCache } from '../../../functions/connectors/open_banking_eu/service-token';
 import { OB_SECRET_ID, OB_SECRET_KEY, startOpenBankingEuFake, type FakeAccount, type FakeInstitution, type OpenBankingEuFake } from '../../support/provider-fakes/open_banking_eu';
+import { connectorFailure as failure } from '../../support/provider-fakes/connector-failure';
 
 const TODAY = '2026-07-01';
 const REDIRECT = 'https://link.example/oauth/callback';
@@ -69,16 +70,6 @@ function adapter(config: Record<string, string> = {}): ConnectorPort {
     config: { OPEN_BANKING_EU_CLIENT_ID: OB_SECRET_ID, OPEN_BANKING_EU_CLIENT_SECRET: OB_SECRET_KEY, OPEN_BANKING_EU_BASE_URL: fake.baseUrl, ...config },
     http: createProviderHttp({ sleep: async (ms) => void sleeps.push(ms), timeoutMs: 5_000 }),
   });
-}
-
-async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ConnectorError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConnectorError');
 }
 
 function linked(accounts: Record<string, FakeAccount> = { 'acc-1': current(), 'acc-2': card() }, maxHistoricalDays = 730): Connection {

@@ -1,23 +1,14 @@
-import { ConnectorError, type Connection, type ConnectorPort } from '../../../functions/core/connector-port';
+import type { Connection, ConnectorPort } from '../../../functions/core/connector-port';
 import { createProcessorLinkConnector } from '../../../functions/connectors/processor_link';
 import { createProviderHttp } from '../../../functions/connectors/provider-http';
 import { FAKE_SECRET_KEY, fakeAccount, fakeTransaction, startProcessorLinkFake, type ProcessorLinkFake } from '../../support/provider-fakes/processor_link';
+import { connectorFailure as failure } from '../../support/provider-fakes/connector-failure';
 
 const TODAY = '2026-01-15';
 const LAUNCH = 'https://link.example.test/processor-launch';
 let fake: ProcessorLinkFake;
 let sleeps: number[];
 let connector: ConnectorPort;
-
-async function failure(promise: Promise<unknown>): Promise<ConnectorError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ConnectorError) return err;
-    throw err;
-  }
-  throw new Error('expected a ConnectorError');
-}
 
 beforeEach(async () => {
   fake = await startProcessorLinkFake();
