@@ -181,9 +181,9 @@ export async function pullBatch(deps: Deps, item: ItemRecord, pull: (reached: It
  * commit that changed the feed set last_successful_sync already; a pull that changed nothing still
  * counts as a successful sync.
  */
-async function afterSuccessfulPull(deps: Deps, item: ItemRecord, data: SourceData, committed: boolean): Promise<void> {
+async function afterSuccessfulPull(deps: Deps, item: ItemRecord, data: SourceData, committed: boolean, marksSynced = true): Promise<void> {
   if (data.cursor !== undefined && data.cursor !== item.connectorCursor) await saveConnectorState(deps, item.itemId, { cursor: data.cursor });
-  if (!committed || item.lastSyncError) await markSynced(deps, item.itemId, new Date(deps.clock.now()).toISOString());
+  if (marksSynced && (!committed || item.lastSyncError)) await markSynced(deps, item.itemId, new Date(deps.clock.now()).toISOString());
 }
 
 /** The item's whole history as its connector reports it today. */
@@ -220,7 +220,13 @@ export function changesFrom(batch: SourceData['transactions']): ChangeSource {
  * that changed something carries its `transactions.sync_updates_available` event in the same
  * DynamoDB transaction (the outbox), and the event is then published.
  */
-export async function syncFromSource(deps: Deps, item: ItemRecord, fetched?: SourceData): Promise<CommitResult | null> {
+export async function syncFromSource(
+  deps: Deps,
+  item: ItemRecord,
+  fetched?: SourceData,
+  /** False when the caller records the sync itself (the refresh worker, with the next refresh's schedule). */
+  marksSynced = true,
+): Promise<CommitResult | null> {
   const data = fetched ?? (await fetchFromSource(deps, item));
   await putAccounts(deps, item.itemId, data.accounts, deps.clock.now());
   if (!item.consentedProducts.includes('transactions')) return null;
@@ -231,7 +237,7 @@ export async function syncFromSource(deps: Deps, item: ItemRecord, fetched?: Sou
   });
   const result = await commitTransactions(deps, item.itemId, changesFrom(data.transactions), { announce: () => eventPut(deps, event) });
   if (result.committedSeq !== null) await publishEvent(deps, event.eventId);
-  await afterSuccessfulPull(deps, item, data, result.committedSeq !== null);
+  await afterSuccessfulPull(deps, item, data, result.committedSeq !== null, marksSynced);
   return result;
 }
 

@@ -97,8 +97,9 @@ async function refreshHealthyItem(deps: Deps, item: ItemRecord, input: RefreshEx
   const today = todayOf(deps);
   const refreshCount = await bumpRefreshCount(deps, item.itemId, today);
   const data = await pullBatch(deps, item, ({ connector, connection }) => connector.refresh(connection, today, refreshCount));
-  const result = await syncFromSource(deps, item, data);
-  await scheduleNextRefresh(deps, item);
+  const result = await syncFromSource(deps, item, data, false);
+  // The item's freshness is written with the next refresh's schedule: no extra write per refresh.
+  await scheduleNextRefresh(deps, item, { syncedAt: new Date(deps.clock.now()).toISOString() });
   return { refreshed: true, changed: result?.committedSeq != null, added: result?.added ?? 0, modified: result?.modified ?? 0, removed: result?.removed ?? 0 };
 }
 

@@ -455,7 +455,7 @@ async function planOfApplication(deps: Deps, applicationId: string): Promise<Pla
  * while the item is healthy (checked in the same transaction); false when it is not, or when a
  * concurrent status change won (that change wrote or deleted the row itself).
  */
-export async function scheduleNextRefresh(deps: Deps, item: ItemRecord, options: { retryInMs?: number } = {}): Promise<boolean> {
+export async function scheduleNextRefresh(deps: Deps, item: ItemRecord, options: { retryInMs?: number; syncedAt?: string } = {}): Promise<boolean> {
   const plan = await planOfApplication(deps, item.applicationId);
   const planInterval = plan ? refreshIntervalMs(deps.config.stage, plan) : firstRefreshIntervalMs(deps.config.stage);
   // A retry after a failed pull comes sooner than the plan's interval, never later.
@@ -465,15 +465,28 @@ export async function scheduleNextRefresh(deps: Deps, item: ItemRecord, options:
     await deps.ddb.send(
       new TransactWriteCommand({
         TransactItems: [
-          {
-            ConditionCheck: {
-              TableName: table,
-              Key: keys.item(item.itemId),
-              ConditionExpression: '#status = :healthy',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':healthy': ItemStatus.enum.healthy },
-            },
-          },
+          // A refresh that pulled successfully records its freshness with the same item write that
+          // checks the item is healthy, rather than with a write of its own.
+          options.syncedAt !== undefined
+            ? {
+                Update: {
+                  TableName: table,
+                  Key: keys.item(item.itemId),
+                  UpdateExpression: 'SET last_successful_sync = :at REMOVE last_sync_error',
+                  ConditionExpression: '#status = :healthy',
+                  ExpressionAttributeNames: { '#status': 'status' },
+                  ExpressionAttributeValues: { ':healthy': ItemStatus.enum.healthy, ':at': options.syncedAt },
+                },
+              }
+            : {
+                ConditionCheck: {
+                  TableName: table,
+                  Key: keys.item(item.itemId),
+                  ConditionExpression: '#status = :healthy',
+                  ExpressionAttributeNames: { '#status': 'status' },
+                  ExpressionAttributeValues: { ':healthy': ItemStatus.enum.healthy },
+                },
+              },
           { Put: { TableName: table, Item: { ...keys.refreshDue(item.itemId), ...refreshDueAttributes(item.itemId, deps.clock.now() + interval, interval) } } },
         ],
       }),

@@ -345,7 +345,10 @@ describe('provider failures reach the item\u2019s health', () => {
 
     await post('/v1/items/refresh', { access_token: accessToken });
     await stack.background.idle();
-    expect((await itemOf(accessToken)).last_sync_error).toBeNull();
+    // A good pull that found nothing new still counts as a successful sync (written with the next
+    // refresh's schedule, not as a write of its own).
+    const healed = await itemOf(accessToken);
+    expect([healed.last_sync_error, healed.last_successful_sync]).toEqual([null, new Date(clock.now()).toISOString()]);
   });
 
   it('renews an expired access token during a refresh and stores the rotated pair sealed', async () => {
