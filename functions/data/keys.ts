@@ -47,6 +47,15 @@
 // | LocalRefreshJob | LOCALREFRESH#<item_id> | <queued:15>#<job_id> | LOCALREFRESHES | <item_id>#<sk> | an accepted refresh not yet done; resumed |
 // |               |                     |          |                     |                   | on start, in order per item                 |
 //
+// Console (see docs/console.md): User USER#<user_id>/USER; UserEmail USEREMAIL#<sha256(email)>/USEREMAIL;
+// UserIdentity USERID#<provider>#<sub>/USERID; Session SESSION#<sha256(token)>/SESSION (TTL);
+// SignInWindow SIGNIN#<scope>#<sha256>/W#<start> (TTL); Organization ORG#<org>/ORG; Membership
+// ORG#<org>/MEMBER#<user> (gsi1 USERORGS#<user>/<org>); OwnerCount ORG#<org>/OWNERS; Invitation
+// INVITE#<sha256(token)>/INVITE (gsi1 ORGINVITES#<org>/<created>#<id>, TTL); Application rows gain
+// gsi1 ORGAPPS#<org>/<created>#<app>; AuditEntry AUDIT#<org>/<at>#<request_id> (TTL); RequestLog
+// REQLOG#<app>#<env>#<day>#<shard 0-3>/<at>#<request_id> (TTL) with REQID#<request_id>/REQID (TTL);
+// UsageDay USAGEDAY#<app>#<env>/<day>.
+//
 // Every row that belongs to an application carries application_id and environment.
 // The ApiKey row also carries the key's token bucket (GCRA `tat`/`gate`) and its monthly usage
 // counters (`used_api_YYYYMM`, `used_ai_YYYYMM`), so auth, rate limit and metering are one
@@ -189,6 +198,43 @@ export const keys = {
     return { pk: `LOCALREFRESH#${itemId}`, sk, gsi1pk: 'LOCALREFRESHES', gsi1sk: `${itemId}#${sk}` };
   },
   localRefreshJobs: () => ({ gsi1pk: 'LOCALREFRESHES' }),
+  // ---------- Console (functions/data/console-repo.ts, console-sessions-repo.ts, request-log-repo.ts) ----------
+  user: (userId: string) => ({ pk: `USER#${userId}`, sk: 'USER' }),
+  /** One row per e-mail address (lower-cased): sign-in by e-mail, and no two users with one address. */
+  userEmail: (emailHash: string) => ({ pk: `USEREMAIL#${emailHash}`, sk: 'USEREMAIL' }),
+  /** A Cognito identity (`sub`) bound to a user. */
+  userIdentity: (provider: string, subject: string) => ({ pk: `USERID#${provider}#${subject}`, sk: 'USERID' }),
+  consoleSession: (tokenHash: string) => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' }),
+  /** Fixed-window counter of sign-in attempts per e-mail or client address (TTL). */
+  signInWindow: (scope: 'email' | 'address', idHash: string, windowStart: number) => ({ pk: `SIGNIN#${scope}#${idHash}`, sk: `W#${windowStart}` }),
+  organization: (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),
+  /** A member of an organisation; its gsi1 entry lists the user's organisations. */
+  membership: (orgId: string, userId: string) => ({ pk: `ORG#${orgId}`, sk: `MEMBER#${userId}`, gsi1pk: `USERORGS#${userId}`, gsi1sk: orgId }),
+  membersOf: (orgId: string) => ({ pk: `ORG#${orgId}`, skPrefix: 'MEMBER#' }),
+  organizationsOfUser: (userId: string) => ({ gsi1pk: `USERORGS#${userId}` }),
+  /** The owners of an organisation, counted: removing or demoting the last one is a failed condition. */
+  ownerCount: (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'OWNERS' }),
+  invitation: (tokenHash: string) => ({ pk: `INVITE#${tokenHash}`, sk: 'INVITE' }),
+  /** gsi1 entry of an invitation: the organisation's pending invitations. */
+  invitationOfOrganization: (orgId: string, createdAt: string, invitationId: string) => ({ gsi1pk: `ORGINVITES#${orgId}`, gsi1sk: `${createdAt}#${invitationId}` }),
+  invitationsOf: (orgId: string) => ({ gsi1pk: `ORGINVITES#${orgId}` }),
+  /** gsi1 entry of an Application row: the organisation's applications. */
+  applicationOfOrganization: (orgId: string, createdAt: string, applicationId: string) => ({ gsi1pk: `ORGAPPS#${orgId}`, gsi1sk: `${createdAt}#${applicationId}` }),
+  applicationsOf: (orgId: string) => ({ gsi1pk: `ORGAPPS#${orgId}` }),
+  /** One console action (sort key: time, then request id), in the organisation's audit partition. */
+  auditEntry: (orgId: string, at: string, requestId: string) => ({ pk: `AUDIT#${orgId}`, sk: `${at}#${requestId}` }),
+  auditOf: (orgId: string) => ({ pk: `AUDIT#${orgId}` }),
+  /** One API request; `shard` 0-3 spreads a busy day over four partitions. */
+  requestLogEntry: (applicationId: string, environment: Environment, day: string, shard: number, at: string, requestId: string) => ({
+    pk: `REQLOG#${applicationId}#${environment}#${day}#${shard}`,
+    sk: `${at}#${requestId}`,
+  }),
+  requestLogPartition: (applicationId: string, environment: Environment, day: string, shard: number) => ({ pk: `REQLOG#${applicationId}#${environment}#${day}#${shard}` }),
+  /** Where a request id's entry is (a request id from an error envelope finds it in two reads). */
+  requestIdLookup: (requestId: string) => ({ pk: `REQID#${requestId}`, sk: 'REQID' }),
+  /** A finished day's request count, computed once from the request log. */
+  usageDay: (applicationId: string, environment: Environment, day: string) => ({ pk: `USAGEDAY#${applicationId}#${environment}`, sk: day }),
+  usageDaysOf: (applicationId: string, environment: Environment) => ({ pk: `USAGEDAY#${applicationId}#${environment}` }),
   /** A row that never exists: the health check reads it, one cheap GetItem proving storage answers. */
   storageProbe: () => ({ pk: 'HEALTH', sk: 'PROBE' }),
 };
