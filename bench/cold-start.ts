@@ -33,8 +33,11 @@ const OUT_DIR = join(ROOT, '.bench', 'cold-start');
  */
 const SOURCE_MAPS_OPTION = '--enable-source-maps';
 
-/** The CDK's esbuild arguments for our `bundling` props: --bundle --target=node22 --platform=node --format=cjs --minify --sourcemap --sources-content=false, no externals. */
-const BUNDLE_OPTIONS: BuildOptions = {
+/**
+ * The CDK's esbuild arguments for our `bundling` props: --bundle --target=node22 --platform=node --format=cjs --minify --sourcemap --sources-content=false, no externals.
+ * test/unit/route-bundles.test.ts builds route bundles with them too.
+ */
+export const BUNDLE_OPTIONS: BuildOptions = {
   bundle: true,
   target: 'node22',
   platform: 'node',
@@ -158,7 +161,7 @@ function contributions(bundle: Bundle): Map<string, number> {
 }
 
 /** The build-time SDK switches the stack gives this route's function (lib/api-route-stack.ts). */
-function routeDefines(routeId: string | undefined): Record<string, string> | undefined {
+export function routeDefines(routeId: string | undefined): Record<string, string> | undefined {
   const route = ROUTES.find((r) => r.id === routeId);
   return route ? sdkDefines(bundledSdksFor(routeAccessFor(route))) : undefined;
 }

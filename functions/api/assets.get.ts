@@ -1,5 +1,6 @@
 // POST /v1/assets/get: one currency, balances as truth, max(balance, holdings) for investments.
 import { assetsOf } from '../app/products';
+import { assetsGet } from '../contracts/routes';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation('assets.get', ({ deps, item }) => assetsOf(deps, item));
+export const handler = defineOperation(assetsGet, ({ deps, item }) => assetsOf(deps, item));

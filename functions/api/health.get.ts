@@ -1,10 +1,11 @@
 // GET /v1/health: 200 {"status":"ok"} when storage answers one cheap read, else 503 storage_unavailable.
+import { healthGet } from '../contracts/routes';
 import { probeStorage } from '../data/storage-probe';
 import { storageFailureOf, storageUnavailable } from '../platform/middleware';
 import { logger } from '../platform/observability';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation('health.get', async ({ deps, requestId }) => {
+export const handler = defineOperation(healthGet, async ({ deps, requestId }) => {
   try {
     await probeStorage(deps);
   } catch (err) {

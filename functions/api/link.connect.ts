@@ -1,5 +1,6 @@
 // POST /link/api/connect: credentials for an institution -> connected, or an MFA challenge.
 import { linkCallerOf, submitCredentials } from '../app/link';
+import { linkConnect } from '../contracts/routes';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation('link.connect', ({ deps, body, event }) => submitCredentials(deps, body, linkCallerOf(event)));
+export const handler = defineOperation(linkConnect, ({ deps, body, event }) => submitCredentials(deps, body, linkCallerOf(event)));

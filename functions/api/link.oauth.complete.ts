@@ -1,5 +1,6 @@
 // POST /link/api/oauth/complete: what the provider sent back to the callback -> connected, or why not.
 import { completeOauth, linkCallerOf } from '../app/link';
+import { linkOauthComplete } from '../contracts/routes';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation('link.oauth.complete', ({ deps, body, event, baseUrl }) => completeOauth(deps, body, linkCallerOf(event), baseUrl));
+export const handler = defineOperation(linkOauthComplete, ({ deps, body, event, baseUrl }) => completeOauth(deps, body, linkCallerOf(event), baseUrl));

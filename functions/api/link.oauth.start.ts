@@ -1,6 +1,7 @@
 // POST /link/api/oauth/start: the provider's consent URL for an institution; the user comes back to
 // GET /link/oauth/callback on this deployment's base URL.
 import { linkCallerOf, startOauth } from '../app/link';
+import { linkOauthStart } from '../contracts/routes';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation('link.oauth.start', ({ deps, body, event, baseUrl }) => startOauth(deps, body, linkCallerOf(event), baseUrl));
+export const handler = defineOperation(linkOauthStart, ({ deps, body, event, baseUrl }) => startOauth(deps, body, linkCallerOf(event), baseUrl));

@@ -4,6 +4,7 @@
 // token's application allows (or loopback, for test keys), else the page is the invalid_embed error.
 import { describePage } from '../app/link-session';
 import { ApiError, type ErrorCode } from '../contracts/errors';
+import { linkPage } from '../contracts/routes';
 import { embedModeOf, isLinkTokenShaped, renderErrorPage, renderFlowPage, type LinkPageProblem } from '../platform/link-ui/page';
 import { defineOperation } from '../platform/operation';
 import { logger } from '../platform/observability';
@@ -15,7 +16,7 @@ function isTokenProblem(code: ErrorCode): code is (typeof TOKEN_PROBLEMS)[number
   return (TOKEN_PROBLEMS as readonly ErrorCode[]).includes(code);
 }
 
-export const handler = defineOperation('link.page', async ({ deps, event, requestId }) => {
+export const handler = defineOperation(linkPage, async ({ deps, event, requestId }) => {
   const query = event.queryStringParameters ?? {};
   const embed = embedModeOf(query);
   if (embed === 'invalid') return renderErrorPage({ problem: 'invalid_embed', requestId, embed: null });

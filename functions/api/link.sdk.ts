@@ -1,4 +1,5 @@
 // GET /link/sdk.js: the Link SDK (FincoreLink.create({ token, onSuccess, onExit }).open()).
+import { linkSdk } from '../contracts/routes';
 import { LINK_SDK_SCRIPT } from '../platform/link-ui/generated/bundles';
 import { defineOperation } from '../platform/operation';
 
@@ -8,4 +9,4 @@ const HEADERS = {
   'Cross-Origin-Resource-Policy': 'cross-origin',
 };
 
-export const handler = defineOperation('link.sdk', () => ({ statusCode: 200, headers: HEADERS, body: LINK_SDK_SCRIPT }));
+export const handler = defineOperation(linkSdk, () => ({ statusCode: 200, headers: HEADERS, body: LINK_SDK_SCRIPT }));

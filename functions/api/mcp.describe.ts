@@ -2,12 +2,12 @@
 // stream, so a GET that accepts only text/event-stream (an MCP client opening the optional standalone
 // stream) is told 405, which the Streamable HTTP transport defines as "no stream here".
 import { ApiError } from '../contracts/errors';
-import { aliasPaths, routeById, ROUTES } from '../contracts/routes';
+import { aliasPaths, mcpCall, mcpDescribe, ROUTES } from '../contracts/routes';
 import { defineOperation, PUBLIC_DOCUMENT_CACHE_CONTROL } from '../platform/operation';
 import { mcpDescriptor } from '../surfaces/mcp/descriptor';
 
 const EVENT_STREAM = 'text/event-stream';
-const MCP_PATHS = new Set(aliasPaths(routeById('mcp.call')));
+const MCP_PATHS = new Set(aliasPaths(mcpCall));
 /** Every method the MCP path answers (GET here, POST for the server). */
 const ALLOWED = ROUTES.filter((r) => MCP_PATHS.has(r.path)).map((r) => r.method).join(', ');
 
@@ -21,7 +21,7 @@ function acceptsJson(accept: string | undefined): boolean {
 }
 
 export const handler = defineOperation(
-  'mcp.describe',
+  mcpDescribe,
   ({ baseUrl, event }) => {
     const accept = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'accept')?.[1];
     if (accept?.toLowerCase().includes(EVENT_STREAM) && !acceptsJson(accept)) {

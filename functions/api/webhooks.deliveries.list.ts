@@ -1,10 +1,11 @@
 // POST /v1/webhooks/deliveries/list: newest first, with every attempt; dead letters included.
 import { fail } from '../contracts/errors';
 import { LIMITS } from '../contracts/limits';
+import { webhooksDeliveriesList } from '../contracts/routes';
 import { isDeliveryCursor, listDeliveries } from '../data/webhooks-repo';
 import { defineOperation } from '../platform/operation';
 
-export const handler = defineOperation('webhooks.deliveries.list', async ({ deps, auth, body }) => {
+export const handler = defineOperation(webhooksDeliveriesList, async ({ deps, auth, body }) => {
   // A cursor that is not one this operation returned would otherwise read as "from the start".
   // An empty one means no cursor, as in transactions/sync.
   const cursor = body.cursor === '' ? undefined : body.cursor;

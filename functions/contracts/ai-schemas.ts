@@ -11,11 +11,11 @@ import * as z from 'zod';
 import { LIMITS } from './limits';
 import { Cadence } from './product-schemas';
 
-const Money = z.number().meta({ description: 'Major currency units, rounded to cents.' });
-const Currency = z.string().regex(/^[A-Z]{3}$/).meta({ description: 'ISO 4217 currency code.' });
-const Day = z.string().meta({ description: 'A calendar date, YYYY-MM-DD.' });
-const Ratio = z.number().meta({ description: 'A fraction (0.25 = 25 %), rounded to four decimals.' });
-const Period = z.object({ start: Day, end: Day, days: z.int().min(1) }).meta({ description: 'Both dates inclusive.' });
+const Money = /* @__PURE__ */ z.number().meta({ description: 'Major currency units, rounded to cents.' });
+const Currency = /* @__PURE__ */ z.string().regex(/^[A-Z]{3}$/).meta({ description: 'ISO 4217 currency code.' });
+const Day = /* @__PURE__ */ z.string().meta({ description: 'A calendar date, YYYY-MM-DD.' });
+const Ratio = /* @__PURE__ */ z.number().meta({ description: 'A fraction (0.25 = 25 %), rounded to four decimals.' });
+const Period = /* @__PURE__ */ z.object({ start: Day, end: Day, days: z.int().min(1) }).meta({ description: 'Both dates inclusive.' });
 
 // ---------------------------------------------------------------------------------------------
 // Request extras
@@ -24,72 +24,78 @@ const Period = z.object({ start: Day, end: Day, days: z.int().min(1) }).meta({ d
 /** Forecast horizon of /v1/ai/cashflow, days. */
 export const CASHFLOW_HORIZON_DEFAULT = 30;
 export const CASHFLOW_HORIZON_MAX = 365;
-export const HorizonDays = z
-  .int()
-  .min(1)
-  .max(CASHFLOW_HORIZON_MAX)
-  .meta({ description: `Days to forecast after today (default ${CASHFLOW_HORIZON_DEFAULT}).`, example: 30 });
+export const HorizonDays = /* @__PURE__ */ (() =>
+  z
+    .int()
+    .min(1)
+    .max(CASHFLOW_HORIZON_MAX)
+    .meta({ description: `Days to forecast after today (default ${CASHFLOW_HORIZON_DEFAULT}).`, example: 30 }))();
 
 /** The planned purchase of /v1/ai/purchase-analysis. */
-export const PurchaseInput = z.strictObject({
-  description: z.string().min(1).max(LIMITS.descriptorMaxLength),
-  amount: z.number().positive().max(LIMITS.aiAmountMax),
-});
+export const PurchaseInput = /* @__PURE__ */ (() =>
+  z.strictObject({
+    description: z.string().min(1).max(LIMITS.descriptorMaxLength),
+    amount: z.number().positive().max(LIMITS.aiAmountMax),
+  }))();
 
 // ---------------------------------------------------------------------------------------------
 // subscriptions
 // ---------------------------------------------------------------------------------------------
 
 export const SUBSCRIPTION_SIGNAL_CODES = ['duplicate_subscription', 'no_related_activity', 'overlapping_services', 'price_increase'] as const;
-const SubscriptionSignal = z.object({
-  code: z.enum(SUBSCRIPTION_SIGNAL_CODES),
-  counts_as_unused: z.boolean().meta({ description: 'Whether this signal alone sets likely_unused.' }),
-  reason: z.string(),
-});
+const SubscriptionSignal = /* @__PURE__ */ (() =>
+  z.object({
+    code: z.enum(SUBSCRIPTION_SIGNAL_CODES),
+    counts_as_unused: z.boolean().meta({ description: 'Whether this signal alone sets likely_unused.' }),
+    reason: z.string(),
+  }))();
 
-const Subscription = z.object({
-  stream_id: z.string().meta({ description: 'The recurring stream (as /v1/recurring/get returns it).' }),
-  merchant: z.string(),
-  description: z.string().meta({ description: 'Raw descriptor of the latest charge.' }),
-  category_detailed: z.string().nullable(),
-  account_id: z.string(),
-  cadence: Cadence,
-  average_amount: Money,
-  last_amount: Money.meta({ description: 'The current price: the latest charge.' }),
-  monthly_cost: Money.meta({ description: 'annual_cost / 12.' }),
-  annual_cost: Money.meta({ description: 'last_amount times the charges a year of the cadence.' }),
-  iso_currency_code: Currency,
-  first_date: Day,
-  last_date: Day,
-  next_date: Day.nullable(),
-  charge_count: z.int().min(1),
-  transaction_ids: z.array(z.string()),
-  price_change: z
-    .object({ from: Money, to: Money, change_pct: z.number(), date: Day })
-    .nullable()
-    .meta({ description: 'The latest price change (from the earliest charges to the current price), or null.' }),
-  likely_unused: z.boolean(),
-  reason: z.string().nullable().meta({ description: 'Why likely_unused is set (the first unused signal), or null.' }),
-  signals: z.array(SubscriptionSignal),
-});
+const Subscription = /* @__PURE__ */ (() =>
+  z.object({
+    stream_id: z.string().meta({ description: 'The recurring stream (as /v1/recurring/get returns it).' }),
+    merchant: z.string(),
+    description: z.string().meta({ description: 'Raw descriptor of the latest charge.' }),
+    category_detailed: z.string().nullable(),
+    account_id: z.string(),
+    cadence: Cadence,
+    average_amount: Money,
+    last_amount: Money.meta({ description: 'The current price: the latest charge.' }),
+    monthly_cost: Money.meta({ description: 'annual_cost / 12.' }),
+    annual_cost: Money.meta({ description: 'last_amount times the charges a year of the cadence.' }),
+    iso_currency_code: Currency,
+    first_date: Day,
+    last_date: Day,
+    next_date: Day.nullable(),
+    charge_count: z.int().min(1),
+    transaction_ids: z.array(z.string()),
+    price_change: z
+      .object({ from: Money, to: Money, change_pct: z.number(), date: Day })
+      .nullable()
+      .meta({ description: 'The latest price change (from the earliest charges to the current price), or null.' }),
+    likely_unused: z.boolean(),
+    reason: z.string().nullable().meta({ description: 'Why likely_unused is set (the first unused signal), or null.' }),
+    signals: z.array(SubscriptionSignal),
+  }))();
 
-const SavingsNote = z.object({
-  code: z.enum(['cancel_duplicate', 'cancel_unused', 'consolidate_overlap', 'price_increase']),
-  stream_ids: z.array(z.string()),
-  potential_annual_savings: Money,
-  iso_currency_code: Currency,
-  note: z.string(),
-});
+const SavingsNote = /* @__PURE__ */ (() =>
+  z.object({
+    code: z.enum(['cancel_duplicate', 'cancel_unused', 'consolidate_overlap', 'price_increase']),
+    stream_ids: z.array(z.string()),
+    potential_annual_savings: Money,
+    iso_currency_code: Currency,
+    note: z.string(),
+  }))();
 
-const SubscriptionTotals = z.object({
-  iso_currency_code: Currency,
-  count: z.int().min(0),
-  monthly_cost: Money,
-  annual_cost: Money,
-  likely_unused_annual_cost: Money,
-});
+const SubscriptionTotals = /* @__PURE__ */ (() =>
+  z.object({
+    iso_currency_code: Currency,
+    count: z.int().min(0),
+    monthly_cost: Money,
+    annual_cost: Money,
+    likely_unused_annual_cost: Money,
+  }))();
 
-export const SubscriptionsResult = z
+export const SubscriptionsResult = /* @__PURE__ */ z
   .object({
     subscriptions: z.array(Subscription).meta({ description: 'Active paid subscriptions, by annual_cost descending, then stream_id.' }),
     totals: z.array(SubscriptionTotals).meta({ description: 'One entry per currency, by annual_cost descending.' }),
@@ -140,26 +146,28 @@ export type SubscriptionsResult = z.infer<typeof SubscriptionsResult>;
 // cashflow
 // ---------------------------------------------------------------------------------------------
 
-const ForecastDay = z.object({
-  date: Day,
-  inflow: Money,
-  outflow: Money.meta({ description: 'Recurring outflows due that day plus the baseline daily spend.' }),
-  balance: Money.meta({ description: 'Projected balance at the end of the day.' }),
-  stream_ids: z.array(z.string()).meta({ description: 'Recurring streams expected that day.' }),
-});
+const ForecastDay = /* @__PURE__ */ (() =>
+  z.object({
+    date: Day,
+    inflow: Money,
+    outflow: Money.meta({ description: 'Recurring outflows due that day plus the baseline daily spend.' }),
+    balance: Money.meta({ description: 'Projected balance at the end of the day.' }),
+    stream_ids: z.array(z.string()).meta({ description: 'Recurring streams expected that day.' }),
+  }))();
 
-const CashflowDriver = z.object({
-  stream_id: z.string(),
-  direction: z.enum(['inflow', 'outflow']),
-  kind: z.enum(['subscription', 'bill', 'payroll', 'other']),
-  merchant: z.string(),
-  cadence: Cadence,
-  amount: Money.meta({ description: 'Expected amount per occurrence (absolute).' }),
-  dates: z.array(Day).meta({ description: 'Expected dates within the horizon.' }),
-  total: Money.meta({ description: 'amount times the occurrences within the horizon (absolute).' }),
-});
+const CashflowDriver = /* @__PURE__ */ (() =>
+  z.object({
+    stream_id: z.string(),
+    direction: z.enum(['inflow', 'outflow']),
+    kind: z.enum(['subscription', 'bill', 'payroll', 'other']),
+    merchant: z.string(),
+    cadence: Cadence,
+    amount: Money.meta({ description: 'Expected amount per occurrence (absolute).' }),
+    dates: z.array(Day).meta({ description: 'Expected dates within the horizon.' }),
+    total: Money.meta({ description: 'amount times the occurrences within the horizon (absolute).' }),
+  }))();
 
-export const CashflowResult = z
+export const CashflowResult = /* @__PURE__ */ z
   .object({
     horizon_days: z.int().min(1).max(CASHFLOW_HORIZON_MAX),
     start_date: Day.meta({ description: 'The first forecast day (the day after today).' }),
@@ -233,17 +241,18 @@ export const HEALTH_SUBSCORE_KEYS = [
   'fees',
 ] as const;
 
-const Subscore = z.object({
-  key: z.enum(HEALTH_SUBSCORE_KEYS),
-  label: z.string(),
-  value: z.number().nullable().meta({ description: 'The measured quantity in `unit`, or null when the data to measure it is missing.' }),
-  unit: z.enum(['ratio', 'days', 'count']),
-  score: z.int().min(0).max(100).nullable().meta({ description: '0-100, or null when value is null.' }),
-  weight: z.number().min(0).max(1).meta({ description: 'Share of the overall score; 0 when the subscore is missing (the others are scaled up).' }),
-  explanation: z.string(),
-});
+const Subscore = /* @__PURE__ */ (() =>
+  z.object({
+    key: z.enum(HEALTH_SUBSCORE_KEYS),
+    label: z.string(),
+    value: z.number().nullable().meta({ description: 'The measured quantity in `unit`, or null when the data to measure it is missing.' }),
+    unit: z.enum(['ratio', 'days', 'count']),
+    score: z.int().min(0).max(100).nullable().meta({ description: '0-100, or null when value is null.' }),
+    weight: z.number().min(0).max(1).meta({ description: 'Share of the overall score; 0 when the subscore is missing (the others are scaled up).' }),
+    explanation: z.string(),
+  }))();
 
-export const HealthScoreResult = z
+export const HealthScoreResult = /* @__PURE__ */ z
   .object({
     score: z.int().min(0).max(100).meta({ description: 'The weighted sum of the subscores, rounded.' }),
     band: z.enum(['excellent', 'good', 'fair', 'poor']).meta({ description: 'excellent 80+, good 65+, fair 45+, poor below.' }),
@@ -279,38 +288,41 @@ export type HealthScoreResult = z.infer<typeof HealthScoreResult>;
 // financial-summary
 // ---------------------------------------------------------------------------------------------
 
-const PeriodTotals = z.object({
-  income: Money,
-  spending: Money,
-  net: Money.meta({ description: 'income - spending.' }),
-  transaction_count: z.int().min(0),
-});
+const PeriodTotals = /* @__PURE__ */ (() =>
+  z.object({
+    income: Money,
+    spending: Money,
+    net: Money.meta({ description: 'income - spending.' }),
+    transaction_count: z.int().min(0),
+  }))();
 
-const CategoryTotal = z.object({
-  category: z.string(),
-  label: z.string(),
-  amount: Money,
-  share: Ratio.meta({ description: 'Share of the period spending.' }),
-  previous_amount: Money,
-  change_pct: z.number().nullable().meta({ description: 'Percent change from the previous period; null when it was 0.' }),
-  transaction_count: z.int().min(0),
-});
+const CategoryTotal = /* @__PURE__ */ (() =>
+  z.object({
+    category: z.string(),
+    label: z.string(),
+    amount: Money,
+    share: Ratio.meta({ description: 'Share of the period spending.' }),
+    previous_amount: Money,
+    change_pct: z.number().nullable().meta({ description: 'Percent change from the previous period; null when it was 0.' }),
+    transaction_count: z.int().min(0),
+  }))();
 
-const MerchantTotal = z.object({ merchant: z.string(), amount: Money, transaction_count: z.int().min(1) });
+const MerchantTotal = /* @__PURE__ */ (() => z.object({ merchant: z.string(), amount: Money, transaction_count: z.int().min(1) }))();
 
-const OtherCurrencySpending = z.object({ iso_currency_code: Currency, amount: Money, transaction_count: z.int().min(1) });
+const OtherCurrencySpending = /* @__PURE__ */ (() => z.object({ iso_currency_code: Currency, amount: Money, transaction_count: z.int().min(1) }))();
 
-const NotableChange = z.object({
-  kind: z.enum(['category_up', 'category_down', 'new_category', 'income_up', 'income_down', 'new_merchant']),
-  subject: z.string().meta({ description: 'A category id, a merchant name, or `income`.' }),
-  amount: Money,
-  previous_amount: Money,
-  change: Money,
-  change_pct: z.number().nullable(),
-  note: z.string(),
-});
+const NotableChange = /* @__PURE__ */ (() =>
+  z.object({
+    kind: z.enum(['category_up', 'category_down', 'new_category', 'income_up', 'income_down', 'new_merchant']),
+    subject: z.string().meta({ description: 'A category id, a merchant name, or `income`.' }),
+    amount: Money,
+    previous_amount: Money,
+    change: Money,
+    change_pct: z.number().nullable(),
+    note: z.string(),
+  }))();
 
-export const FinancialSummaryResult = z
+export const FinancialSummaryResult = /* @__PURE__ */ z
   .object({
     period: Period,
     previous_period: Period,
@@ -359,25 +371,26 @@ export type FinancialSummaryResult = z.infer<typeof FinancialSummaryResult>;
 // ---------------------------------------------------------------------------------------------
 
 export const FRAUD_SIGNAL_TYPES = ['duplicate_charge', 'unusual_amount', 'new_merchant_large_amount', 'card_testing', 'new_currency'] as const;
-const Severity = z.enum(['low', 'medium', 'high']);
+const Severity = /* @__PURE__ */ z.enum(['low', 'medium', 'high']);
 
-const FraudSignal = z.object({
-  type: z.enum(FRAUD_SIGNAL_TYPES),
-  severity: Severity,
-  transaction_ids: z.array(z.string()),
-  merchant: z.string().nullable(),
-  amount: Money.meta({ description: 'The amount at stake: the duplicated or unusual charge, or the total of the charges involved.' }),
-  iso_currency_code: Currency,
-  first_date: Day,
-  last_date: Day,
-  baseline: z
-    .object({ median: Money, mad: Money, robust_z: z.number(), history_count: z.int().min(1) })
-    .nullable()
-    .meta({ description: 'For unusual_amount: the merchant history the charge is measured against.' }),
-  explanation: z.string(),
-});
+const FraudSignal = /* @__PURE__ */ (() =>
+  z.object({
+    type: z.enum(FRAUD_SIGNAL_TYPES),
+    severity: Severity,
+    transaction_ids: z.array(z.string()),
+    merchant: z.string().nullable(),
+    amount: Money.meta({ description: 'The amount at stake: the duplicated or unusual charge, or the total of the charges involved.' }),
+    iso_currency_code: Currency,
+    first_date: Day,
+    last_date: Day,
+    baseline: z
+      .object({ median: Money, mad: Money, robust_z: z.number(), history_count: z.int().min(1) })
+      .nullable()
+      .meta({ description: 'For unusual_amount: the merchant history the charge is measured against.' }),
+    explanation: z.string(),
+  }))();
 
-export const FraudRiskResult = z
+export const FraudRiskResult = /* @__PURE__ */ z
   .object({
     grade: Severity.meta({ description: '`high` with any high signal or a score of 60+, `medium` with any medium signal or 20+, else `low`.' }),
     score: z.int().min(0).max(100).meta({ description: 'Severity points (high 40, medium 20, low 5), capped at 100.' }),
@@ -429,7 +442,7 @@ export const PURCHASE_REASON_CODES = [
   'no_balance_data',
 ] as const;
 
-export const PurchaseAnalysisResult = z
+export const PurchaseAnalysisResult = /* @__PURE__ */ z
   .object({
     purchase: z.object({ description: z.string(), amount: Money, iso_currency_code: Currency }),
     verdict: z.enum(['buy', 'wait', 'skip']),
@@ -486,16 +499,17 @@ export type PurchaseAnalysisResult = z.infer<typeof PurchaseAnalysisResult>;
 // weekly-report
 // ---------------------------------------------------------------------------------------------
 
-const WeekCategory = z.object({
-  category: z.string(),
-  label: z.string(),
-  amount: Money,
-  prior_weekly_average: Money.meta({ description: 'Average weekly spending in the category over the 4 weeks before.' }),
-  change: Money,
-  change_pct: z.number().nullable(),
-});
+const WeekCategory = /* @__PURE__ */ (() =>
+  z.object({
+    category: z.string(),
+    label: z.string(),
+    amount: Money,
+    prior_weekly_average: Money.meta({ description: 'Average weekly spending in the category over the 4 weeks before.' }),
+    change: Money,
+    change_pct: z.number().nullable(),
+  }))();
 
-export const WeeklyReportResult = z
+export const WeeklyReportResult = /* @__PURE__ */ z
   .object({
     week: Period,
     iso_currency_code: Currency,

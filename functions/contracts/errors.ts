@@ -23,16 +23,6 @@ interface ErrorDef {
   message: string;
 }
 
-const PRODUCT_CONSENT_ERRORS = {
-  transactions_not_consented: consent('transactions'),
-  identity_not_consented: consent('identity'),
-  income_not_consented: consent('income'),
-  assets_not_consented: consent('assets'),
-  investments_not_consented: consent('investments'),
-  liabilities_not_consented: consent('liabilities'),
-  recurring_not_consented: consent('recurring'),
-} satisfies Record<string, ErrorDef>;
-
 function consent(product: string): ErrorDef {
   return {
     type: 'permission_denied',
@@ -234,7 +224,14 @@ export const ERRORS = {
     type: 'permission_denied',
     message: 'Sandbox helpers only accept test keys (fc_sk_test_...).',
   },
-  ...PRODUCT_CONSENT_ERRORS,
+  // The product consent errors, one per product: the same sentence with the product named.
+  transactions_not_consented: /* @__PURE__ */ consent('transactions'),
+  identity_not_consented: /* @__PURE__ */ consent('identity'),
+  income_not_consented: /* @__PURE__ */ consent('income'),
+  assets_not_consented: /* @__PURE__ */ consent('assets'),
+  investments_not_consented: /* @__PURE__ */ consent('investments'),
+  liabilities_not_consented: /* @__PURE__ */ consent('liabilities'),
+  recurring_not_consented: /* @__PURE__ */ consent('recurring'),
 
   // --- not found (404) ---
   route_not_found: { type: 'not_found', message: 'No operation exists at this path.' },

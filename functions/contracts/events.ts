@@ -35,58 +35,59 @@ interface EventDefinition<Data extends z.ZodObject> {
 
 const defineEvent = <Data extends z.ZodObject>(definition: EventDefinition<Data>) => definition;
 
-const ItemId = z.string().meta({ description: 'The item the event is about.' });
+const ItemId = /* @__PURE__ */ z.string().meta({ description: 'The item the event is about.' });
 
 
 // Key order is the order of EVENT_TYPES (and of the fire_webhook enum in openapi.json).
-export const EVENT_CATALOGUE = {
-  'transactions.sync_updates_available': defineEvent({
-    summary: 'New transaction changes can be fetched with /v1/transactions/sync',
-    description:
-      "The item's transaction feed advanced (first pull, a refresh or ongoing syncing). Call `/v1/transactions/sync` with your stored cursor; it returns whatever changed, however many of these arrived.",
-    data: z.object({
-      item_id: ItemId,
-      initial_update_complete: z.boolean(),
-      historical_update_complete: z.boolean(),
+export const EVENT_CATALOGUE = /* @__PURE__ */ (() =>
+  ({
+    'transactions.sync_updates_available': defineEvent({
+      summary: 'New transaction changes can be fetched with /v1/transactions/sync',
+      description:
+        "The item's transaction feed advanced (first pull, a refresh or ongoing syncing). Call `/v1/transactions/sync` with your stored cursor; it returns whatever changed, however many of these arrived.",
+      data: z.object({
+        item_id: ItemId,
+        initial_update_complete: z.boolean(),
+        historical_update_complete: z.boolean(),
+      }),
+      sample: ({ itemId }) => ({ item_id: itemId, initial_update_complete: true, historical_update_complete: true }),
     }),
-    sample: ({ itemId }) => ({ item_id: itemId, initial_update_complete: true, historical_update_complete: true }),
-  }),
-  'item.error': defineEvent({
-    summary: 'An item entered login_required or error',
-    description:
-      'The institution login broke (stale credentials or a connector failure). Calls that need the institution answer an item error until the user repairs the item in Link update mode; cached data keeps serving.',
-    data: z.object({ item_id: ItemId, error: ItemError }),
-    sample: ({ itemId, itemError }) => ({ item_id: itemId, error: itemError }),
-  }),
-  'item.login_repaired': defineEvent({
-    summary: 'An item that was not healthy was repaired in Link update mode',
-    description: 'The item is healthy again; institution calls work again with the access token the update-mode exchange returned.',
-    data: z.object({ item_id: ItemId }),
-    sample: ({ itemId }) => ({ item_id: itemId }),
-  }),
-  'usage.limit_approaching': defineEvent({
-    summary: 'A monthly plan quota is about to be exhausted',
-    description: 'Fires once per month per quota when its use reaches 80 %, and again at 95 %.',
-    data: z.object({
-      quota: z.enum(['api', 'ai']).meta({ description: 'Which monthly quota: API requests or AI requests.' }),
-      threshold_percent: z.int().min(1).max(100),
-      used: z.int().min(0).meta({ description: 'Units used this month, including the request that crossed the threshold.' }),
-      limit: z.int().min(1).meta({ description: "The plan's monthly quota." }),
-      resets_at: Timestamp,
+    'item.error': defineEvent({
+      summary: 'An item entered login_required or error',
+      description:
+        'The institution login broke (stale credentials or a connector failure). Calls that need the institution answer an item error until the user repairs the item in Link update mode; cached data keeps serving.',
+      data: z.object({ item_id: ItemId, error: ItemError }),
+      sample: ({ itemId, itemError }) => ({ item_id: itemId, error: itemError }),
     }),
-    sample: ({ now }) => {
-      const limit = PLANS.free.apiPerMonth;
-      return { quota: 'api' as const, threshold_percent: 80, used: Math.ceil(limit * 0.8), limit, resets_at: new Date(monthlyQuotaResetAt(now)).toISOString() };
-    },
-  }),
-} as const;
+    'item.login_repaired': defineEvent({
+      summary: 'An item that was not healthy was repaired in Link update mode',
+      description: 'The item is healthy again; institution calls work again with the access token the update-mode exchange returned.',
+      data: z.object({ item_id: ItemId }),
+      sample: ({ itemId }) => ({ item_id: itemId }),
+    }),
+    'usage.limit_approaching': defineEvent({
+      summary: 'A monthly plan quota is about to be exhausted',
+      description: 'Fires once per month per quota when its use reaches 80 %, and again at 95 %.',
+      data: z.object({
+        quota: z.enum(['api', 'ai']).meta({ description: 'Which monthly quota: API requests or AI requests.' }),
+        threshold_percent: z.int().min(1).max(100),
+        used: z.int().min(0).meta({ description: 'Units used this month, including the request that crossed the threshold.' }),
+        limit: z.int().min(1).meta({ description: "The plan's monthly quota." }),
+        resets_at: Timestamp,
+      }),
+      sample: ({ now }) => {
+        const limit = PLANS.free.apiPerMonth;
+        return { quota: 'api' as const, threshold_percent: 80, used: Math.ceil(limit * 0.8), limit, resets_at: new Date(monthlyQuotaResetAt(now)).toISOString() };
+      },
+    }),
+  }) as const)();
 
 type Catalogue = typeof EVENT_CATALOGUE;
 export type EventType = keyof Catalogue;
 /** The payload (`data`) of one event type. */
 export type EventData<T extends EventType> = z.output<Catalogue[T]['data']>;
 
-export const EVENT_TYPES = Object.keys(EVENT_CATALOGUE) as [EventType, ...EventType[]];
+export const EVENT_TYPES = /* @__PURE__ */ Object.keys(EVENT_CATALOGUE) as [EventType, ...EventType[]];
 
 const pascal = (type: string) =>
   type
@@ -107,7 +108,7 @@ function envelopeOf<T extends EventType>(type: T) {
     .meta({ id: `${pascal(type)}Event`, description: `${summary}.` });
 }
 
-export const EVENT_ENVELOPES = Object.fromEntries(EVENT_TYPES.map((type) => [type, envelopeOf(type)])) as {
+export const EVENT_ENVELOPES = /* @__PURE__ */ Object.fromEntries(/* @__PURE__ */ EVENT_TYPES.map((type) => [type, envelopeOf(type)])) as {
   [T in EventType]: ReturnType<typeof envelopeOf<T>>;
 };
 

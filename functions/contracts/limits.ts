@@ -118,6 +118,16 @@ export const EVENT_RETENTION_DAYS = 30;
  */
 export const INITIAL_UPDATE_DAYS = 30;
 
+/**
+ * The body limit of link.upload and items.statements.upload: 6 MiB less 64 KiB. A Lambda invocation
+ * carries at most 6 MB (API Gateway's own 10 MB limit is the looser one), and the proxy event wraps
+ * the body with headers and request context: 64 KiB is kept for them. (Written out: esbuild keeps a
+ * top-level `6 * 1024 * 1024 - 64 * 1024` in every bundle that imports this module, used or not.)
+ */
+export const LINK_UPLOAD_BODY_MAX_BYTES = 6_225_920;
+/** The largest file link.upload takes through the gateway: base64 turns 3 bytes into 4, and 4 KiB is kept for the other fields. */
+export const LINK_UPLOAD_MAX_FILE_BYTES = /* @__PURE__ */ (() => Math.floor((LINK_UPLOAD_BODY_MAX_BYTES - 4096) / 4) * 3)();
+
 export const PLANS = {
   free: { apiPerMonth: 10_000, aiPerMonth: 1_000, connectedUsers: 100, ratePerSecond: 10, liveAccess: false },
   startup: { apiPerMonth: 500_000, aiPerMonth: 50_000, connectedUsers: 5_000, ratePerSecond: 50, liveAccess: true },
@@ -138,4 +148,4 @@ export function monthlyQuotaResetAt(now: number): number {
   const at = new Date(now);
   return Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
 }
-export const PLAN_NAMES = Object.keys(PLANS) as PlanName[];
+export const PLAN_NAMES = /* @__PURE__ */ Object.keys(PLANS) as PlanName[];

@@ -4,12 +4,12 @@ import * as z from 'zod';
 import { LIMITS } from './limits';
 import { ACCOUNT_TYPES, ENVIRONMENTS, Institution, Product } from './schemas';
 
-export const LinkTokenField = z
+export const LinkTokenField = /* @__PURE__ */ z
   .string()
   .max(LIMITS.tokenMaxLength)
   .regex(/^fc_link_[A-Za-z0-9]+$/, 'expected a link token starting with fc_link_');
 
-export const LinkSession = z
+export const LinkSession = /* @__PURE__ */ z
   .object({
     link_session_id: z.string(),
     client_name: z.string(),
@@ -23,7 +23,7 @@ export const LinkSession = z
   })
   .meta({ id: 'LinkSession' });
 
-export const LinkSuccessMetadata = z
+export const LinkSuccessMetadata = /* @__PURE__ */ z
   .object({
     link_session_id: z.string(),
     item_id: z.string(),
@@ -32,7 +32,7 @@ export const LinkSuccessMetadata = z
   })
   .meta({ id: 'LinkSuccessMetadata' });
 
-export const LinkStep = z
+export const LinkStep = /* @__PURE__ */ z
   .discriminatedUnion('status', [
     z.object({
       status: z.literal('connected'),

@@ -84,7 +84,7 @@ export const MCP_TOOLS = [
 
 export type McpToolName = (typeof MCP_TOOLS)[number]['name'];
 
-export const MCP_TOOLS_BY_NAME: ReadonlyMap<string, McpTool> = new Map(MCP_TOOLS.map((t) => [t.name, t]));
+export const MCP_TOOLS_BY_NAME: ReadonlyMap<string, McpTool> = /* @__PURE__ */ new Map(/* @__PURE__ */ MCP_TOOLS.map((t) => [t.name, t]));
 
 /** The server's name and version in the MCP handshake and the discovery documents. */
 export const MCP_SERVER_INFO = { name: 'fincore', title: 'Fincore financial data', version: '1.0.0' } as const;

@@ -2,9 +2,9 @@
 // plus the assets exclusions, designed after Plaid's equivalents and documented in openapi.json.
 import * as z from 'zod';
 
-export const Cadence = z.enum(['weekly', 'biweekly', 'semi_monthly', 'monthly', 'quarterly', 'annual']).meta({ id: 'Cadence' });
+export const Cadence = /* @__PURE__ */ z.enum(['weekly', 'biweekly', 'semi_monthly', 'monthly', 'quarterly', 'annual']).meta({ id: 'Cadence' });
 
-export const RecurringStream = z
+export const RecurringStream = /* @__PURE__ */ z
   .object({
     stream_id: z.string(),
     kind: z.enum(['subscription', 'bill', 'payroll', 'other']),
@@ -27,7 +27,7 @@ export const RecurringStream = z
   })
   .meta({ id: 'RecurringStream' });
 
-export const IncomeStream = z
+export const IncomeStream = /* @__PURE__ */ z
   .object({
     stream_id: z.string(),
     kind: z.enum(['payroll', 'benefits', 'interest', 'other']),
@@ -46,13 +46,14 @@ export const IncomeStream = z
   })
   .meta({ id: 'IncomeStream' });
 
-const Contact = z.object({ data: z.string(), primary: z.boolean(), type: z.enum(['home', 'work', 'mobile', 'personal', 'other']) });
-const Address = z.object({
-  data: z.object({ street: z.string(), city: z.string(), region: z.string().nullable(), postal_code: z.string(), country: z.string() }),
-  primary: z.boolean(),
-});
+const Contact = /* @__PURE__ */ (() => z.object({ data: z.string(), primary: z.boolean(), type: z.enum(['home', 'work', 'mobile', 'personal', 'other']) }))();
+const Address = /* @__PURE__ */ (() =>
+  z.object({
+    data: z.object({ street: z.string(), city: z.string(), region: z.string().nullable(), postal_code: z.string(), country: z.string() }),
+    primary: z.boolean(),
+  }))();
 
-export const Owner = z
+export const Owner = /* @__PURE__ */ z
   .object({
     names: z.array(z.string()),
     emails: z.array(Contact),
@@ -62,13 +63,13 @@ export const Owner = z
   })
   .meta({ id: 'Owner' });
 
-export const Identity = z
+export const Identity = /* @__PURE__ */ z
   .object({ owners: z.array(Owner).meta({ description: 'Empty for a degraded item (login needs repair): never an error.' }) })
   .meta({ id: 'Identity' });
 
-const Apr = z.object({ apr_type: z.enum(['purchase', 'cash_advance', 'balance_transfer', 'special']), apr_percentage: z.number() });
+const Apr = /* @__PURE__ */ (() => z.object({ apr_type: z.enum(['purchase', 'cash_advance', 'balance_transfer', 'special']), apr_percentage: z.number() }))();
 
-export const Liabilities = z
+export const Liabilities = /* @__PURE__ */ z
   .object({
     credit: z.array(
       z.object({
@@ -122,6 +123,6 @@ export const Liabilities = z
   })
   .meta({ id: 'Liabilities' });
 
-export const ExcludedAccount = z
+export const ExcludedAccount = /* @__PURE__ */ z
   .object({ account_id: z.string(), iso_currency_code: z.string(), reason: z.literal('currency_mismatch') })
   .meta({ id: 'ExcludedAccount' });

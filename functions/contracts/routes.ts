@@ -2,7 +2,14 @@
 // schemas, auth mode, whether it is tied to an item, the product consent it needs, and how it is
 // metered. The CDK API, the local server, openapi.json, llms.txt and the tests all iterate ROUTES.
 //
-// Handler modules live at functions/api/<route id>.ts and export `handler`.
+// Each route is also its own export, named after its id as openapi.json's operationId is
+// (`accounts.get` -> `accountsGet`), and its handler module functions/api/<route id>.ts binds to
+// that const: `defineOperation(accountsGet, ...)`. A Lambda bundle then carries its own route's
+// schemas and none of the others': every top-level value here and in the other contract modules is
+// `/* @__PURE__ */` with arguments that have no side effects (route() takes its declaration as a
+// function for that reason), so esbuild drops what the handler does not reference. A bare call or
+// a computed argument at the top level pulls it back into every bundle, and
+// test/unit/route-bundles.test.ts fails (docs/architecture.md, "The contract is the type source").
 import * as z from 'zod';
 import {
   AccessToken,
@@ -30,43 +37,8 @@ import {
   tokenOrTransactions,
 } from './schemas';
 import { EVENT_TYPES } from './events';
-import { INITIAL_UPDATE_DAYS, LIMITS } from './limits';
+import { INITIAL_UPDATE_DAYS, LIMITS, LINK_UPLOAD_BODY_MAX_BYTES, LINK_UPLOAD_MAX_FILE_BYTES } from './limits';
 import { LinkSession, LinkStep, LinkTokenField } from './link-schemas';
-
-// ---------- hosted Link: consent beyond credentials ----------
-/** The longest code, error or provider parameter an OAuth redirect brings back that the page passes on. */
-const LINK_OAUTH_PARAM_MAX_LENGTH = 2048;
-/** The longest wallet address accepted (Bitcoin bech32 and Ethereum hex addresses are far shorter). */
-const LINK_ADDRESS_MAX_LENGTH = 128;
-/**
- * The body limit of link.upload. A Lambda invocation carries at most 6 MB (API Gateway's own 10 MB
- * limit is the looser one), and the proxy event wraps the body with headers and request context:
- * 64 KiB is kept for them.
- */
-export const LINK_UPLOAD_BODY_MAX_BYTES = 6 * 1024 * 1024 - 64 * 1024;
-/** The largest file link.upload takes through the gateway: base64 turns 3 bytes into 4, and 4 KiB is kept for the other fields. */
-export const LINK_UPLOAD_MAX_FILE_BYTES = Math.floor((LINK_UPLOAD_BODY_MAX_BYTES - 4096) / 4) * 3;
-/** A statement file in a JSON body (link.upload, items.statements.upload): standard base64, at most what the body limit lets through. */
-export const StatementFileBase64 = z
-  .string()
-  .min(1)
-  // What fits in the body limit (the importer itself takes up to LIMITS.statementMaxBytes).
-  .max(Math.ceil(LINK_UPLOAD_MAX_FILE_BYTES / 3) * 4)
-  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'expected the file as standard base64')
-  // Whole 4-character groups only: a truncated encoding would otherwise lose the file's last bytes silently.
-  // (A length check, not a grouped regex: one over megabytes of groups exhausts the regex engine's stack.)
-  .refine((v) => v.length % 4 === 0, 'expected the whole file as standard base64, padded to a multiple of 4 characters')
-  .meta({ description: 'The file\u2019s bytes, standard base64.', example: 'RGF0ZSxEZXNjcmlwdGlvbixBbW91bnQKMjAyNi0wMS0wMixDT0ZGRUUsLTMuNTAK' });
-/** How the Link page collects consent for an institution (functions/core/connector-port.ts LinkMethod). */
-const LinkMethodAnswer = z
-  .object({
-    institution_id: z.string(),
-    /** The method of the connector that serves the institution for this session; null when none serves it. */
-    method: z.enum(['credentials', 'oauth', 'api_key', 'address', 'file']).nullable(),
-    /** Whether the user may upload a statement file instead (the institution's chain lists the file importer). */
-    file_upload: z.boolean(),
-  })
-  .meta({ id: 'LinkMethod' });
 import { WebhookDelivery, WebhookEndpoint } from './webhook-schemas';
 import { ExcludedAccount, Identity, IncomeStream, Liabilities, RecurringStream } from './product-schemas';
 import {
@@ -79,6 +51,33 @@ import {
   SubscriptionsResult,
   WeeklyReportResult,
 } from './ai-schemas';
+
+// ---------- hosted Link: consent beyond credentials ----------
+/** The longest code, error or provider parameter an OAuth redirect brings back that the page passes on. */
+const LINK_OAUTH_PARAM_MAX_LENGTH = 2048;
+/** The longest wallet address accepted (Bitcoin bech32 and Ethereum hex addresses are far shorter). */
+const LINK_ADDRESS_MAX_LENGTH = 128;
+/** A statement file in a JSON body (link.upload, items.statements.upload): standard base64, at most what the body limit lets through. */
+export const StatementFileBase64 = /* @__PURE__ */ z
+  .string()
+  .min(1)
+  // What fits in the body limit (the importer itself takes up to LIMITS.statementMaxBytes).
+  .max(Math.ceil(LINK_UPLOAD_MAX_FILE_BYTES / 3) * 4)
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'expected the file as standard base64')
+  // Whole 4-character groups only: a truncated encoding would otherwise lose the file's last bytes silently.
+  // (A length check, not a grouped regex: one over megabytes of groups exhausts the regex engine's stack.)
+  .refine((v) => v.length % 4 === 0, 'expected the whole file as standard base64, padded to a multiple of 4 characters')
+  .meta({ description: 'The file\u2019s bytes, standard base64.', example: 'RGF0ZSxEZXNjcmlwdGlvbixBbW91bnQKMjAyNi0wMS0wMixDT0ZGRUUsLTMuNTAK' });
+/** How the Link page collects consent for an institution (functions/core/connector-port.ts LinkMethod). */
+const LinkMethodAnswer = /* @__PURE__ */ z
+  .object({
+    institution_id: z.string(),
+    /** The method of the connector that serves the institution for this session; null when none serves it. */
+    method: z.enum(['credentials', 'oauth', 'api_key', 'address', 'file']).nullable(),
+    /** Whether the user may upload a statement file instead (the institution's chain lists the file importer). */
+    file_upload: z.boolean(),
+  })
+  .meta({ id: 'LinkMethod' });
 
 /** `link`: the hosted Link page's own API, authenticated by the link token in the body (not metered). */
 export type AuthMode = 'none' | 'key' | 'link';
@@ -156,7 +155,13 @@ export type DeclaredRoute<Id extends string, Input extends RouteInput> = Route &
   readonly protocol: Input extends { protocol: infer P } ? P : undefined;
 };
 
-function route<const Id extends string, const Input extends RouteInput>(id: Id, input: Input): DeclaredRoute<Id, Input> {
+/**
+ * Declares a route. The declaration is a function, called here at once, so that the call has no
+ * argument with side effects: esbuild then drops a route(...) call annotated `@__PURE__` that no
+ * handler references, schemas and all (an object literal argument would keep every schema built in it).
+ */
+function route<const Id extends string, const Input extends RouteInput>(id: Id, declaration: () => Input): DeclaredRoute<Id, Input> {
+  const input = declaration();
   const declared: Route = {
     id,
     method: 'POST',
@@ -172,9 +177,9 @@ function route<const Id extends string, const Input extends RouteInput>(id: Id, 
   return declared as DeclaredRoute<Id, Input>;
 }
 
-const tokenOnly = z.strictObject({ access_token: AccessToken }).meta({ id: 'AccessTokenRequest' });
-const accountsOptions = z.strictObject({ account_ids: AccountIds.optional() }).optional();
-const pageOptions = z
+const tokenOnly = /* @__PURE__ */ z.strictObject({ access_token: AccessToken }).meta({ id: 'AccessTokenRequest' });
+const accountsOptions = /* @__PURE__ */ z.strictObject({ account_ids: AccountIds.optional() }).optional();
+const pageOptions = /* @__PURE__ */ z
   .strictObject({ count: Count.optional(), offset: Offset.optional(), account_ids: AccountIds.optional() })
   .optional();
 const loose = (description: string) => z.looseObject({}).meta({ description });
@@ -204,14 +209,19 @@ function aiItemOrRows<T extends z.ZodRawShape>(extra: T) {
     });
 }
 
-const AI_ITEM_OR_ROWS = `Send \`access_token\` (the item's transactions, with the \`transactions\` consent) or a raw \`transactions\` array (at most ${LIMITS.aiTransactionsMax} rows with unique ids; a row without a date counts as today), not both.`;
+// The AI routes' shared description sentences are functions: a top-level template string would be
+// built, and carried, in every bundle that imports this module.
+const aiItemOrRowsNote = () =>
+  `Send \`access_token\` (the item's transactions, with the \`transactions\` consent) or a raw \`transactions\` array (at most ${LIMITS.aiTransactionsMax} rows with unique ids; a row without a date counts as today), not both.`;
 const AI_FALLBACK_NOTE =
   'When the model is unavailable, slow or answers badly, the rules answer is served with `engine: "rules"`: the route never fails for that reason. See docs/ai.md.';
-const AI_ENGINE_NOTE = `Rules first: the answer is computed by the rules engine; a configured model may rewrite its prose fields (summary, highlights, narrative, recommendation, explanation, reason, note), never its ids, amounts or dates. ${AI_FALLBACK_NOTE}`;
-const AI_ROWS_NOTE = `Rules first: the descriptor rules, the brand directory and the learned fallback; a configured model only fills what all three leave open, with a category of the taxonomy. ${AI_FALLBACK_NOTE}`;
+const aiEngineNote = () =>
+  `Rules first: the answer is computed by the rules engine; a configured model may rewrite its prose fields (summary, highlights, narrative, recommendation, explanation, reason, note), never its ids, amounts or dates. ${AI_FALLBACK_NOTE}`;
+const aiRowsNote = () =>
+  `Rules first: the descriptor rules, the brand directory and the learned fallback; a configured model only fills what all three leave open, with a category of the taxonomy. ${AI_FALLBACK_NOTE}`;
 
 /** Which engine decided a categorized row or a merchant (null: none did). */
-const DecidedBy = z
+const DecidedBy = /* @__PURE__ */ z
   .enum(['rules', 'directory', 'learned', 'ai'])
   .nullable()
   .meta({
@@ -220,7 +230,7 @@ const DecidedBy = z
       'Which engine decided this answer: `rules` (descriptor rules), `directory` (the brand directory), `learned` (the embedded learned fallback), `ai` (the configured model, only where the others abstained), or null when none did.',
   });
 
-const CategorizedTransaction = z
+const CategorizedTransaction = /* @__PURE__ */ z
   .object({
     id: z.string().meta({ description: 'Echoes the input id (the transaction_id with an item).' }),
     category: z.string().meta({ description: 'Primary category id of the taxonomy, or `uncategorized` when no engine decided.' }),
@@ -238,813 +248,882 @@ function aiResponse<S extends z.ZodObject>(id: string, result: S) {
   return result.extend(EngineMeta).meta({ ...meta, id, ...(example ? { example: { ...example, engine: 'rules', model: 'rules-2026.07.2' } } : {}) });
 }
 
-const DECLARED_ROUTES = [
-  // ---------- discovery (public documents) ----------
-  route('discovery.openapi', {
-    method: 'GET',
-    path: '/openapi.json',
-    tag: 'Discovery',
-    summary: 'This API description (OpenAPI 3.1), generated from the route table.',
-    auth: 'none',
-    metering: 'none',
-    request: null,
-    response: loose('An OpenAPI 3.1 document.'),
-  }),
-  route('discovery.llms', {
-    method: 'GET',
-    path: '/llms.txt',
-    tag: 'Discovery',
-    summary: 'A short plain-text index of the API for language models and crawlers.',
-    auth: 'none',
-    metering: 'none',
-    request: null,
-    response: z.string(),
-    responseKind: 'text',
-  }),
-  route('discovery.llms-full', {
-    method: 'GET',
-    path: '/llms-full.txt',
-    tag: 'Discovery',
-    summary: 'The whole API in plain text: every operation with its request and response fields.',
-    auth: 'none',
-    metering: 'none',
-    request: null,
-    response: z.string(),
-    responseKind: 'text',
-  }),
+// ---------- discovery (public documents) ----------
+export const discoveryOpenapi = /* @__PURE__ */ route('discovery.openapi', () => ({
+  method: 'GET',
+  path: '/openapi.json',
+  tag: 'Discovery',
+  summary: 'This API description (OpenAPI 3.1), generated from the route table.',
+  auth: 'none',
+  metering: 'none',
+  request: null,
+  response: loose('An OpenAPI 3.1 document.'),
+}));
+export const discoveryLlms = /* @__PURE__ */ route('discovery.llms', () => ({
+  method: 'GET',
+  path: '/llms.txt',
+  tag: 'Discovery',
+  summary: 'A short plain-text index of the API for language models and crawlers.',
+  auth: 'none',
+  metering: 'none',
+  request: null,
+  response: z.string(),
+  responseKind: 'text',
+}));
+export const discoveryLlmsFull = /* @__PURE__ */ route('discovery.llms-full', () => ({
+  method: 'GET',
+  path: '/llms-full.txt',
+  tag: 'Discovery',
+  summary: 'The whole API in plain text: every operation with its request and response fields.',
+  auth: 'none',
+  metering: 'none',
+  request: null,
+  response: z.string(),
+  responseKind: 'text',
+}));
 
-  // ---------- health ----------
-  route('health.get', {
-    method: 'GET',
-    path: '/v1/health',
-    tag: 'Health',
-    summary: 'Whether this deployment can serve: 200 when its storage answers, 503 storage_unavailable when not.',
-    description: 'Public and not metered, for load balancers and uptime checks. Makes one cheap storage read per call.',
-    auth: 'none',
-    metering: 'none',
-    // One GetItem of a fixed row (functions/data/storage-probe.ts), so the function needs table access.
-    dataAccess: true,
-    request: null,
-    response: z.object({ status: z.literal('ok') }).meta({ id: 'Health' }),
-  }),
+// ---------- health ----------
+export const healthGet = /* @__PURE__ */ route('health.get', () => ({
+  method: 'GET',
+  path: '/v1/health',
+  tag: 'Health',
+  summary: 'Whether this deployment can serve: 200 when its storage answers, 503 storage_unavailable when not.',
+  description: 'Public and not metered, for load balancers and uptime checks. Makes one cheap storage read per call.',
+  auth: 'none',
+  metering: 'none',
+  // One GetItem of a fixed row (functions/data/storage-probe.ts), so the function needs table access.
+  dataAccess: true,
+  request: null,
+  response: z.object({ status: z.literal('ok') }).meta({ id: 'Health' }),
+}));
 
-  // ---------- link ----------
-  route('link.token.create', {
-    path: '/v1/link/token/create',
-    tag: 'Link',
-    summary: 'Mint a 30-minute link token that opens hosted Link at {base_url}/link?token=...',
-    dataAccess: true,
-    request: z.strictObject({
-      client_name: z.string().min(1).max(LIMITS.clientNameMax).optional(),
-      user: z.strictObject({ client_user_id: Id }),
-      products: z
-        .array(Product)
-        .min(1)
-        .max(PRODUCTS.length)
-        .refine((list) => new Set(list).size === list.length, 'products must not repeat'),
-      institution_id: Id.optional(),
-      update_item_id: Id.optional(),
-      webhook: z.url({ protocol: /^https?$/ }).max(LIMITS.stringMaxLength).optional(),
-      redirect_uri: z.url({ protocol: /^https?$/ }).max(LIMITS.stringMaxLength).optional(),
-    }),
-    response: z.object({ link_token: z.string(), expiration: z.string() }),
+// ---------- link ----------
+export const linkTokenCreate = /* @__PURE__ */ route('link.token.create', () => ({
+  path: '/v1/link/token/create',
+  tag: 'Link',
+  summary: 'Mint a 30-minute link token that opens hosted Link at {base_url}/link?token=...',
+  dataAccess: true,
+  request: z.strictObject({
+    client_name: z.string().min(1).max(LIMITS.clientNameMax).optional(),
+    user: z.strictObject({ client_user_id: Id }),
+    products: z
+      .array(Product)
+      .min(1)
+      .max(PRODUCTS.length)
+      .refine((list) => new Set(list).size === list.length, 'products must not repeat'),
+    institution_id: Id.optional(),
+    update_item_id: Id.optional(),
+    webhook: z.url({ protocol: /^https?$/ }).max(LIMITS.stringMaxLength).optional(),
+    redirect_uri: z.url({ protocol: /^https?$/ }).max(LIMITS.stringMaxLength).optional(),
   }),
-  route('link.token.exchange', {
-    path: '/v1/link/token/exchange',
-    tag: 'Link',
-    summary: 'Exchange a single-use public token for a permanent access token.',
-    dataAccess: true,
-    request: z.strictObject({ public_token: z.string().min(1).max(LIMITS.tokenMaxLength) }),
-    response: z.object({ access_token: z.string(), item_id: z.string(), rotated: z.boolean() }),
-  }),
+  response: z.object({ link_token: z.string(), expiration: z.string() }),
+}));
+export const linkTokenExchange = /* @__PURE__ */ route('link.token.exchange', () => ({
+  path: '/v1/link/token/exchange',
+  tag: 'Link',
+  summary: 'Exchange a single-use public token for a permanent access token.',
+  dataAccess: true,
+  request: z.strictObject({ public_token: z.string().min(1).max(LIMITS.tokenMaxLength) }),
+  response: z.object({ access_token: z.string(), item_id: z.string(), rotated: z.boolean() }),
+}));
 
-  // ---------- items ----------
-  route('items.get', {
-    path: '/v1/items/get',
-    tag: 'Items',
-    summary: 'Status, institution, consented products, last sync time and history readiness of an item.',
-    item: true,
-    request: tokenOnly,
-    response: z.object({ item: Item }),
-  }),
-  route('items.remove', {
-    path: '/v1/items/remove',
-    tag: 'Items',
-    summary: 'Remove an item: its cached data is deleted and its access token stops working.',
-    item: true,
-    request: tokenOnly,
-    response: z.object({ removed: z.boolean() }),
-  }),
-  route('items.refresh', {
-    path: '/v1/items/refresh',
-    tag: 'Items',
-    summary: 'Start an on-demand refresh; new transactions are announced by webhook.',
-    description: 'Answers at once; refreshes of one item run one at a time. Answers 400 `item_login_required` (or `item_not_healthy`) while the item needs repair.',
-    item: true,
-    request: tokenOnly,
-    response: z.object({ refreshing: z.boolean() }),
-  }),
+// ---------- items ----------
+export const itemsGet = /* @__PURE__ */ route('items.get', () => ({
+  path: '/v1/items/get',
+  tag: 'Items',
+  summary: 'Status, institution, consented products, last sync time and history readiness of an item.',
+  item: true,
+  request: tokenOnly,
+  response: z.object({ item: Item }),
+}));
+export const itemsRemove = /* @__PURE__ */ route('items.remove', () => ({
+  path: '/v1/items/remove',
+  tag: 'Items',
+  summary: 'Remove an item: its cached data is deleted and its access token stops working.',
+  item: true,
+  request: tokenOnly,
+  response: z.object({ removed: z.boolean() }),
+}));
+export const itemsRefresh = /* @__PURE__ */ route('items.refresh', () => ({
+  path: '/v1/items/refresh',
+  tag: 'Items',
+  summary: 'Start an on-demand refresh; new transactions are announced by webhook.',
+  description: 'Answers at once; refreshes of one item run one at a time. Answers 400 `item_login_required` (or `item_not_healthy`) while the item needs repair.',
+  item: true,
+  request: tokenOnly,
+  response: z.object({ refreshing: z.boolean() }),
+}));
 
-  route('items.statements.upload', {
-    path: '/v1/items/statements/upload',
-    tag: 'Items',
-    summary: 'Upload another statement file (CSV, OFX, QFX, QBO) to an item created from a statement.',
-    description: `For items whose connector is \`file_import\` (created by "Upload a statement" in Link). The file's accounts, holdings and transactions are merged into the item: transaction ids come from the file's FITIDs (or a content hash), so a re-uploaded or overlapping file adds nothing twice, and OFX corrections arrive as \`modified\`/\`removed\` in /v1/transactions/sync. Answers 400 with a \`statement_*\` code naming the problem and line for a file the import cannot read (nothing is written then). The file is sent base64-encoded; the body may be up to ${LINK_UPLOAD_BODY_MAX_BYTES} bytes, so a file of at most ${LINK_UPLOAD_MAX_FILE_BYTES} bytes fits.`,
-    item: true,
-    bodyMaxBytes: LINK_UPLOAD_BODY_MAX_BYTES,
-    oneAtATime: true,
-    longRunning: true,
-    request: z.strictObject({
-      access_token: AccessToken,
-      file_name: z.string().min(1).max(255),
-      file_base64: StatementFileBase64,
-    }),
-    response: z.object({
-      item_id: z.string(),
-      accounts: z.array(Account).meta({ description: 'The accounts this file reported, as stored now.' }),
-      transactions: z.object({ added: z.int(), modified: z.int(), removed: z.int() }).meta({ description: 'What the file changed in the item\u2019s transactions.' }),
-      skipped_rows: z
-        .object({ count: z.int(), rows: z.array(z.object({ line: z.int(), reason: z.string() })) })
-        .meta({ description: 'Rows of the file that were left out (totals, balance lines, rows without a date), each with its line and why; `rows` lists the first 100.' }),
-      date_order: z
-        .object({ order: z.enum(['dmy', 'mdy', 'ymd']), source: z.enum(['file', 'hint', 'default']) })
-        .nullable()
-        .meta({
-          description:
-            'How the file\u2019s day/month dates were read: proved by the file (`file`), as the item\u2019s earlier files were (`hint`), or guessed (`default`: every date fits both orders; confirm with the user). Null for OFX.',
-        }),
-    }),
+export const itemsStatementsUpload = /* @__PURE__ */ route('items.statements.upload', () => ({
+  path: '/v1/items/statements/upload',
+  tag: 'Items',
+  summary: 'Upload another statement file (CSV, OFX, QFX, QBO) to an item created from a statement.',
+  description: `For items whose connector is \`file_import\` (created by "Upload a statement" in Link). The file's accounts, holdings and transactions are merged into the item: transaction ids come from the file's FITIDs (or a content hash), so a re-uploaded or overlapping file adds nothing twice, and OFX corrections arrive as \`modified\`/\`removed\` in /v1/transactions/sync. Answers 400 with a \`statement_*\` code naming the problem and line for a file the import cannot read (nothing is written then). The file is sent base64-encoded; the body may be up to ${LINK_UPLOAD_BODY_MAX_BYTES} bytes, so a file of at most ${LINK_UPLOAD_MAX_FILE_BYTES} bytes fits.`,
+  item: true,
+  bodyMaxBytes: LINK_UPLOAD_BODY_MAX_BYTES,
+  oneAtATime: true,
+  longRunning: true,
+  request: z.strictObject({
+    access_token: AccessToken,
+    file_name: z.string().min(1).max(255),
+    file_base64: StatementFileBase64,
   }),
+  response: z.object({
+    item_id: z.string(),
+    accounts: z.array(Account).meta({ description: 'The accounts this file reported, as stored now.' }),
+    transactions: z.object({ added: z.int(), modified: z.int(), removed: z.int() }).meta({ description: 'What the file changed in the item\u2019s transactions.' }),
+    skipped_rows: z
+      .object({ count: z.int(), rows: z.array(z.object({ line: z.int(), reason: z.string() })) })
+      .meta({ description: 'Rows of the file that were left out (totals, balance lines, rows without a date), each with its line and why; `rows` lists the first 100.' }),
+    date_order: z
+      .object({ order: z.enum(['dmy', 'mdy', 'ymd']), source: z.enum(['file', 'hint', 'default']) })
+      .nullable()
+      .meta({
+        description:
+          'How the file\u2019s day/month dates were read: proved by the file (`file`), as the item\u2019s earlier files were (`hint`), or guessed (`default`: every date fits both orders; confirm with the user). Null for OFX.',
+      }),
+  }),
+}));
 
-  // ---------- institutions ----------
-  route('institutions.search', {
-    path: '/v1/institutions/search',
-    tag: 'Institutions',
-    summary: 'Search institutions by name (case-insensitive), ordered by popularity, at most 20 results.',
-    description: 'An empty query browses the most popular institutions. The sandbox network is always included.',
-    request: z.strictObject({
-      query: z.string().max(LIMITS.institutionQueryMax),
-      types: z.array(InstitutionType).min(1).max(10).optional(),
-      country_codes: z.array(CountryCode).min(1).max(50).optional(),
-    }),
-    response: z.object({ institutions: z.array(Institution).max(LIMITS.institutionSearchMaxResults) }),
+// ---------- institutions ----------
+export const institutionsSearch = /* @__PURE__ */ route('institutions.search', () => ({
+  path: '/v1/institutions/search',
+  tag: 'Institutions',
+  summary: 'Search institutions by name (case-insensitive), ordered by popularity, at most 20 results.',
+  description: 'An empty query browses the most popular institutions. The sandbox network is always included.',
+  request: z.strictObject({
+    query: z.string().max(LIMITS.institutionQueryMax),
+    types: z.array(InstitutionType).min(1).max(10).optional(),
+    country_codes: z.array(CountryCode).min(1).max(50).optional(),
   }),
-  route('institutions.get_by_id', {
-    path: '/v1/institutions/get_by_id',
-    tag: 'Institutions',
-    summary: 'One institution by its id.',
-    request: z.strictObject({ institution_id: Id }),
-    response: z.object({ institution: Institution }),
-  }),
+  response: z.object({ institutions: z.array(Institution).max(LIMITS.institutionSearchMaxResults) }),
+}));
+export const institutionsGetById = /* @__PURE__ */ route('institutions.get_by_id', () => ({
+  path: '/v1/institutions/get_by_id',
+  tag: 'Institutions',
+  summary: 'One institution by its id.',
+  request: z.strictObject({ institution_id: Id }),
+  response: z.object({ institution: Institution }),
+}));
 
-  // ---------- accounts ----------
-  route('accounts.get', {
-    path: '/v1/accounts/get',
-    tag: 'Accounts',
-    summary: 'Consented accounts with cached balances.',
-    item: true,
-    request: z.strictObject({ access_token: AccessToken, options: accountsOptions }),
-    response: z.object({ accounts: z.array(Account), item: Item }),
-  }),
-  route('accounts.balance.get', {
-    path: '/v1/accounts/balance/get',
-    tag: 'Accounts',
-    summary: 'Accounts with balances refreshed from the institution when older than 15 minutes.',
-    description: 'Needs the institution: answers 400 `item_login_required` (or `item_not_healthy`) while the item needs repair; use /v1/accounts/get for cached balances then.',
-    item: true,
-    request: z.strictObject({ access_token: AccessToken, options: accountsOptions }),
-    response: z.object({ accounts: z.array(Account), item: Item }),
-  }),
+// ---------- accounts ----------
+export const accountsGet = /* @__PURE__ */ route('accounts.get', () => ({
+  path: '/v1/accounts/get',
+  tag: 'Accounts',
+  summary: 'Consented accounts with cached balances.',
+  item: true,
+  request: z.strictObject({ access_token: AccessToken, options: accountsOptions }),
+  response: z.object({ accounts: z.array(Account), item: Item }),
+}));
+export const accountsBalanceGet = /* @__PURE__ */ route('accounts.balance.get', () => ({
+  path: '/v1/accounts/balance/get',
+  tag: 'Accounts',
+  summary: 'Accounts with balances refreshed from the institution when older than 15 minutes.',
+  description: 'Needs the institution: answers 400 `item_login_required` (or `item_not_healthy`) while the item needs repair; use /v1/accounts/get for cached balances then.',
+  item: true,
+  request: z.strictObject({ access_token: AccessToken, options: accountsOptions }),
+  response: z.object({ accounts: z.array(Account), item: Item }),
+}));
 
-  // ---------- transactions ----------
-  route('transactions.sync', {
-    path: '/v1/transactions/sync',
-    tag: 'Transactions',
-    summary: 'Page through transaction changes since a cursor (full history without one).',
-    description:
-      'Loop while has_more, applying each page and keeping next_cursor. Cursors are opaque, bound to the item (they survive token rotation) and signed; anything else is 400 `invalid_cursor` (resync without a cursor). A pending row that posts keeps its transaction_id and comes in `modified`; one that never posts comes in `removed`; a removal is never sent for a row you were never sent. Serves cached data also while the item needs repair. While a new item\'s history loads, answers what is loaded so far with `transactions_update_status` (`not_ready`: nothing yet, `added` is empty); sync again after each `transactions.sync_updates_available` webhook.',
-    item: true,
-    consent: 'transactions',
-    request: z.strictObject({
-      access_token: AccessToken,
-      cursor: z.string().max(LIMITS.cursorMaxLength).optional(),
-      count: Count.optional(),
-    }),
-    response: z.object({
-      added: z.array(Transaction),
-      modified: z.array(Transaction),
-      removed: z.array(RemovedTransaction),
-      next_cursor: z.string(),
-      has_more: z.boolean(),
-      transactions_update_status: TransactionsUpdateStatus,
-    }),
+// ---------- transactions ----------
+export const transactionsSync = /* @__PURE__ */ route('transactions.sync', () => ({
+  path: '/v1/transactions/sync',
+  tag: 'Transactions',
+  summary: 'Page through transaction changes since a cursor (full history without one).',
+  description:
+    'Loop while has_more, applying each page and keeping next_cursor. Cursors are opaque, bound to the item (they survive token rotation) and signed; anything else is 400 `invalid_cursor` (resync without a cursor). A pending row that posts keeps its transaction_id and comes in `modified`; one that never posts comes in `removed`; a removal is never sent for a row you were never sent. Serves cached data also while the item needs repair. While a new item\'s history loads, answers what is loaded so far with `transactions_update_status` (`not_ready`: nothing yet, `added` is empty); sync again after each `transactions.sync_updates_available` webhook.',
+  item: true,
+  consent: 'transactions',
+  request: z.strictObject({
+    access_token: AccessToken,
+    cursor: z.string().max(LIMITS.cursorMaxLength).optional(),
+    count: Count.optional(),
   }),
-  route('transactions.get', {
-    path: '/v1/transactions/get',
-    tag: 'Transactions',
-    summary: 'Transactions in a date range, paged by count and offset; removed rows excluded.',
-    description:
-      `Both dates inclusive. Order: newest first (date descending, then transaction_id ascending), stable across pages. Pending rows are included with their authorization date. Serves cached data also while the item needs repair. Answers 400 \`product_not_ready\` until a new item's most recent ${INITIAL_UPDATE_DAYS} days are loaded (\`transactions_update_status\` \`initial_update_complete\`).`,
-    item: true,
-    consent: 'transactions',
-    request: z.strictObject({
-      access_token: AccessToken,
-      start_date: DateString,
-      end_date: DateString,
-      options: pageOptions,
-    }),
-    response: z.object({
-      accounts: z.array(Account),
-      transactions: z.array(Transaction),
-      total_transactions: z.int().min(0),
-    }),
+  response: z.object({
+    added: z.array(Transaction),
+    modified: z.array(Transaction),
+    removed: z.array(RemovedTransaction),
+    next_cursor: z.string(),
+    has_more: z.boolean(),
+    transactions_update_status: TransactionsUpdateStatus,
   }),
+}));
+export const transactionsGet = /* @__PURE__ */ route('transactions.get', () => ({
+  path: '/v1/transactions/get',
+  tag: 'Transactions',
+  summary: 'Transactions in a date range, paged by count and offset; removed rows excluded.',
+  description:
+    `Both dates inclusive. Order: newest first (date descending, then transaction_id ascending), stable across pages. Pending rows are included with their authorization date. Serves cached data also while the item needs repair. Answers 400 \`product_not_ready\` until a new item's most recent ${INITIAL_UPDATE_DAYS} days are loaded (\`transactions_update_status\` \`initial_update_complete\`).`,
+  item: true,
+  consent: 'transactions',
+  request: z.strictObject({
+    access_token: AccessToken,
+    start_date: DateString,
+    end_date: DateString,
+    options: pageOptions,
+  }),
+  response: z.object({
+    accounts: z.array(Account),
+    transactions: z.array(Transaction),
+    total_transactions: z.int().min(0),
+  }),
+}));
 
-  // ---------- other data products ----------
-  route('identity.get', {
-    path: '/v1/identity/get',
-    tag: 'Identity',
-    summary: 'Names, emails, phones and addresses of the account owners.',
-    item: true,
-    consent: 'identity',
-    request: tokenOnly,
-    response: z.object({ accounts: z.array(Account), identity: Identity }),
-  }),
-  route('income.get', {
-    path: '/v1/income/get',
-    tag: 'Income',
-    summary: 'Income streams detected from payroll and other inflows.',
-    item: true,
-    consent: 'income',
-    request: tokenOnly,
-    response: z.object({ income_streams: z.array(IncomeStream) }),
-  }),
-  route('liabilities.get', {
-    path: '/v1/liabilities/get',
-    tag: 'Liabilities',
-    summary: 'Credit cards, mortgages, student and auto loans.',
-    item: true,
-    consent: 'liabilities',
-    request: tokenOnly,
-    response: z.object({ accounts: z.array(Account), liabilities: Liabilities }),
-  }),
-  route('recurring.get', {
-    path: '/v1/recurring/get',
-    tag: 'Recurring',
-    summary: 'Recurring streams: subscriptions, bills and payroll.',
-    item: true,
-    consent: 'recurring',
-    request: tokenOnly,
-    response: z.object({ recurring_streams: z.array(RecurringStream) }),
-  }),
-  route('categories.get', {
-    path: '/v1/categories/get',
-    tag: 'Categories',
-    summary: 'The static taxonomy: 14 primary and 89 detailed categories, with a Plaid crosswalk.',
-    request: z.strictObject({}),
-    bodyOptional: true,
-    response: z.object({ categories: z.array(Category) }),
-  }),
-  route('assets.get', {
-    path: '/v1/assets/get',
-    tag: 'Assets',
-    summary: 'Assets, liabilities and net worth in one currency.',
-    item: true,
-    consent: 'assets',
-    request: tokenOnly,
-    response: z.object({
-      accounts: z.array(Account),
+// ---------- other data products ----------
+export const identityGet = /* @__PURE__ */ route('identity.get', () => ({
+  path: '/v1/identity/get',
+  tag: 'Identity',
+  summary: 'Names, emails, phones and addresses of the account owners.',
+  item: true,
+  consent: 'identity',
+  request: tokenOnly,
+  response: z.object({ accounts: z.array(Account), identity: Identity }),
+}));
+export const incomeGet = /* @__PURE__ */ route('income.get', () => ({
+  path: '/v1/income/get',
+  tag: 'Income',
+  summary: 'Income streams detected from payroll and other inflows.',
+  item: true,
+  consent: 'income',
+  request: tokenOnly,
+  response: z.object({ income_streams: z.array(IncomeStream) }),
+}));
+export const liabilitiesGet = /* @__PURE__ */ route('liabilities.get', () => ({
+  path: '/v1/liabilities/get',
+  tag: 'Liabilities',
+  summary: 'Credit cards, mortgages, student and auto loans.',
+  item: true,
+  consent: 'liabilities',
+  request: tokenOnly,
+  response: z.object({ accounts: z.array(Account), liabilities: Liabilities }),
+}));
+export const recurringGet = /* @__PURE__ */ route('recurring.get', () => ({
+  path: '/v1/recurring/get',
+  tag: 'Recurring',
+  summary: 'Recurring streams: subscriptions, bills and payroll.',
+  item: true,
+  consent: 'recurring',
+  request: tokenOnly,
+  response: z.object({ recurring_streams: z.array(RecurringStream) }),
+}));
+export const categoriesGet = /* @__PURE__ */ route('categories.get', () => ({
+  path: '/v1/categories/get',
+  tag: 'Categories',
+  summary: 'The static taxonomy: 14 primary and 89 detailed categories, with a Plaid crosswalk.',
+  request: z.strictObject({}),
+  bodyOptional: true,
+  response: z.object({ categories: z.array(Category) }),
+}));
+export const assetsGet = /* @__PURE__ */ route('assets.get', () => ({
+  path: '/v1/assets/get',
+  tag: 'Assets',
+  summary: 'Assets, liabilities and net worth in one currency.',
+  item: true,
+  consent: 'assets',
+  request: tokenOnly,
+  response: z.object({
+    accounts: z.array(Account),
+    total_assets: z.number(),
+    total_liabilities: z.number(),
+    net_worth: z.number(),
+    iso_currency_code: z.string(),
+    summary: z.object({
       total_assets: z.number(),
       total_liabilities: z.number(),
       net_worth: z.number(),
       iso_currency_code: z.string(),
-      summary: z.object({
-        total_assets: z.number(),
-        total_liabilities: z.number(),
-        net_worth: z.number(),
-        iso_currency_code: z.string(),
-      }),
-      breakdown: z.object({
-        depository: z.number().optional(),
-        investment: z.number().optional(),
-        crypto: z.number().optional(),
-        holdings: z.number().optional(),
-        credit: z.number().optional(),
-        loan: z.number().optional(),
-      }),
-      generated_at: z.string(),
-      excluded_accounts: z.array(ExcludedAccount).meta({ description: 'Accounts left out because their currency differs (never converted).' }),
     }),
+    breakdown: z.object({
+      depository: z.number().optional(),
+      investment: z.number().optional(),
+      crypto: z.number().optional(),
+      holdings: z.number().optional(),
+      credit: z.number().optional(),
+      loan: z.number().optional(),
+    }),
+    generated_at: z.string(),
+    excluded_accounts: z.array(ExcludedAccount).meta({ description: 'Accounts left out because their currency differs (never converted).' }),
   }),
+}));
 
-  // ---------- investments ----------
-  route('investments.holdings.get', {
-    path: '/v1/investments/holdings/get',
-    tag: 'Investments',
-    summary: 'Holdings and securities of investment and crypto accounts.',
-    item: true,
-    consent: 'investments',
-    request: tokenOnly,
-    response: z.object({ accounts: z.array(Account), holdings: z.array(Holding) }),
+// ---------- investments ----------
+export const investmentsHoldingsGet = /* @__PURE__ */ route('investments.holdings.get', () => ({
+  path: '/v1/investments/holdings/get',
+  tag: 'Investments',
+  summary: 'Holdings and securities of investment and crypto accounts.',
+  item: true,
+  consent: 'investments',
+  request: tokenOnly,
+  response: z.object({ accounts: z.array(Account), holdings: z.array(Holding) }),
+}));
+export const investmentsTransactionsGet = /* @__PURE__ */ route('investments.transactions.get', () => ({
+  path: '/v1/investments/transactions/get',
+  tag: 'Investments',
+  summary: 'Investment transactions; omitted date bounds mean the full history.',
+  item: true,
+  consent: 'investments',
+  request: z.strictObject({
+    access_token: AccessToken,
+    start_date: DateString.optional(),
+    end_date: DateString.optional(),
+    options: pageOptions,
   }),
-  route('investments.transactions.get', {
-    path: '/v1/investments/transactions/get',
-    tag: 'Investments',
-    summary: 'Investment transactions; omitted date bounds mean the full history.',
-    item: true,
-    consent: 'investments',
-    request: z.strictObject({
-      access_token: AccessToken,
-      start_date: DateString.optional(),
-      end_date: DateString.optional(),
-      options: pageOptions,
-    }),
-    response: z.object({
-      accounts: z.array(Account),
-      investment_transactions: z.array(InvestmentTransaction),
-      total_investment_transactions: z.int().min(0),
-    }),
+  response: z.object({
+    accounts: z.array(Account),
+    investment_transactions: z.array(InvestmentTransaction),
+    total_investment_transactions: z.int().min(0),
   }),
+}));
 
-  // ---------- AI enrichment (rules first) ----------
-  route('ai.categorize', {
-    dataAccess: true,
-    path: '/v1/ai/categorize',
-    tag: 'AI',
-    summary: 'Categorize transactions into the platform taxonomy.',
-    description: `${AI_ITEM_OR_ROWS} With an item: its newest ${LIMITS.aiTransactionsMax} transactions. Each row says which engine decided it (\`decided_by\`); a row no engine decided is \`uncategorized\` with confidence 0. ${AI_ROWS_NOTE}`,
-    metering: 'ai',
-    consent: 'transactions',
-    request: aiItemOrRows({}),
-    response: z
-      .object({ categorized: z.array(CategorizedTransaction), ...EngineMeta })
-      .meta({ id: 'AiCategorizeResponse', example: { categorized: [CATEGORIZED_EXAMPLE], engine: 'rules', model: 'rules-2026.07.2' } }),
+// ---------- AI enrichment (rules first) ----------
+export const aiCategorize = /* @__PURE__ */ route('ai.categorize', () => ({
+  dataAccess: true,
+  path: '/v1/ai/categorize',
+  tag: 'AI',
+  summary: 'Categorize transactions into the platform taxonomy.',
+  description: `${aiItemOrRowsNote()} With an item: its newest ${LIMITS.aiTransactionsMax} transactions. Each row says which engine decided it (\`decided_by\`); a row no engine decided is \`uncategorized\` with confidence 0. ${aiRowsNote()}`,
+  metering: 'ai',
+  consent: 'transactions',
+  request: aiItemOrRows({}),
+  response: z
+    .object({ categorized: z.array(CategorizedTransaction), ...EngineMeta })
+    .meta({ id: 'AiCategorizeResponse', example: { categorized: [CATEGORIZED_EXAMPLE], engine: 'rules', model: 'rules-2026.07.2' } }),
+}));
+export const aiSubscriptions = /* @__PURE__ */ route('ai.subscriptions', () => ({
+  dataAccess: true,
+  path: '/v1/ai/subscriptions',
+  tag: 'AI',
+  summary: 'Paid subscriptions with cadence, annual cost, likely-unused flags and savings notes.',
+  description: `${aiItemOrRowsNote()} ${aiEngineNote()}`,
+  metering: 'ai',
+  consent: 'transactions',
+  request: aiItemOrRows({}),
+  response: aiResponse('AiSubscriptionsResponse', SubscriptionsResult),
+}));
+export const aiCashflow = /* @__PURE__ */ route('ai.cashflow', () => ({
+  dataAccess: true,
+  path: '/v1/ai/cashflow',
+  tag: 'AI',
+  summary: 'Cash-flow balance forecast over a configurable horizon.',
+  description: `${aiItemOrRowsNote()} With raw rows there are no balances: the forecast starts from 0 and shows the net change. ${aiEngineNote()}`,
+  metering: 'ai',
+  consent: 'transactions',
+  request: aiItemOrRows({ horizon_days: HorizonDays.optional() }),
+  response: aiResponse('AiCashflowResponse', CashflowResult),
+}));
+export const aiMerchant = /* @__PURE__ */ route('ai.merchant', () => ({
+  path: '/v1/ai/merchant',
+  tag: 'AI',
+  summary: 'Resolve a raw descriptor to a merchant.',
+  description: `The sign of \`amount\` (positive is money out, the default 0 counts as out) tells refunds and income apart. ${aiRowsNote()}`,
+  metering: 'ai',
+  request: z.strictObject({
+    description: z.string().min(1).max(LIMITS.descriptorMaxLength),
+    amount: AiAmount.optional(),
   }),
-  route('ai.subscriptions', {
-    dataAccess: true,
-    path: '/v1/ai/subscriptions',
-    tag: 'AI',
-    summary: 'Paid subscriptions with cadence, annual cost, likely-unused flags and savings notes.',
-    description: `${AI_ITEM_OR_ROWS} ${AI_ENGINE_NOTE}`,
-    metering: 'ai',
-    consent: 'transactions',
-    request: aiItemOrRows({}),
-    response: aiResponse('AiSubscriptionsResponse', SubscriptionsResult),
-  }),
-  route('ai.cashflow', {
-    dataAccess: true,
-    path: '/v1/ai/cashflow',
-    tag: 'AI',
-    summary: 'Cash-flow balance forecast over a configurable horizon.',
-    description: `${AI_ITEM_OR_ROWS} With raw rows there are no balances: the forecast starts from 0 and shows the net change. ${AI_ENGINE_NOTE}`,
-    metering: 'ai',
-    consent: 'transactions',
-    request: aiItemOrRows({ horizon_days: HorizonDays.optional() }),
-    response: aiResponse('AiCashflowResponse', CashflowResult),
-  }),
-  route('ai.merchant', {
-    path: '/v1/ai/merchant',
-    tag: 'AI',
-    summary: 'Resolve a raw descriptor to a merchant.',
-    description: `The sign of \`amount\` (positive is money out, the default 0 counts as out) tells refunds and income apart. ${AI_ROWS_NOTE}`,
-    metering: 'ai',
-    request: z.strictObject({
-      description: z.string().min(1).max(LIMITS.descriptorMaxLength),
-      amount: AiAmount.optional(),
+  response: z
+    .object({
+      merchant_name: z.string().nullable().meta({ description: 'The cleaned merchant name, or null when no engine knows it.' }),
+      category: z.string().nullable(),
+      category_detailed: z.string().nullable(),
+      payment_channel: PaymentChannel,
+      confidence: z.number().min(0).max(1),
+      decided_by: DecidedBy,
+      ...EngineMeta,
+    })
+    .meta({
+      id: 'AiMerchantResponse',
+      example: {
+        merchant_name: "Joe's Pizza",
+        category: 'food_and_drink',
+        category_detailed: 'food_and_drink_restaurant',
+        payment_channel: 'in_store',
+        confidence: 0.9,
+        decided_by: 'rules',
+        engine: 'rules',
+        model: 'rules-2026.07.2',
+      },
     }),
-    response: z
-      .object({
-        merchant_name: z.string().nullable().meta({ description: 'The cleaned merchant name, or null when no engine knows it.' }),
-        category: z.string().nullable(),
-        category_detailed: z.string().nullable(),
-        payment_channel: PaymentChannel,
-        confidence: z.number().min(0).max(1),
-        decided_by: DecidedBy,
-        ...EngineMeta,
-      })
-      .meta({
-        id: 'AiMerchantResponse',
-        example: {
-          merchant_name: "Joe's Pizza",
-          category: 'food_and_drink',
-          category_detailed: 'food_and_drink_restaurant',
-          payment_channel: 'in_store',
-          confidence: 0.9,
-          decided_by: 'rules',
-          engine: 'rules',
-          model: 'rules-2026.07.2',
-        },
-      }),
+}));
+export const aiHealthScore = /* @__PURE__ */ route('ai.health-score', () => ({
+  dataAccess: true,
+  path: '/v1/ai/health-score',
+  tag: 'AI',
+  summary: 'Explainable 0-100 financial health score with subscores.',
+  description: aiEngineNote(),
+  item: true,
+  consent: 'transactions',
+  metering: 'ai',
+  request: tokenOnly,
+  response: aiResponse('AiHealthScoreResponse', HealthScoreResult),
+}));
+export const aiFinancialSummary = /* @__PURE__ */ route('ai.financial-summary', () => ({
+  dataAccess: true,
+  path: '/v1/ai/financial-summary',
+  tag: 'AI',
+  summary: 'Plain-language summary with highlights.',
+  description: aiEngineNote(),
+  item: true,
+  consent: 'transactions',
+  metering: 'ai',
+  request: tokenOnly,
+  response: aiResponse('AiFinancialSummaryResponse', FinancialSummaryResult),
+}));
+export const aiFraudRisk = /* @__PURE__ */ route('ai.fraud-risk', () => ({
+  dataAccess: true,
+  path: '/v1/ai/fraud-risk',
+  tag: 'AI',
+  summary: 'Fraud risk signals with an overall grade.',
+  description: `${aiItemOrRowsNote()} ${aiEngineNote()}`,
+  metering: 'ai',
+  consent: 'transactions',
+  request: aiItemOrRows({}),
+  response: aiResponse('AiFraudRiskResponse', FraudRiskResult),
+}));
+export const aiPurchaseAnalysis = /* @__PURE__ */ route('ai.purchase-analysis', () => ({
+  dataAccess: true,
+  path: '/v1/ai/purchase-analysis',
+  tag: 'AI',
+  summary: 'Buy, wait or skip analysis of a planned purchase, with opportunity cost.',
+  description: aiEngineNote(),
+  item: true,
+  consent: 'transactions',
+  metering: 'ai',
+  request: z.strictObject({
+    access_token: AccessToken,
+    purchase: z.strictObject({ description: z.string().min(1).max(LIMITS.descriptorMaxLength), amount: AiAmount.positive() }),
   }),
-  route('ai.health-score', {
-    dataAccess: true,
-    path: '/v1/ai/health-score',
-    tag: 'AI',
-    summary: 'Explainable 0-100 financial health score with subscores.',
-    description: AI_ENGINE_NOTE,
-    item: true,
-    consent: 'transactions',
-    metering: 'ai',
-    request: tokenOnly,
-    response: aiResponse('AiHealthScoreResponse', HealthScoreResult),
-  }),
-  route('ai.financial-summary', {
-    dataAccess: true,
-    path: '/v1/ai/financial-summary',
-    tag: 'AI',
-    summary: 'Plain-language summary with highlights.',
-    description: AI_ENGINE_NOTE,
-    item: true,
-    consent: 'transactions',
-    metering: 'ai',
-    request: tokenOnly,
-    response: aiResponse('AiFinancialSummaryResponse', FinancialSummaryResult),
-  }),
-  route('ai.fraud-risk', {
-    dataAccess: true,
-    path: '/v1/ai/fraud-risk',
-    tag: 'AI',
-    summary: 'Fraud risk signals with an overall grade.',
-    description: `${AI_ITEM_OR_ROWS} ${AI_ENGINE_NOTE}`,
-    metering: 'ai',
-    consent: 'transactions',
-    request: aiItemOrRows({}),
-    response: aiResponse('AiFraudRiskResponse', FraudRiskResult),
-  }),
-  route('ai.purchase-analysis', {
-    dataAccess: true,
-    path: '/v1/ai/purchase-analysis',
-    tag: 'AI',
-    summary: 'Buy, wait or skip analysis of a planned purchase, with opportunity cost.',
-    description: AI_ENGINE_NOTE,
-    item: true,
-    consent: 'transactions',
-    metering: 'ai',
-    request: z.strictObject({
-      access_token: AccessToken,
-      purchase: z.strictObject({ description: z.string().min(1).max(LIMITS.descriptorMaxLength), amount: AiAmount.positive() }),
-    }),
-    response: aiResponse('AiPurchaseAnalysisResponse', PurchaseAnalysisResult),
-  }),
-  route('ai.weekly-report', {
-    dataAccess: true,
-    path: '/v1/ai/weekly-report',
-    tag: 'AI',
-    summary: 'Narrative weekly report.',
-    description: `The 7 days ending on \`week_ending\` (default: today). ${AI_ENGINE_NOTE}`,
-    item: true,
-    consent: 'transactions',
-    metering: 'ai',
-    request: z.strictObject({ access_token: AccessToken, week_ending: DateString.optional() }),
-    response: aiResponse('AiWeeklyReportResponse', WeeklyReportResult),
-  }),
+  response: aiResponse('AiPurchaseAnalysisResponse', PurchaseAnalysisResult),
+}));
+export const aiWeeklyReport = /* @__PURE__ */ route('ai.weekly-report', () => ({
+  dataAccess: true,
+  path: '/v1/ai/weekly-report',
+  tag: 'AI',
+  summary: 'Narrative weekly report.',
+  description: `The 7 days ending on \`week_ending\` (default: today). ${aiEngineNote()}`,
+  item: true,
+  consent: 'transactions',
+  metering: 'ai',
+  request: z.strictObject({ access_token: AccessToken, week_ending: DateString.optional() }),
+  response: aiResponse('AiWeeklyReportResponse', WeeklyReportResult),
+}));
 
-  // ---------- hosted Link (the page, the SDK and the page's own API) ----------
-  route('link.page', {
-    method: 'GET',
-    path: '/link',
-    tag: 'Hosted Link',
-    summary: 'The hosted Link page: open {base_url}/link?token=<link_token> in a browser or the SDK modal.',
-    auth: 'none',
-    metering: 'none',
-    dataAccess: true,
-    request: null,
-    response: z.string(),
-    responseKind: 'html',
+// ---------- hosted Link (the page, the SDK and the page's own API) ----------
+export const linkPage = /* @__PURE__ */ route('link.page', () => ({
+  method: 'GET',
+  path: '/link',
+  tag: 'Hosted Link',
+  summary: 'The hosted Link page: open {base_url}/link?token=<link_token> in a browser or the SDK modal.',
+  auth: 'none',
+  metering: 'none',
+  dataAccess: true,
+  request: null,
+  response: z.string(),
+  responseKind: 'html',
+}));
+export const linkSdk = /* @__PURE__ */ route('link.sdk', () => ({
+  method: 'GET',
+  path: '/link/sdk.js',
+  tag: 'Hosted Link',
+  summary: 'The Link SDK: FincoreLink.create({ token, onSuccess, onExit }).open() shows Link in a modal.',
+  auth: 'none',
+  metering: 'none',
+  request: null,
+  response: z.string(),
+  responseKind: 'js',
+}));
+export const linkSession = /* @__PURE__ */ route('link.session', () => ({
+  path: '/link/api/session',
+  tag: 'Hosted Link',
+  summary: 'What the Link page needs to render a session (called by the page).',
+  auth: 'link',
+  metering: 'none',
+  request: z.strictObject({ link_token: LinkTokenField }),
+  response: LinkSession,
+}));
+export const linkInstitutions = /* @__PURE__ */ route('link.institutions', () => ({
+  path: '/link/api/institutions',
+  tag: 'Hosted Link',
+  summary: 'Institution search for the Link page (as-you-type).',
+  auth: 'link',
+  metering: 'none',
+  request: z.strictObject({
+    link_token: LinkTokenField,
+    query: z.string().max(LIMITS.institutionQueryMax),
+    types: z.array(InstitutionType).min(1).max(10).optional(),
+    country_codes: z.array(CountryCode).min(1).max(50).optional(),
   }),
-  route('link.sdk', {
-    method: 'GET',
-    path: '/link/sdk.js',
-    tag: 'Hosted Link',
-    summary: 'The Link SDK: FincoreLink.create({ token, onSuccess, onExit }).open() shows Link in a modal.',
-    auth: 'none',
-    metering: 'none',
-    request: null,
-    response: z.string(),
-    responseKind: 'js',
+  response: z.object({ institutions: z.array(Institution).max(LIMITS.institutionSearchMaxResults) }),
+}));
+export const linkConnect = /* @__PURE__ */ route('link.connect', () => ({
+  path: '/link/api/connect',
+  tag: 'Hosted Link',
+  summary: 'Submit credentials for an institution (called by the page).',
+  auth: 'link',
+  metering: 'none',
+  request: z.strictObject({
+    link_token: LinkTokenField,
+    institution_id: Id,
+    username: z.string().min(1).max(LIMITS.credentialMaxLength),
+    password: z.string().min(1).max(LIMITS.credentialMaxLength),
   }),
-  route('link.session', {
-    path: '/link/api/session',
-    tag: 'Hosted Link',
-    summary: 'What the Link page needs to render a session (called by the page).',
-    auth: 'link',
-    metering: 'none',
-    request: z.strictObject({ link_token: LinkTokenField }),
-    response: LinkSession,
+  response: LinkStep,
+}));
+export const linkMfa = /* @__PURE__ */ route('link.mfa', () => ({
+  path: '/link/api/mfa',
+  tag: 'Hosted Link',
+  summary: 'Submit the one-time code of an MFA challenge (called by the page).',
+  auth: 'link',
+  metering: 'none',
+  request: z.strictObject({ link_token: LinkTokenField, code: z.string().min(1).max(LIMITS.mfaCodeMaxLength) }),
+  response: LinkStep,
+}));
+export const linkMethod = /* @__PURE__ */ route('link.method', () => ({
+  path: '/link/api/method',
+  tag: 'Hosted Link',
+  summary: 'How the page collects consent for an institution: its connector\'s method, and whether a statement upload is offered (called by the page).',
+  auth: 'link',
+  metering: 'none',
+  request: z.strictObject({ link_token: LinkTokenField, institution_id: Id }),
+  response: LinkMethodAnswer,
+}));
+export const linkOauthStart = /* @__PURE__ */ route('link.oauth.start', () => ({
+  path: '/link/api/oauth/start',
+  tag: 'Hosted Link',
+  summary: 'Start an OAuth consent: the provider URL to send the user to; they come back to /link/oauth/callback (called by the page).',
+  auth: 'link',
+  metering: 'none',
+  request: z.strictObject({ link_token: LinkTokenField, institution_id: Id }),
+  response: z.object({ authorize_url: z.string() }),
+}));
+export const linkOauthCallback = /* @__PURE__ */ route('link.oauth.callback', () => ({
+  method: 'GET',
+  path: '/link/oauth/callback',
+  tag: 'Hosted Link',
+  summary: 'Where the provider sends the user back after consent (?state&code, or ?state&error): serves the Link page, which completes the consent.',
+  auth: 'none',
+  metering: 'none',
+  request: null,
+  response: z.string(),
+  responseKind: 'html',
+}));
+export const linkOauthComplete = /* @__PURE__ */ route('link.oauth.complete', () => ({
+  path: '/link/api/oauth/complete',
+  tag: 'Hosted Link',
+  summary: 'Finish an OAuth consent with what the provider sent back to the callback (called by the page).',
+  auth: 'link',
+  metering: 'none',
+  request: z.strictObject({
+    link_token: LinkTokenField,
+    /** The redirect's `state` (or the `ref` providers that name it so send back). */
+    state: z.string().min(1).max(LIMITS.tokenMaxLength),
+    code: z.string().min(1).max(LINK_OAUTH_PARAM_MAX_LENGTH).optional(),
+    error: z.string().min(1).max(LINK_OAUTH_PARAM_MAX_LENGTH).optional(),
   }),
-  route('link.institutions', {
-    path: '/link/api/institutions',
-    tag: 'Hosted Link',
-    summary: 'Institution search for the Link page (as-you-type).',
-    auth: 'link',
-    metering: 'none',
-    request: z.strictObject({
-      link_token: LinkTokenField,
-      query: z.string().max(LIMITS.institutionQueryMax),
-      types: z.array(InstitutionType).min(1).max(10).optional(),
-      country_codes: z.array(CountryCode).min(1).max(50).optional(),
-    }),
-    response: z.object({ institutions: z.array(Institution).max(LIMITS.institutionSearchMaxResults) }),
+  response: LinkStep,
+}));
+export const linkConsent = /* @__PURE__ */ route('link.consent', () => ({
+  path: '/link/api/consent',
+  tag: 'Hosted Link',
+  summary: 'Submit a read-only API key and secret, or a public wallet address, for an institution (called by the page).',
+  auth: 'link',
+  metering: 'none',
+  request: z.strictObject({
+    link_token: LinkTokenField,
+    institution_id: Id,
+    api_key: z.string().min(1).max(LIMITS.credentialMaxLength).optional(),
+    api_secret: z.string().min(1).max(LIMITS.credentialMaxLength).optional(),
+    address: z.string().min(1).max(LINK_ADDRESS_MAX_LENGTH).optional(),
   }),
-  route('link.connect', {
-    path: '/link/api/connect',
-    tag: 'Hosted Link',
-    summary: 'Submit credentials for an institution (called by the page).',
-    auth: 'link',
-    metering: 'none',
-    request: z.strictObject({
-      link_token: LinkTokenField,
-      institution_id: Id,
-      username: z.string().min(1).max(LIMITS.credentialMaxLength),
-      password: z.string().min(1).max(LIMITS.credentialMaxLength),
-    }),
-    response: LinkStep,
+  response: LinkStep,
+}));
+export const linkUpload = /* @__PURE__ */ route('link.upload', () => ({
+  path: '/link/api/upload',
+  tag: 'Hosted Link',
+  summary: 'Upload a statement file (CSV, OFX, QFX, QBO) for an institution: the item is created with the file\'s data (called by the page).',
+  description: `The file is sent base64-encoded in JSON. The body may be up to ${LINK_UPLOAD_BODY_MAX_BYTES} bytes (under the 6 MB a Lambda invocation carries), so a file of at most ${LINK_UPLOAD_MAX_FILE_BYTES} bytes fits.`,
+  auth: 'link',
+  metering: 'none',
+  bodyMaxBytes: LINK_UPLOAD_BODY_MAX_BYTES,
+  longRunning: true,
+  request: z.strictObject({
+    link_token: LinkTokenField,
+    institution_id: Id,
+    file_name: z.string().min(1).max(255),
+    file_base64: StatementFileBase64,
   }),
-  route('link.mfa', {
-    path: '/link/api/mfa',
-    tag: 'Hosted Link',
-    summary: 'Submit the one-time code of an MFA challenge (called by the page).',
-    auth: 'link',
-    metering: 'none',
-    request: z.strictObject({ link_token: LinkTokenField, code: z.string().min(1).max(LIMITS.mfaCodeMaxLength) }),
-    response: LinkStep,
-  }),
-  route('link.method', {
-    path: '/link/api/method',
-    tag: 'Hosted Link',
-    summary: 'How the page collects consent for an institution: its connector\'s method, and whether a statement upload is offered (called by the page).',
-    auth: 'link',
-    metering: 'none',
-    request: z.strictObject({ link_token: LinkTokenField, institution_id: Id }),
-    response: LinkMethodAnswer,
-  }),
-  route('link.oauth.start', {
-    path: '/link/api/oauth/start',
-    tag: 'Hosted Link',
-    summary: 'Start an OAuth consent: the provider URL to send the user to; they come back to /link/oauth/callback (called by the page).',
-    auth: 'link',
-    metering: 'none',
-    request: z.strictObject({ link_token: LinkTokenField, institution_id: Id }),
-    response: z.object({ authorize_url: z.string() }),
-  }),
-  route('link.oauth.callback', {
-    method: 'GET',
-    path: '/link/oauth/callback',
-    tag: 'Hosted Link',
-    summary: 'Where the provider sends the user back after consent (?state&code, or ?state&error): serves the Link page, which completes the consent.',
-    auth: 'none',
-    metering: 'none',
-    request: null,
-    response: z.string(),
-    responseKind: 'html',
-  }),
-  route('link.oauth.complete', {
-    path: '/link/api/oauth/complete',
-    tag: 'Hosted Link',
-    summary: 'Finish an OAuth consent with what the provider sent back to the callback (called by the page).',
-    auth: 'link',
-    metering: 'none',
-    request: z.strictObject({
-      link_token: LinkTokenField,
-      /** The redirect's `state` (or the `ref` providers that name it so send back). */
-      state: z.string().min(1).max(LIMITS.tokenMaxLength),
-      code: z.string().min(1).max(LINK_OAUTH_PARAM_MAX_LENGTH).optional(),
-      error: z.string().min(1).max(LINK_OAUTH_PARAM_MAX_LENGTH).optional(),
-    }),
-    response: LinkStep,
-  }),
-  route('link.consent', {
-    path: '/link/api/consent',
-    tag: 'Hosted Link',
-    summary: 'Submit a read-only API key and secret, or a public wallet address, for an institution (called by the page).',
-    auth: 'link',
-    metering: 'none',
-    request: z.strictObject({
-      link_token: LinkTokenField,
-      institution_id: Id,
-      api_key: z.string().min(1).max(LIMITS.credentialMaxLength).optional(),
-      api_secret: z.string().min(1).max(LIMITS.credentialMaxLength).optional(),
-      address: z.string().min(1).max(LINK_ADDRESS_MAX_LENGTH).optional(),
-    }),
-    response: LinkStep,
-  }),
-  route('link.upload', {
-    path: '/link/api/upload',
-    tag: 'Hosted Link',
-    summary: 'Upload a statement file (CSV, OFX, QFX, QBO) for an institution: the item is created with the file\'s data (called by the page).',
-    description: `The file is sent base64-encoded in JSON. The body may be up to ${LINK_UPLOAD_BODY_MAX_BYTES} bytes (under the 6 MB a Lambda invocation carries), so a file of at most ${LINK_UPLOAD_MAX_FILE_BYTES} bytes fits.`,
-    auth: 'link',
-    metering: 'none',
-    bodyMaxBytes: LINK_UPLOAD_BODY_MAX_BYTES,
-    longRunning: true,
-    request: z.strictObject({
-      link_token: LinkTokenField,
-      institution_id: Id,
-      file_name: z.string().min(1).max(255),
-      file_base64: StatementFileBase64,
-    }),
-    response: LinkStep,
-  }),
+  response: LinkStep,
+}));
 
-  // ---------- sandbox helpers (test keys only) ----------
-  route('sandbox.public_token.create', {
-    path: '/v1/sandbox/public_token/create',
-    tag: 'Sandbox',
-    summary: 'Create a public token for a sandbox institution without the browser (CI helper).',
-    testKeysOnly: true,
-    dataAccess: true,
-    request: z.strictObject({
-      institution_id: Id,
-      products: z.array(Product).min(1).max(PRODUCTS.length),
-      username: z.string().min(1).max(LIMITS.clientNameMax).optional(),
-    }),
-    response: z.object({ public_token: z.string() }),
+// ---------- sandbox helpers (test keys only) ----------
+export const sandboxPublicTokenCreate = /* @__PURE__ */ route('sandbox.public_token.create', () => ({
+  path: '/v1/sandbox/public_token/create',
+  tag: 'Sandbox',
+  summary: 'Create a public token for a sandbox institution without the browser (CI helper).',
+  testKeysOnly: true,
+  dataAccess: true,
+  request: z.strictObject({
+    institution_id: Id,
+    products: z.array(Product).min(1).max(PRODUCTS.length),
+    username: z.string().min(1).max(LIMITS.clientNameMax).optional(),
   }),
-  route('sandbox.fire_webhook', {
-    path: '/v1/sandbox/fire_webhook',
-    tag: 'Sandbox',
-    summary: 'Fire a chosen webhook event for an item.',
-    testKeysOnly: true,
-    item: true,
-    request: z.strictObject({
-      access_token: AccessToken,
-      webhook_type: z.enum(EVENT_TYPES),
-    }),
-    response: z.object({ fired: z.boolean(), event_id: z.string() }),
+  response: z.object({ public_token: z.string() }),
+}));
+export const sandboxFireWebhook = /* @__PURE__ */ route('sandbox.fire_webhook', () => ({
+  path: '/v1/sandbox/fire_webhook',
+  tag: 'Sandbox',
+  summary: 'Fire a chosen webhook event for an item.',
+  testKeysOnly: true,
+  item: true,
+  request: z.strictObject({
+    access_token: AccessToken,
+    webhook_type: z.enum(EVENT_TYPES),
   }),
-  route('sandbox.item.reset_login', {
-    path: '/v1/sandbox/item/reset_login',
-    tag: 'Sandbox',
-    summary: 'Put an item into login_required (fires item.error).',
-    testKeysOnly: true,
-    item: true,
-    request: tokenOnly,
-    response: z.object({ reset_login: z.boolean() }),
-  }),
+  response: z.object({ fired: z.boolean(), event_id: z.string() }),
+}));
+export const sandboxItemResetLogin = /* @__PURE__ */ route('sandbox.item.reset_login', () => ({
+  path: '/v1/sandbox/item/reset_login',
+  tag: 'Sandbox',
+  summary: 'Put an item into login_required (fires item.error).',
+  testKeysOnly: true,
+  item: true,
+  request: tokenOnly,
+  response: z.object({ reset_login: z.boolean() }),
+}));
 
-  // ---------- webhooks (management) ----------
-  route('webhooks.endpoints.list', {
-    path: '/v1/webhooks/endpoints/list',
-    tag: 'Webhooks',
-    summary: "The key's environment's webhook endpoints.",
-    dataAccess: true,
-    request: z.strictObject({}),
-    bodyOptional: true,
-    response: z.object({ endpoints: z.array(WebhookEndpoint) }),
+// ---------- webhooks (management) ----------
+export const webhooksEndpointsList = /* @__PURE__ */ route('webhooks.endpoints.list', () => ({
+  path: '/v1/webhooks/endpoints/list',
+  tag: 'Webhooks',
+  summary: "The key's environment's webhook endpoints.",
+  dataAccess: true,
+  request: z.strictObject({}),
+  bodyOptional: true,
+  response: z.object({ endpoints: z.array(WebhookEndpoint) }),
+}));
+export const webhooksEndpointsCreate = /* @__PURE__ */ route('webhooks.endpoints.create', () => ({
+  path: '/v1/webhooks/endpoints/create',
+  tag: 'Webhooks',
+  summary: 'Register an endpoint (idempotent per URL); the environment signing secret is returned only when this call created it.',
+  dataAccess: true,
+  request: z.strictObject({ url: z.url({ protocol: /^https?$/ }).max(LIMITS.stringMaxLength) }),
+  response: z.object({ endpoint: WebhookEndpoint, created: z.boolean(), secret: z.string().nullable() }),
+}));
+export const webhooksEndpointsDelete = /* @__PURE__ */ route('webhooks.endpoints.delete', () => ({
+  path: '/v1/webhooks/endpoints/delete',
+  tag: 'Webhooks',
+  summary: 'Delete an endpoint; its pending deliveries are cancelled.',
+  dataAccess: true,
+  request: z.strictObject({ endpoint_id: Id }),
+  response: z.object({ deleted: z.boolean() }),
+}));
+export const webhooksSecretRotate = /* @__PURE__ */ route('webhooks.secret.rotate', () => ({
+  path: '/v1/webhooks/secret/rotate',
+  tag: 'Webhooks',
+  summary: 'Rotate the signing secret; the old one keeps signing (beside the new) for the grace period.',
+  dataAccess: true,
+  request: z.strictObject({ grace_period_hours: z.int().min(0).max(168).optional() }),
+  bodyOptional: true,
+  response: z.object({
+    secret: z.string(),
+    previous_secret_expires_at: z.string(),
+    signing_secrets: z
+      .array(
+        z.object({
+          last4: z.string().describe('The last four characters of the secret, to tell secrets apart.'),
+          expires_at: z.string().nullable().describe('When it stops signing; null for the current secret (it signs until the next rotation).'),
+        }),
+      )
+      .describe('Every secret that signs deliveries after this rotation, the new one first: at most 5.'),
   }),
-  route('webhooks.endpoints.create', {
-    path: '/v1/webhooks/endpoints/create',
-    tag: 'Webhooks',
-    summary: 'Register an endpoint (idempotent per URL); the environment signing secret is returned only when this call created it.',
-    dataAccess: true,
-    request: z.strictObject({ url: z.url({ protocol: /^https?$/ }).max(LIMITS.stringMaxLength) }),
-    response: z.object({ endpoint: WebhookEndpoint, created: z.boolean(), secret: z.string().nullable() }),
-  }),
-  route('webhooks.endpoints.delete', {
-    path: '/v1/webhooks/endpoints/delete',
-    tag: 'Webhooks',
-    summary: 'Delete an endpoint; its pending deliveries are cancelled.',
-    dataAccess: true,
-    request: z.strictObject({ endpoint_id: Id }),
-    response: z.object({ deleted: z.boolean() }),
-  }),
-  route('webhooks.secret.rotate', {
-    path: '/v1/webhooks/secret/rotate',
-    tag: 'Webhooks',
-    summary: 'Rotate the signing secret; the old one keeps signing (beside the new) for the grace period.',
-    dataAccess: true,
-    request: z.strictObject({ grace_period_hours: z.int().min(0).max(168).optional() }),
-    bodyOptional: true,
-    response: z.object({
-      secret: z.string(),
-      previous_secret_expires_at: z.string(),
-      signing_secrets: z
-        .array(
-          z.object({
-            last4: z.string().describe('The last four characters of the secret, to tell secrets apart.'),
-            expires_at: z.string().nullable().describe('When it stops signing; null for the current secret (it signs until the next rotation).'),
-          }),
-        )
-        .describe('Every secret that signs deliveries after this rotation, the new one first: at most 5.'),
-    }),
-  }),
-  route('webhooks.deliveries.list', {
-    path: '/v1/webhooks/deliveries/list',
-    tag: 'Webhooks',
-    summary: 'Recent deliveries, newest first, with every attempt (time, status code, latency, error).',
-    dataAccess: true,
-    request: z.strictObject({ count: Count.optional(), cursor: z.string().max(LIMITS.cursorMaxLength).optional() }),
-    bodyOptional: true,
-    response: z.object({ deliveries: z.array(WebhookDelivery), next_cursor: z.string().nullable() }),
-  }),
-  route('webhooks.events.replay', {
-    path: '/v1/webhooks/events/replay',
-    tag: 'Webhooks',
-    summary: 'Deliver an event again (to one endpoint or all), as a new delivery with the same event id.',
-    dataAccess: true,
-    request: z.strictObject({ event_id: Id, endpoint_id: Id.optional() }),
-    response: z.object({ delivery_ids: z.array(z.string()) }),
-  }),
+}));
+export const webhooksDeliveriesList = /* @__PURE__ */ route('webhooks.deliveries.list', () => ({
+  path: '/v1/webhooks/deliveries/list',
+  tag: 'Webhooks',
+  summary: 'Recent deliveries, newest first, with every attempt (time, status code, latency, error).',
+  dataAccess: true,
+  request: z.strictObject({ count: Count.optional(), cursor: z.string().max(LIMITS.cursorMaxLength).optional() }),
+  bodyOptional: true,
+  response: z.object({ deliveries: z.array(WebhookDelivery), next_cursor: z.string().nullable() }),
+}));
+export const webhooksEventsReplay = /* @__PURE__ */ route('webhooks.events.replay', () => ({
+  path: '/v1/webhooks/events/replay',
+  tag: 'Webhooks',
+  summary: 'Deliver an event again (to one endpoint or all), as a new delivery with the same event id.',
+  dataAccess: true,
+  request: z.strictObject({ event_id: Id, endpoint_id: Id.optional() }),
+  response: z.object({ delivery_ids: z.array(z.string()) }),
+}));
 
-  // ---------- GraphQL (functions/surfaces/graphql) ----------
-  route('graphql.query', {
-    protocol: 'graphql',
-    dataAccess: true,
-    path: '/v1/graphql',
-    tag: 'GraphQL',
-    summary: 'Read-only GraphQL gateway over items, accounts, transactions, institutions, categories and the data products.',
-    description:
-      'GraphQL over HTTP (application/json or application/graphql-response+json). Errors follow the GraphQL response format, ' +
-      'with our error type, code and request_id in each error\'s extensions. One HTTP request counts as one API request.',
-    request: z.object({
-      query: z.string().min(1).max(LIMITS.graphqlQueryMaxLength),
-      variables: z.record(z.string(), z.unknown()).nullable().optional(),
-      operationName: z.string().max(LIMITS.idMaxLength).nullable().optional(),
-      extensions: z.record(z.string(), z.unknown()).nullable().optional(),
-    }),
-    response: z.looseObject({ data: z.unknown().optional(), errors: z.array(z.unknown()).optional() }),
+// ---------- GraphQL (functions/surfaces/graphql) ----------
+export const graphqlQuery = /* @__PURE__ */ route('graphql.query', () => ({
+  protocol: 'graphql',
+  dataAccess: true,
+  path: '/v1/graphql',
+  tag: 'GraphQL',
+  summary: 'Read-only GraphQL gateway over items, accounts, transactions, institutions, categories and the data products.',
+  description:
+    'GraphQL over HTTP (application/json or application/graphql-response+json). Errors follow the GraphQL response format, ' +
+    'with our error type, code and request_id in each error\'s extensions. One HTTP request counts as one API request.',
+  request: z.object({
+    query: z.string().min(1).max(LIMITS.graphqlQueryMaxLength),
+    variables: z.record(z.string(), z.unknown()).nullable().optional(),
+    operationName: z.string().max(LIMITS.idMaxLength).nullable().optional(),
+    extensions: z.record(z.string(), z.unknown()).nullable().optional(),
   }),
-  route('graphql.ide', {
-    method: 'GET',
-    path: '/v1/graphql',
-    tag: 'GraphQL',
-    summary: 'GraphiQL, the interactive GraphQL IDE (a web page, assets bundled).',
-    description:
-      'The page itself is small and never cached (it carries a fresh CSP nonce); its scripts and styles are served from the same path ' +
-      'with `?asset=<name>&v=<sha256>`, immutable and cached for a year.',
-    auth: 'none',
-    metering: 'none',
-    request: null,
-    response: z.string(),
-    responseKind: 'html',
-  }),
+  response: z.looseObject({ data: z.unknown().optional(), errors: z.array(z.unknown()).optional() }),
+}));
+export const graphqlIde = /* @__PURE__ */ route('graphql.ide', () => ({
+  method: 'GET',
+  path: '/v1/graphql',
+  tag: 'GraphQL',
+  summary: 'GraphiQL, the interactive GraphQL IDE (a web page, assets bundled).',
+  description:
+    'The page itself is small and never cached (it carries a fresh CSP nonce); its scripts and styles are served from the same path ' +
+    'with `?asset=<name>&v=<sha256>`, immutable and cached for a year.',
+  auth: 'none',
+  metering: 'none',
+  request: null,
+  response: z.string(),
+  responseKind: 'html',
+}));
 
-  // ---------- MCP (functions/surfaces/mcp; tools in functions/contracts/mcp-tools.ts) ----------
-  route('mcp.call', {
-    protocol: 'mcp',
-    dataAccess: true,
-    path: '/mcp',
-    tag: 'MCP',
-    summary: 'The Model Context Protocol server (Streamable HTTP, stateless, JSON responses).',
-    description:
-      'JSON-RPC 2.0 messages of the Model Context Protocol: initialize, tools/list, tools/call. Each HTTP request counts as one ' +
-      'request against the API quota, or the AI quota when it calls an ai_* tool.',
-    request: z.looseObject({ jsonrpc: z.literal('2.0'), method: z.string().max(LIMITS.idMaxLength) }),
-    response: z.looseObject({ jsonrpc: z.literal('2.0') }),
-  }),
-  route('mcp.describe', {
-    method: 'GET',
-    path: '/mcp',
-    tag: 'MCP',
-    summary: 'A descriptor of the MCP server and its tools (with their input schemas).',
-    auth: 'none',
-    metering: 'none',
-    request: null,
-    response: loose('The server name, version, transport, authentication and tools.'),
-  }),
-  route('discovery.mcp', {
-    method: 'GET',
-    path: '/.well-known/mcp.json',
-    tag: 'Discovery',
-    summary: 'MCP discovery document: where the server is and how to authenticate.',
-    auth: 'none',
-    metering: 'none',
-    request: null,
-    response: loose('The MCP server descriptor.'),
-  }),
-  route('discovery.ai-plugin', {
-    method: 'GET',
-    path: '/.well-known/ai-plugin.json',
-    tag: 'Discovery',
-    summary: 'AI plugin manifest pointing at openapi.json and the MCP server.',
-    auth: 'none',
-    metering: 'none',
-    request: null,
-    response: loose('An ai-plugin.json manifest.'),
-  }),
+// ---------- MCP (functions/surfaces/mcp; tools in functions/contracts/mcp-tools.ts) ----------
+export const mcpCall = /* @__PURE__ */ route('mcp.call', () => ({
+  protocol: 'mcp',
+  dataAccess: true,
+  path: '/mcp',
+  tag: 'MCP',
+  summary: 'The Model Context Protocol server (Streamable HTTP, stateless, JSON responses).',
+  description:
+    'JSON-RPC 2.0 messages of the Model Context Protocol: initialize, tools/list, tools/call. Each HTTP request counts as one ' +
+    'request against the API quota, or the AI quota when it calls an ai_* tool.',
+  request: z.looseObject({ jsonrpc: z.literal('2.0'), method: z.string().max(LIMITS.idMaxLength) }),
+  response: z.looseObject({ jsonrpc: z.literal('2.0') }),
+}));
+export const mcpDescribe = /* @__PURE__ */ route('mcp.describe', () => ({
+  method: 'GET',
+  path: '/mcp',
+  tag: 'MCP',
+  summary: 'A descriptor of the MCP server and its tools (with their input schemas).',
+  auth: 'none',
+  metering: 'none',
+  request: null,
+  response: loose('The server name, version, transport, authentication and tools.'),
+}));
+export const discoveryMcp = /* @__PURE__ */ route('discovery.mcp', () => ({
+  method: 'GET',
+  path: '/.well-known/mcp.json',
+  tag: 'Discovery',
+  summary: 'MCP discovery document: where the server is and how to authenticate.',
+  auth: 'none',
+  metering: 'none',
+  request: null,
+  response: loose('The MCP server descriptor.'),
+}));
+export const discoveryAiPlugin = /* @__PURE__ */ route('discovery.ai-plugin', () => ({
+  method: 'GET',
+  path: '/.well-known/ai-plugin.json',
+  tag: 'Discovery',
+  summary: 'AI plugin manifest pointing at openapi.json and the MCP server.',
+  auth: 'none',
+  metering: 'none',
+  request: null,
+  response: loose('An ai-plugin.json manifest.'),
+}));
+
+/** Every route, in the order the stack, openapi.json and llms.txt list them. */
+const DECLARED_ROUTES = [
+  discoveryOpenapi,
+  discoveryLlms,
+  discoveryLlmsFull,
+  healthGet,
+  linkTokenCreate,
+  linkTokenExchange,
+  itemsGet,
+  itemsRemove,
+  itemsRefresh,
+  itemsStatementsUpload,
+  institutionsSearch,
+  institutionsGetById,
+  accountsGet,
+  accountsBalanceGet,
+  transactionsSync,
+  transactionsGet,
+  identityGet,
+  incomeGet,
+  liabilitiesGet,
+  recurringGet,
+  categoriesGet,
+  assetsGet,
+  investmentsHoldingsGet,
+  investmentsTransactionsGet,
+  aiCategorize,
+  aiSubscriptions,
+  aiCashflow,
+  aiMerchant,
+  aiHealthScore,
+  aiFinancialSummary,
+  aiFraudRisk,
+  aiPurchaseAnalysis,
+  aiWeeklyReport,
+  linkPage,
+  linkSdk,
+  linkSession,
+  linkInstitutions,
+  linkConnect,
+  linkMfa,
+  linkMethod,
+  linkOauthStart,
+  linkOauthCallback,
+  linkOauthComplete,
+  linkConsent,
+  linkUpload,
+  sandboxPublicTokenCreate,
+  sandboxFireWebhook,
+  sandboxItemResetLogin,
+  webhooksEndpointsList,
+  webhooksEndpointsCreate,
+  webhooksEndpointsDelete,
+  webhooksSecretRotate,
+  webhooksDeliveriesList,
+  webhooksEventsReplay,
+  graphqlQuery,
+  graphqlIde,
+  mcpCall,
+  mcpDescribe,
+  discoveryMcp,
+  discoveryAiPlugin,
 ] as const satisfies readonly Route[];
 
-type DeclaredRoutes = (typeof DECLARED_ROUTES)[number];
+/** A route of the table, literal types kept (see DeclaredRoute): what defineOperation binds a handler to. */
+export type TableRoute = (typeof DECLARED_ROUTES)[number];
 /** Every route id in the table, as a union of literals. */
-export type RouteId = DeclaredRoutes['id'];
+export type RouteId = TableRoute['id'];
 /** The declared route with this id, literal types kept (see DeclaredRoute). */
-export type RouteById<Id extends RouteId> = Extract<DeclaredRoutes, { id: Id }>;
+export type RouteById<Id extends RouteId> = Extract<TableRoute, { id: Id }>;
 /**
  * The parsed JSON body a route's handler receives (zod output); an empty object on bodyless routes;
  * the raw body text (UTF-8 decoded, size-checked) on protocol routes, whose library parses it.
  */
-export type RequestOf<Id extends RouteId> = RouteById<Id>['protocol'] extends Protocol ? string : RequestBody<RouteById<Id>['request']>;
+export type RequestOfRoute<R extends Route> = R['protocol'] extends Protocol ? string : RequestBody<R['request']>;
+export type RequestOf<Id extends RouteId> = RequestOfRoute<RouteById<Id>>;
 type RequestBody<Schema> = Schema extends z.ZodType ? z.output<Schema> : Record<string, never>;
 /**
  * What a route's handler returns: the input of its response schema, since that is what the schema
  * checks (in tests) and what is serialised as is.
  */
-export type ResponseOf<Id extends RouteId> = z.input<RouteById<Id>['response']>;
+export type ResponseOfRoute<R extends Route> = z.input<R['response']>;
+export type ResponseOf<Id extends RouteId> = ResponseOfRoute<RouteById<Id>>;
 
-/** The table as plain routes, for everything that iterates it (CDK, local server, documents, tests). */
+/**
+ * The table as plain routes, for what needs every route (CDK, the local server, openapi.json,
+ * llms.txt, GraphQL, MCP, the fallback's 405 answers, tests). A handler reaches its own route through
+ * its const instead: referencing ROUTES, ROUTES_BY_ID or routeById puts all sixty in its bundle.
+ */
 export const ROUTES: readonly Route[] = DECLARED_ROUTES;
 
-export const ROUTES_BY_ID: ReadonlyMap<string, Route> = new Map(ROUTES.map((r) => [r.id, r]));
+export const ROUTES_BY_ID: ReadonlyMap<string, Route> = /* @__PURE__ */ new Map(/* @__PURE__ */ ROUTES.map((r) => [r.id, r]));
 
 export function routeById<Id extends RouteId>(id: Id): RouteById<Id>;
 export function routeById(id: string): Route;

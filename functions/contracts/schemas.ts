@@ -12,7 +12,7 @@ export const ENVIRONMENTS = ['test', 'live'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 
 export const PRODUCTS = ['transactions', 'identity', 'income', 'assets', 'investments', 'liabilities', 'recurring'] as const;
-export const Product = z.enum(PRODUCTS).meta({ id: 'Product', description: 'A data product an item can consent to.' });
+export const Product = /* @__PURE__ */ z.enum(PRODUCTS).meta({ id: 'Product', description: 'A data product an item can consent to.' });
 export type Product = z.infer<typeof Product>;
 
 export const INSTITUTION_TYPES = [
@@ -24,37 +24,37 @@ export const INSTITUTION_TYPES = [
   'crypto_wallet',
   'business',
 ] as const;
-export const InstitutionType = z.enum(INSTITUTION_TYPES).meta({ id: 'InstitutionType' });
+export const InstitutionType = /* @__PURE__ */ z.enum(INSTITUTION_TYPES).meta({ id: 'InstitutionType' });
 
 const isRealDate = (value: string) => {
   const parsed = new Date(`${value}T00:00:00Z`);
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value;
 };
-export const DateString = z
+export const DateString = /* @__PURE__ */ z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date as YYYY-MM-DD')
   .refine(isRealDate, 'expected a real calendar date')
   .meta({ description: 'A calendar date, YYYY-MM-DD.', example: '2026-07-01' });
 
-export const Timestamp = z.string().meta({ description: 'ISO 8601 timestamp (UTC).', format: 'date-time' });
-export const CurrencyCode = z.string().regex(/^[A-Z]{3}$/).meta({ description: 'ISO 4217 currency code.' });
-export const CountryCode = z.string().regex(/^[A-Z]{2}$/, 'expected an ISO 3166-1 alpha-2 country code such as US');
+export const Timestamp = /* @__PURE__ */ z.string().meta({ description: 'ISO 8601 timestamp (UTC).', format: 'date-time' });
+export const CurrencyCode = /* @__PURE__ */ z.string().regex(/^[A-Z]{3}$/).meta({ description: 'ISO 4217 currency code.' });
+export const CountryCode = /* @__PURE__ */ z.string().regex(/^[A-Z]{2}$/, 'expected an ISO 3166-1 alpha-2 country code such as US');
 
-export const AccessToken = z
+export const AccessToken = /* @__PURE__ */ z
   .string()
   .max(LIMITS.tokenMaxLength)
   .regex(/^fc_at_[A-Za-z0-9]+$/, 'expected an access token starting with fc_at_')
   .meta({ description: 'The item access token from /v1/link/token/exchange (prefix fc_at_).' });
 
-export const Id = z.string().min(1).max(LIMITS.idMaxLength);
-export const AccountIds = z.array(Id).min(1).max(LIMITS.accountIdsMax).meta({ description: 'At least one account_id of this item.' });
-export const Count = z.int().min(1).max(LIMITS.pageMax).default(LIMITS.pageDefault);
-export const Offset = z.int().min(0).max(LIMITS.offsetMax).default(0);
+export const Id = /* @__PURE__ */ (() => z.string().min(1).max(LIMITS.idMaxLength))();
+export const AccountIds = /* @__PURE__ */ z.array(Id).min(1).max(LIMITS.accountIdsMax).meta({ description: 'At least one account_id of this item.' });
+export const Count = /* @__PURE__ */ (() => z.int().min(1).max(LIMITS.pageMax).default(LIMITS.pageDefault))();
+export const Offset = /* @__PURE__ */ z.int().min(0).max(LIMITS.offsetMax).default(0);
 
 // ---------- resources ----------
 
 export const ITEM_STATUSES = ['healthy', 'login_required', 'error'] as const;
-export const ItemStatus = z.enum(ITEM_STATUSES).meta({ id: 'ItemStatus' });
+export const ItemStatus = /* @__PURE__ */ z.enum(ITEM_STATUSES).meta({ id: 'ItemStatus' });
 export type ItemStatus = z.infer<typeof ItemStatus>;
 
 /**
@@ -63,17 +63,18 @@ export type ItemStatus = z.infer<typeof ItemStatus>;
  * two stages, the most recent days first (functions/app/lifecycle.ts).
  */
 export const TRANSACTIONS_UPDATE_STATUSES = ['not_ready', 'initial_update_complete', 'historical_update_complete'] as const;
-export const TransactionsUpdateStatus = z.enum(TRANSACTIONS_UPDATE_STATUSES).meta({
-  id: 'TransactionsUpdateStatus',
-  description: `\`not_ready\`: no transactions are loaded yet. \`initial_update_complete\`: the most recent ${INITIAL_UPDATE_DAYS} days are loaded (\`/v1/transactions/get\` serves them). \`historical_update_complete\`: the whole history is loaded (recurring, income and assets serve it). An item without the transactions product is \`historical_update_complete\` from the start.`,
-});
+export const TransactionsUpdateStatus = /* @__PURE__ */ (() =>
+  z.enum(TRANSACTIONS_UPDATE_STATUSES).meta({
+    id: 'TransactionsUpdateStatus',
+    description: `\`not_ready\`: no transactions are loaded yet. \`initial_update_complete\`: the most recent ${INITIAL_UPDATE_DAYS} days are loaded (\`/v1/transactions/get\` serves them). \`historical_update_complete\`: the whole history is loaded (recurring, income and assets serve it). An item without the transactions product is \`historical_update_complete\` from the start.`,
+  }))();
 export type TransactionsUpdateStatus = z.infer<typeof TransactionsUpdateStatus>;
 
-export const ItemError = z
+export const ItemError = /* @__PURE__ */ z
   .object({ type: z.string(), code: z.string(), message: z.string() })
   .meta({ id: 'ItemError', description: 'Why the item is not healthy.' });
 
-export const SyncError = z
+export const SyncError = /* @__PURE__ */ z
   .object({
     code: z.string().meta({ description: 'The error code the pull ended with, e.g. `provider_error` or `rate_limit_exceeded`.' }),
     message: z.string(),
@@ -81,7 +82,7 @@ export const SyncError = z
   })
   .meta({ id: 'SyncError' });
 
-export const Item = z
+export const Item = /* @__PURE__ */ z
   .object({
     item_id: z.string(),
     institution_id: z.string(),
@@ -99,15 +100,16 @@ export const Item = z
   })
   .meta({ id: 'Item' });
 
-export const Balances = z.object({
-  current: z.number(),
-  available: z.number().nullable(),
-  limit: z.number().nullable(),
-  iso_currency_code: CurrencyCode,
-});
+export const Balances = /* @__PURE__ */ (() =>
+  z.object({
+    current: z.number(),
+    available: z.number().nullable(),
+    limit: z.number().nullable(),
+    iso_currency_code: CurrencyCode,
+  }))();
 
 export const ACCOUNT_TYPES = ['depository', 'investment', 'credit', 'loan', 'crypto'] as const;
-export const Account = z
+export const Account = /* @__PURE__ */ z
   .object({
     account_id: z.string(),
     name: z.string(),
@@ -123,10 +125,10 @@ export const Account = z
 export type AccountRecord = z.infer<typeof Account>;
 
 export const PAYMENT_CHANNELS = ['online', 'in_store', 'transfer', 'other'] as const;
-export const PaymentChannel = z.enum(PAYMENT_CHANNELS);
+export const PaymentChannel = /* @__PURE__ */ z.enum(PAYMENT_CHANNELS);
 export type PaymentChannel = z.infer<typeof PaymentChannel>;
 
-export const Transaction = z
+export const Transaction = /* @__PURE__ */ z
   .object({
     transaction_id: z.string(),
     account_id: z.string(),
@@ -145,9 +147,9 @@ export const Transaction = z
 /** A transaction as every layer stores and returns it (one shape, from the contract). */
 export type TransactionRecord = z.infer<typeof Transaction>;
 
-export const RemovedTransaction = z.object({ transaction_id: z.string() }).meta({ id: 'RemovedTransaction' });
+export const RemovedTransaction = /* @__PURE__ */ z.object({ transaction_id: z.string() }).meta({ id: 'RemovedTransaction' });
 
-export const Institution = z
+export const Institution = /* @__PURE__ */ z
   .object({
     institution_id: z.string(),
     name: z.string(),
@@ -162,7 +164,7 @@ export const Institution = z
   })
   .meta({ id: 'Institution' });
 
-export const DetailedCategory = z
+export const DetailedCategory = /* @__PURE__ */ z
   .object({
     category_detailed: z.string(),
     label: z.string(),
@@ -171,7 +173,7 @@ export const DetailedCategory = z
   })
   .meta({ id: 'DetailedCategory' });
 
-export const Category = z
+export const Category = /* @__PURE__ */ z
   .object({
     category: z.string(),
     label: z.string(),
@@ -181,15 +183,16 @@ export const Category = z
   })
   .meta({ id: 'Category' });
 
-export const Security = z.object({
-  security_id: z.string(),
-  ticker: z.string(),
-  name: z.string(),
-  type: z.enum(['equity', 'etf', 'crypto', 'cash', 'bond']),
-  close_price: z.number(),
-});
+export const Security = /* @__PURE__ */ (() =>
+  z.object({
+    security_id: z.string(),
+    ticker: z.string(),
+    name: z.string(),
+    type: z.enum(['equity', 'etf', 'crypto', 'cash', 'bond']),
+    close_price: z.number(),
+  }))();
 
-export const Holding = z
+export const Holding = /* @__PURE__ */ z
   .object({
     holding_id: z.string(),
     account_id: z.string(),
@@ -200,7 +203,7 @@ export const Holding = z
   })
   .meta({ id: 'Holding' });
 
-export const InvestmentTransaction = z
+export const InvestmentTransaction = /* @__PURE__ */ z
   .object({
     investment_transaction_id: z.string(),
     account_id: z.string(),
@@ -215,22 +218,23 @@ export const InvestmentTransaction = z
   .meta({ id: 'InvestmentTransaction' });
 
 export const EngineMeta = {
-  engine: z.enum(['rules', 'ai', 'ai+rules']),
-  model: z.string().meta({ description: 'The model that took part, or the rules engine version when only rules ran.' }),
+  engine: /* @__PURE__ */ z.enum(['rules', 'ai', 'ai+rules']),
+  model: /* @__PURE__ */ z.string().meta({ description: 'The model that took part, or the rules engine version when only rules ran.' }),
 };
 
 /** An amount in an AI request: finite and at most LIMITS.aiAmountMax either way. */
-export const AiAmount = z.number().min(-LIMITS.aiAmountMax).max(LIMITS.aiAmountMax);
+export const AiAmount = /* @__PURE__ */ (() => z.number().min(-LIMITS.aiAmountMax).max(LIMITS.aiAmountMax))();
 
 /** Bring-your-own transaction for the AI endpoints (id, description, amount). */
-export const InputTransaction = z.strictObject({
-  id: Id,
-  description: z.string().min(1).max(LIMITS.descriptorMaxLength),
-  amount: AiAmount,
-  date: DateString.optional(),
-  iso_currency_code: CurrencyCode.optional(),
-});
-export const InputTransactions = z.array(InputTransaction).min(1).max(LIMITS.aiTransactionsMax);
+export const InputTransaction = /* @__PURE__ */ (() =>
+  z.strictObject({
+    id: Id,
+    description: z.string().min(1).max(LIMITS.descriptorMaxLength),
+    amount: AiAmount,
+    date: DateString.optional(),
+    iso_currency_code: CurrencyCode.optional(),
+  }))();
+export const InputTransactions = /* @__PURE__ */ (() => z.array(InputTransaction).min(1).max(LIMITS.aiTransactionsMax))();
 
 /** Request body of AI endpoints that accept either an item or a raw payload. */
 export function tokenOrTransactions<T extends z.ZodRawShape>(extra: T) {

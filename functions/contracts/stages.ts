@@ -3,7 +3,7 @@
 export const DEPLOYED_STAGES = ['sandbox', 'production'] as const;
 export type DeployedStage = (typeof DEPLOYED_STAGES)[number];
 
-export const RUNTIME_STAGES = ['local', ...DEPLOYED_STAGES] as const;
+export const RUNTIME_STAGES = /* @__PURE__ */ (() => ['local', ...DEPLOYED_STAGES] as const)();
 export type RuntimeStage = (typeof RUNTIME_STAGES)[number];
 
 /**

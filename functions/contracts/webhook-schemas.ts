@@ -1,11 +1,11 @@
 // Schemas of the webhook management operations (/v1/webhooks/...).
 import * as z from 'zod';
 
-export const WebhookEndpoint = z
+export const WebhookEndpoint = /* @__PURE__ */ z
   .object({ endpoint_id: z.string(), url: z.string(), created_at: z.string() })
   .meta({ id: 'WebhookEndpoint' });
 
-export const WebhookAttempt = z
+export const WebhookAttempt = /* @__PURE__ */ z
   .object({
     attempt: z.int().min(1),
     at: z.string(),
@@ -15,7 +15,7 @@ export const WebhookAttempt = z
   })
   .meta({ id: 'WebhookAttempt' });
 
-export const WebhookDelivery = z
+export const WebhookDelivery = /* @__PURE__ */ z
   .object({
     delivery_id: z.string(),
     event_id: z.string(),

@@ -29,7 +29,7 @@ import { secondsUntilMonthlyReset } from '../core/rate-limit';
 import { authorizeAndMeter, rateLimitHeaderValues, type AuthContext } from '../data/api-keys-repo';
 import { emitEvent } from '../data/events';
 import { currentRequestId, logger, metrics, metricsEnabled } from './observability';
-import { mcpMeterKind, protocolErrorResponse } from './protocols';
+import { protocolErrorResponse } from './protocols';
 import type { Deps } from './runtime';
 
 export type ApiEvent = APIGatewayProxyEvent;
@@ -321,7 +321,10 @@ export function versionCheck(): ApiMiddleware {
   };
 }
 
-export function authenticate(route: Route, deps: () => Deps): ApiMiddleware {
+/** Which monthly quota a request counts against, from its raw body (the MCP server: the tool it calls). */
+export type MeterKindOf = (rawBody: string) => 'api' | 'ai';
+
+export function authenticate(route: Route, deps: () => Deps, meterKind?: MeterKindOf): ApiMiddleware {
   return {
     before: async (request: ApiRequest) => {
       // Public documents need no key; the Link page's API is authenticated by its link token.
@@ -332,7 +335,7 @@ export function authenticate(route: Route, deps: () => Deps): ApiMiddleware {
       if (header === undefined || header.trim() === '') throw new ApiError('missing_api_key');
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match || !isWellFormedApiKey(match[1])) throw new ApiError('malformed_api_key');
-      const auth = await authorizeAndMeter(deps(), match[1], meterKindOf(route, request.event));
+      const auth = await authorizeAndMeter(deps(), match[1], meterKindOf(route, request.event, meterKind));
       state.auth = auth;
       // The meter marks the one request per month whose write reached a threshold.
       if (auth.usage.thresholdReached !== undefined) await announceUsage(deps(), state, auth, auth.usage.thresholdReached);
@@ -350,11 +353,11 @@ export function authenticate(route: Route, deps: () => Deps): ApiMiddleware {
 }
 
 /**
- * Which monthly quota a request counts against: its route's, except on the MCP server, where a
- * request that calls an ai_* tool counts as AI (the route that tool runs is metered `ai`).
+ * Which monthly quota a request counts against: its route's, unless the operation decides per request
+ * (the MCP server, where a request that calls an ai_* tool counts as AI).
  */
-function meterKindOf(route: Route, event: ApiEvent): 'api' | 'ai' {
-  if (route.protocol === 'mcp') return mcpMeterKind(rawBodyOf(event));
+function meterKindOf(route: Route, event: ApiEvent, meterKind: MeterKindOf | undefined): 'api' | 'ai' {
+  if (meterKind) return meterKind(rawBodyOf(event));
   return route.metering === 'ai' ? 'ai' : 'api';
 }
 

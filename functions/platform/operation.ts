@@ -1,21 +1,24 @@
-// defineOperation() turns a route id and a plain async function into the Lambda handler that API
-// Gateway invokes and the local server calls: the same module in both runtimes. The function is
-// typed from the route table: its body is the route's parsed request, it must return the route's
-// response, and `item` / `auth` are non-null exactly where the route guarantees them.
+// defineOperation() turns a route declaration and a plain async function into the Lambda handler that
+// API Gateway invokes and the local server calls: the same module in both runtimes. The function is
+// typed from the route: its body is the route's parsed request, it must return the route's response,
+// and `item` / `auth` are non-null exactly where the route guarantees them.
+//
+// Everything a request needs is read off the route object the handler passes in, never looked up in
+// the whole table: a handler's bundle then carries its own route's schemas only (see
+// functions/contracts/routes.ts). The fallback below is the one exception: its 405 answers list
+// every path's methods.
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { ApiError } from '../contracts/errors';
 import {
   CONTENT_TYPES,
-  routeById,
   ROUTES,
   aliasPaths,
   type Protocol,
-  type RequestOf,
-  type ResponseOf,
+  type RequestOfRoute,
+  type ResponseOfRoute,
   type Route,
-  type RouteById,
-  type RouteId,
+  type TableRoute,
 } from '../contracts/routes';
 import type { AuthContext } from '../data/api-keys-repo';
 import { itemForAccessToken, type ItemRecord } from '../data/items-repo';
@@ -31,6 +34,7 @@ import {
   versionCheck,
   type ApiEvent,
   type ApiResult,
+  type MeterKindOf,
   type RequestInternal,
 } from './middleware';
 import { inRequestScope, logger } from './observability';
@@ -55,12 +59,12 @@ export interface OperationContext<
   event: ApiEvent;
 }
 
-/** The context a route's handler receives, read off the route table. */
-export type OperationContextOf<Id extends RouteId> = OperationContext<
-  RequestOf<Id>,
-  RouteById<Id>['item'] extends true ? ItemRecord : null,
-  RouteById<Id>['auth'] extends 'key' ? AuthContext : null,
-  RouteById<Id>
+/** The context a route's handler receives, read off its route declaration. */
+export type OperationContextOf<R extends TableRoute> = OperationContext<
+  RequestOfRoute<R>,
+  R['item'] extends true ? ItemRecord : null,
+  R['auth'] extends 'key' ? AuthContext : null,
+  R
 >;
 
 /**
@@ -70,10 +74,10 @@ export type OperationContextOf<Id extends RouteId> = OperationContext<
  * headers (the hosted Link page and its SDK). A protocol route (GraphQL, MCP) always renders its own
  * response: its library decides status, content type and body.
  */
-export type OperationResultOf<Id extends RouteId> = RouteById<Id>['protocol'] extends Protocol
+export type OperationResultOf<R extends TableRoute> = R['protocol'] extends Protocol
   ? RenderedResponse
-  : RouteById<Id>['responseKind'] extends 'json'
-    ? ReadonlyDeep<ResponseOf<Id>>
+  : R['responseKind'] extends 'json'
+    ? ReadonlyDeep<ResponseOfRoute<R>>
     : string | RenderedResponse;
 
 /** A text, HTML or script answer with its own status code and headers (security and caching). */
@@ -92,11 +96,18 @@ type ReadonlyDeep<T> = T extends readonly (infer Element)[]
     ? { readonly [K in keyof T]: ReadonlyDeep<T[K]> }
     : T;
 
-export type OperationImpl<Id extends RouteId> = (ctx: OperationContextOf<Id>) => Promise<OperationResultOf<Id>> | OperationResultOf<Id>;
+export type OperationImpl<R extends TableRoute> = (ctx: OperationContextOf<R>) => Promise<OperationResultOf<R>> | OperationResultOf<R>;
 
 export interface OperationOptions {
   /** Cache-Control of a successful answer; every other answer is `no-store` (see requestContext). */
   cacheControl?: string;
+  /**
+   * Which monthly quota a request counts against, where the route's `metering` cannot say: the MCP
+   * server's requests count as AI when they call an ai_* tool (mcpMeterKind in ./protocols). The MCP
+   * route's handler passes it, so that only its bundle carries the tool table; an MCP route without
+   * it fails at load.
+   */
+  meterKind?: MeterKindOf;
 }
 
 /** Public documents that are the same for every caller: shared caches may keep them a few minutes. */
@@ -104,9 +115,10 @@ export const PUBLIC_DOCUMENT_CACHE_CONTROL = 'public, max-age=300';
 
 export type LambdaHandler = (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
-/** A route's handler, carrying the route id it was defined for (checked against its module's name). */
+/** A route's handler, carrying the route it was defined for (its id is checked against its module's name). */
 export type RouteHandler = LambdaHandler & {
   readonly routeId: string;
+  readonly route: Route;
   /** The route's own function, for invokeRoute (the MCP server's tools run it without a second HTTP request). */
   readonly impl: (ctx: OperationContext<unknown>) => unknown;
 };
@@ -161,12 +173,13 @@ async function resolveItem(deps: Deps, route: Route, auth: AuthContext | null, b
   return item;
 }
 
-export function defineOperation<Id extends RouteId>(routeId: Id, impl: OperationImpl<Id>, options: OperationOptions = {}): RouteHandler {
-  const route = routeById(routeId);
+export function defineOperation<R extends TableRoute>(route: R, impl: OperationImpl<R>, options: OperationOptions = {}): RouteHandler {
+  // An MCP request counts against the quota of the tool it calls; without the hook every call would count as API.
+  if (route.protocol === 'mcp' && !options.meterKind) throw new Error(`${route.id} is an MCP route: pass options.meterKind (mcpMeterKind)`);
   // The middlewares establish what the route's types promise: the body parsed by its schema (an
   // empty object on bodyless routes), the key on key routes, the item on item routes.
   const untyped = impl as (ctx: OperationContext<unknown>) => unknown;
-  return Object.assign(operation(route, untyped, options), { routeId: route.id, impl: untyped });
+  return Object.assign(operation(route, untyped, options), { routeId: route.id, route, impl: untyped });
 }
 
 /** The request an inline call is made within: its caller (already authenticated and metered), ids and event. */
@@ -186,7 +199,7 @@ export interface InlineCall {
  * against the response schema where responses are checked. Failures are the same ApiErrors.
  */
 export async function invokeRoute(handler: RouteHandler, call: InlineCall, args: unknown): Promise<unknown> {
-  const route = routeById(handler.routeId);
+  const { route } = handler;
   if (route.auth !== 'key' || route.responseKind !== 'json' || route.protocol) throw new Error(`${route.id} cannot be invoked inline`);
   if (route.testKeysOnly && call.auth.environment !== 'test') throw new ApiError('test_key_required');
   let body: unknown = {};
@@ -253,7 +266,7 @@ function operation(route: Route, impl: (ctx: OperationContext<unknown>) => unkno
       .use(requestContext(route))
       .use(errorEnvelope(route))
       .use(versionCheck())
-      .use(authenticate(route, runtime))
+      .use(authenticate(route, runtime, options.meterKind))
       .use(parseBody(route)),
   );
 }

@@ -1,7 +1,8 @@
 // What the shared middlewares need to know about the two non-REST protocols (route `protocol`):
 // how an error they raise (missing or bad key, rate limit, quota, oversized body, storage down) is
-// rendered in the protocol's own format, and which quota an MCP request counts against. The
-// protocols themselves live in functions/surfaces/graphql and functions/surfaces/mcp.
+// rendered in the protocol's own format; and which quota an MCP request counts against, which the
+// MCP route's handler hands to them. The protocols themselves live in functions/surfaces/graphql and
+// functions/surfaces/mcp.
 import type { APIGatewayProxyResult as ApiResult } from 'aws-lambda';
 import type { ApiError } from '../contracts/errors';
 import { MCP_TOOLS_BY_NAME } from '../contracts/mcp-tools';
@@ -74,7 +75,9 @@ export function parseMcpBody(rawBody: string): unknown {
 
 /**
  * The quota an MCP request counts against: AI when it calls an ai_* tool (a tool's route decides),
- * API otherwise (initialize, tools/list, ping, notifications, bodies the server will refuse).
+ * API otherwise (initialize, tools/list, ping, notifications, bodies the server will refuse). The MCP
+ * route's handler passes it to defineOperation (`meterKind`); it reads the whole route table, so the
+ * shared middlewares never reference it.
  */
 export function mcpMeterKind(rawBody: string): 'api' | 'ai' {
   const message = parseMcpBody(rawBody);

@@ -4,7 +4,7 @@
 // replay, expiry, the user declining) and the callback page.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LINK_UPLOAD_BODY_MAX_BYTES } from '../../functions/contracts/routes';
+import { LINK_UPLOAD_BODY_MAX_BYTES } from '../../functions/contracts/limits';
 import { tokenHash } from '../../functions/core/tokens';
 import { sealProviderSecrets } from '../../functions/app/provider-secrets';
 import { getLinkSession, listAbandonedConnections, setPendingOauth } from '../../functions/data/items-repo';

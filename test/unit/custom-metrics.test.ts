@@ -4,6 +4,7 @@
 import type { Context } from 'aws-lambda';
 import { apiEvent } from '../support/api-event';
 import type * as ErrorsModule from '../../functions/contracts/errors';
+import { discoveryLlms } from '../../functions/contracts/routes';
 import type * as ObservabilityModule from '../../functions/platform/observability';
 import type * as OperationModule from '../../functions/platform/operation';
 import type * as RuntimeModule from '../../functions/platform/runtime';
@@ -54,15 +55,15 @@ it('is on, as on Lambda', () => {
 });
 
 it('publishes nothing for a successful request, and no cold-start metric', async () => {
-  const handler = defineOperation('discovery.llms', async () => 'ok');
+  const handler = defineOperation(discoveryLlms, async () => 'ok');
   expect((await handler(request(), context)).statusCode).toBe(200);
   expect(published).toEqual([]);
   expect(observability.metrics.captureColdStartMetric).not.toHaveBeenCalled();
 });
 
 it('publishes ClientError without a route dimension for a 4xx, and ServerError with the route for a 5xx', async () => {
-  const refused = defineOperation('discovery.llms', async () => fail('institution_not_found'));
-  const broken = defineOperation('discovery.llms', async () => {
+  const refused = defineOperation(discoveryLlms, async () => fail('institution_not_found'));
+  const broken = defineOperation(discoveryLlms, async () => {
     throw new Error('broken for the test');
   });
   expect((await refused(request(), context)).statusCode).toBe(404);

@@ -2,6 +2,7 @@
 // it is written and after any await, with many requests in flight in one process (the local server).
 import type { Context } from 'aws-lambda';
 import { apiEvent } from '../support/api-event';
+import { discoveryLlms } from '../../functions/contracts/routes';
 import type * as ObservabilityModule from '../../functions/platform/observability';
 import type * as OperationModule from '../../functions/platform/operation';
 import type * as RuntimeModule from '../../functions/platform/runtime';
@@ -65,7 +66,7 @@ describe('per-request log context', () => {
     const allInFlight = barrier(CONCURRENT_REQUESTS);
     // The handler stands for app and data code: it logs through the shared `logger` with no request
     // id of its own, before and after yielding to the other requests.
-    const handler = defineOperation('discovery.llms', async ({ requestId }) => {
+    const handler = defineOperation(discoveryLlms, async ({ requestId }) => {
       logger.info('deep: before the await', { expected_request_id: requestId });
       await allInFlight();
       await new Promise((resolve) => setImmediate(resolve));

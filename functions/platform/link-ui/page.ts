@@ -13,7 +13,7 @@
 // - Referrer-Policy no-referrer keeps the token (it is in the page URL) out of Referer headers,
 //   including the one the redirect_uri host would otherwise see; no-store keeps it out of caches.
 import { randomBytes } from 'node:crypto';
-import { LINK_UPLOAD_MAX_FILE_BYTES } from '../../contracts/routes';
+import { LINK_UPLOAD_MAX_FILE_BYTES } from '../../contracts/limits';
 import { INSTITUTION_TYPES } from '../../contracts/schemas';
 import { CATALOG } from '../../core/institutions-catalog';
 import { httpUrlOf } from '../../core/link-rules';

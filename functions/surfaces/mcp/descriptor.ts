@@ -1,10 +1,12 @@
 // The public documents that describe the MCP server: GET /mcp (the server and its tools with their
 // input schemas), /.well-known/mcp.json (a server card for discovery) and /.well-known/ai-plugin.json
 // (a plugin manifest pointing at openapi.json and the MCP server). All are built from the contract
-// (route table, MCP_TOOLS) and the deployment's base URL; none needs a key.
+// (route table, MCP_TOOLS) and the deployment's base URL; none needs a key. Only GET /mcp reads the
+// whole table (each tool's input schema and REST route): the two discovery documents take the few
+// routes they point at by their consts, so their bundles carry no other route.
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_SERVER_INFO, MCP_TOOLS } from '../../contracts/mcp-tools';
-import { aliasPaths, routeById } from '../../contracts/routes';
+import { aliasPaths, discoveryLlms, discoveryMcp, discoveryOpenapi, mcpCall, routeById } from '../../contracts/routes';
 import { mcpToolDefinitions } from './tool-definitions';
 
 const SERVER_DESCRIPTION =
@@ -15,11 +17,9 @@ const AUTHENTICATION_NOTE = 'Send your API key as a bearer token: `Authorization
 
 const METERING_NOTE = 'Each HTTP request counts as one request against the API quota, or the AI quota when it calls an ai_* tool.';
 
-const pathOf = (routeId: string) => routeById(routeId).path;
-
 /** The MCP endpoint and its alias (`/mcp`, `/api/mcp`) as absolute URLs. */
 function endpoints(baseUrl: string): string[] {
-  return aliasPaths(routeById('mcp.call')).map((path) => baseUrl + path);
+  return aliasPaths(mcpCall).map((path) => baseUrl + path);
 }
 
 /** GET /mcp: the server, how to reach it and its tools with their JSON input schemas. */
@@ -44,11 +44,11 @@ export function mcpDescriptor(baseUrl: string) {
     authentication: { type: 'bearer', header: 'Authorization', required: true, description: AUTHENTICATION_NOTE },
     metering: METERING_NOTE,
     capabilities: { tools: { listChanged: false } },
-    tools: MCP_TOOLS.map((tool, index) => ({
-      ...definitions[index],
-      rest_route: { method: routeById(tool.route).method, path: pathOf(tool.route) },
-    })),
-    documentation: { openapi: baseUrl + pathOf('discovery.openapi'), llms: baseUrl + pathOf('discovery.llms') },
+    tools: MCP_TOOLS.map((tool, index) => {
+      const { method, path } = routeById(tool.route);
+      return { ...definitions[index], rest_route: { method, path } };
+    }),
+    documentation: { openapi: baseUrl + discoveryOpenapi.path, llms: baseUrl + discoveryLlms.path },
   };
 }
 
@@ -65,10 +65,10 @@ export function mcpDiscoveryDocument(baseUrl: string) {
     transport: { type: 'streamable-http', endpoint, alternate_endpoints: alternates, stateless: true },
     authentication: { required: true, schemes: ['bearer'], description: AUTHENTICATION_NOTE },
     capabilities: { tools: { listChanged: false } },
-    tools: mcpToolDefinitions().map(({ name, description }) => ({ name, description })),
+    tools: MCP_TOOLS.map(({ name, description }) => ({ name, description })),
     descriptor: endpoint,
-    openapi: baseUrl + pathOf('discovery.openapi'),
-    documentation: baseUrl + pathOf('discovery.llms'),
+    openapi: baseUrl + discoveryOpenapi.path,
+    documentation: baseUrl + discoveryLlms.path,
   };
 }
 
@@ -88,7 +88,7 @@ export function aiPluginManifest(baseUrl: string) {
       `${SERVER_DESCRIPTION} Use the REST API described by the OpenAPI document, or the MCP server at ${endpoint} ` +
       `(tools: ${MCP_TOOLS.map((t) => t.name).join(', ')}). Item tools take the access_token that exchange_public_token returns.`,
     auth: { type: 'user_http', authorization_type: 'bearer' },
-    api: { type: 'openapi', url: baseUrl + pathOf('discovery.openapi') },
-    mcp: { url: endpoint, transport: 'streamable-http', discovery: baseUrl + pathOf('discovery.mcp') },
+    api: { type: 'openapi', url: baseUrl + discoveryOpenapi.path },
+    mcp: { url: endpoint, transport: 'streamable-http', discovery: baseUrl + discoveryMcp.path },
   };
 }
