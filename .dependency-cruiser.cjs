@@ -6,16 +6,20 @@
 //                                      data <- edge <- api
 //   surfaces (GraphQL schema, MCP server) sit beside api: they call use cases and route handlers.
 //   browser (the Link page's own code) sees the contract's types and the page protocol only.
+//   consoleUi (the console page's server side) is edge-like; consoleBrowser (the console app, React)
+//   sees the contract and the console permission table (pure) only.
 //   platform/local is the local composition root and may import anything.
 const layer = {
   contracts: '^functions/contracts/',
   core: '^functions/core/',
   connectors: '^functions/connectors/',
-  platform: '^functions/platform/(runtime|ports|observability|aws-ports|aws-call-tracing|bundled-sdks|model-port|model-bedrock|model-openai|model-environment)\\.ts$|^functions/platform/crypto/',
+  platform: '^functions/platform/(runtime|ports|observability|aws-ports|aws-call-tracing|bundled-sdks|model-port|model-bedrock|model-openai|model-environment|console-identity|console-identity-cognito)\\.ts$|^functions/platform/crypto/',
   data: '^functions/data/',
   app: '^functions/app/',
   edge: '^functions/platform/(middleware|operation|fallback|openapi|llms|protocols)\\.ts$|^functions/platform/link-ui/(?!browser/)',
   browser: '^functions/platform/link-ui/browser/',
+  consoleUi: '^functions/console-ui/(?!browser/)',
+  consoleBrowser: '^functions/console-ui/browser/',
   surfaces: '^functions/surfaces/',
   api: '^functions/api/',
   workers: '^functions/workers/',
@@ -51,12 +55,20 @@ module.exports = {
       from: { path: layer.browser },
       to: { path: '^functions/', pathNot: `${layer.browser}|${layer.contracts}|^functions/platform/link-ui/(protocol|icons)\\.ts$` },
     },
+    only('consoleUi', ['contracts', 'core', 'platform'], 'The console page (shell and packed assets) is edge-like: it serves files, never a use case or a repository.'),
+    {
+      name: 'console-browser-imports-only-contract-and-permission-table',
+      comment: 'The console app runs in the user\'s browser: it may read the contract and the permission table (pure), nothing else server-side.',
+      severity: 'error',
+      from: { path: layer.consoleBrowser },
+      to: { path: '^functions/', pathNot: `${layer.consoleBrowser}|${layer.contracts}|^functions/core/console-permissions\\.ts$` },
+    },
     only(
       'surfaces',
       ['contracts', 'core', 'data', 'app', 'platform', 'edge', 'api'],
       'The GraphQL and MCP surfaces re-expose the REST routes: they call the same use cases (GraphQL) or the routes\' own handler code (MCP).',
     ),
-    only('api', ['contracts', 'core', 'data', 'app', 'platform', 'edge', 'surfaces'], 'Route handlers are thin: they bind a route to a use case.'),
+    only('api', ['contracts', 'core', 'data', 'app', 'platform', 'edge', 'surfaces', 'consoleUi'], 'Route handlers are thin: they bind a route to a use case.'),
     only('workers', ['contracts', 'core', 'data', 'app', 'platform'], 'Workers bind a queue or workflow message to a use case.'),
     {
       name: 'every-file-belongs-to-a-layer',
@@ -78,7 +90,7 @@ module.exports = {
         'contracts, core and connectors are plain functions: no AWS SDK, no file, network or process I/O. ' +
         'The one exception is the webhook URL guard, which must resolve a host to check where it points.',
       severity: 'error',
-      from: { path: any('contracts', 'core', 'connectors', 'browser'), pathNot: '^functions/core/webhook-url\\.ts$' },
+      from: { path: any('contracts', 'core', 'connectors', 'browser', 'consoleBrowser'), pathNot: '^functions/core/webhook-url\\.ts$' },
       to: { path: `(^|node_modules/)@aws-sdk/|${IO_MODULES}` },
     },
     {

@@ -15,6 +15,7 @@ import { runSurfaces } from './surfaces';
 import { runColdStart } from './cold-start';
 import { runCostModel } from './cost-model';
 import { runStatementImport } from './statement-import';
+import { runRequestLog } from './request-log';
 
 async function main(): Promise<void> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
   await runAiCategorize();
   await runSurfaces();
   await runStatementImport();
+  await runRequestLog();
   await runColdStart();
   await runCostModel();
 }

@@ -1,6 +1,8 @@
 // `npm start`: the whole service locally on DynamoDB Local. No AWS, no Docker.
 //   PORT (default 4010), HOST (default 127.0.0.1), FC_LOCAL_DATA_DIR (default .data/),
-//   FC_LOCAL_IN_MEMORY=1 (keep nothing), FC_LOCAL_SEED (applications and keys, JSON).
+//   FC_LOCAL_IN_MEMORY=1 (keep nothing), FC_LOCAL_SEED (applications and keys, JSON),
+//   FC_LOCAL_CONSOLE_EMAIL (the console's first owner, default owner@localhost).
+import { ensureConsoleOwner } from '../functions/platform/local/console-owner';
 import { startLocalStack } from '../functions/platform/local/local-stack';
 import { bannerKey, parseSeed } from '../functions/platform/local/seed';
 import { webhookTimeScaleFromEnv } from '../functions/platform/local/workflows';
@@ -32,6 +34,7 @@ async function main(): Promise<void> {
       process.exit(1);
     },
   });
+  const owner = await ensureConsoleOwner(stack.deps, { email: process.env.FC_LOCAL_CONSOLE_EMAIL, applicationIds: stack.keys.map((k) => k.applicationId) });
   // Only a key shown in full can go into the example; a masked one would not authenticate.
   const exampleKey = stack.keys.find((k) => bannerKey(k) === k.key)?.key ?? '<your key>';
   const lines = [
@@ -39,6 +42,7 @@ async function main(): Promise<void> {
     `Fincore is listening on ${stack.baseUrl}`,
     `  data: ${inMemory ? 'in memory (FC_LOCAL_IN_MEMORY=1)' : `${dataDir}/ (DynamoDB Local files, owner-only)`}; DynamoDB Local on ${stack.dynamodbEndpoint} (loopback only)`,
     `  docs: ${stack.baseUrl}/openapi.json  ${stack.baseUrl}/llms.txt`,
+    `  console: ${stack.baseUrl}/console/  sign in as ${owner.email} ${owner.password ? `/ ${owner.password} (shown once)` : '(password shown at its first start only)'}`,
     `  webhooks: loopback endpoints allowed for test keys (local mode); retry schedule x${webhookTimeScale} (FC_LOCAL_WEBHOOK_TIME_SCALE)`,
     '  keys (a generated key is shown once, seeded and live keys masked; only their SHA-256 is stored):',
     ...stack.keys.map((k) => `    ${k.application} [${k.plan}] ${k.environment}: ${bannerKey(k)}`),

@@ -14,11 +14,11 @@
 // the ApiKey row's committed count (functions/core/usage.ts) in the same transaction as the request
 // the shard admits. docs/architecture.md, "Metering", explains the design and its guarantees.
 import { ConditionalCheckFailedException, TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ApiError } from '../contracts/errors';
 import { PLANS, type PlanName } from '../contracts/limits';
-import { displayOfKey, environmentOfKey, keyIdFromHash, sha256Hex } from '../core/api-keys';
+import { displayOfKey, environmentOfKey, keyIdFromHash, sha256Hex, type StoredKeyDisplay } from '../core/api-keys';
 import {
   keyHeaders,
   MAX_METERING_SHARDS,
@@ -294,6 +294,14 @@ const ROW_NAMES = { '#status': 'status', '#env': 'environment', '#live': 'live_a
 const ROW_VALUES = { ':active': 'active', ':test': 'test', ':true': true };
 /** The key may be used at all: active, and a test key or a plan with live access. */
 const KEY_USABLE = '#status = :active AND (#env = :test OR #live = :true)';
+/**
+ * When the shard last admitted a request (Unix ms), for the console's "last used": one more SET
+ * clause in the write that meters the request anyway, so it costs no request, and no index write
+ * (the ApiKey row's `tat` changes in every such write already; the other shards have no index
+ * attributes). A key's last use is the latest over its shards (lastUsedOfKeys).
+ */
+const LAST_USED = '#lastUsed = :now';
+const LAST_USED_NAMES = { '#lastUsed': 'last_used_at' };
 
 /**
  * Meter one request on one shard. The ApiKey row admits while its committed count is below the
@@ -308,10 +316,11 @@ function meterUpdate(tableName: string, keyHash: string, shard: number, kind: Ki
   return new UpdateCommand({
     TableName: tableName,
     Key: keys.meteringShard(keyHash, shard),
-    UpdateExpression: `${step.update} ADD #used :one`,
+    UpdateExpression: `${step.update}, ${LAST_USED} ADD #used :one`,
     ConditionExpression: `${KEY_USABLE} AND ${step.condition} AND ${quotaCondition}`,
     ExpressionAttributeNames: {
       ...ROW_NAMES,
+      ...LAST_USED_NAMES,
       ...step.names,
       '#used': attrs.used,
       '#quota': `quota_${kind}`,
@@ -356,10 +365,10 @@ function borrowAndMeter(tableName: string, keyHash: string, shard: number, view:
         Update: {
           TableName: tableName,
           Key: keys.meteringShard(keyHash, shard),
-          UpdateExpression: `${step.update} ADD #used :one, #allotted :units`,
+          UpdateExpression: `${step.update}, ${LAST_USED} ADD #used :one, #allotted :units`,
           // The plan is pinned: what this process knows of the key (its quota, its identity) holds.
           ConditionExpression: `${KEY_USABLE} AND #plan = :plan AND ${step.condition}`,
-          ExpressionAttributeNames: { ...ROW_NAMES, ...step.names, '#plan': 'plan', '#used': attrs.used, '#allotted': attrs.allotted },
+          ExpressionAttributeNames: { ...ROW_NAMES, ...LAST_USED_NAMES, ...step.names, '#plan': 'plan', '#used': attrs.used, '#allotted': attrs.allotted },
           ExpressionAttributeValues: { ...ROW_VALUES, ':now': now, ':one': 1, ':units': borrow.units, ':plan': view.plan },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
@@ -554,6 +563,21 @@ export interface ApplicationRecord {
   redirectUris?: readonly string[];
   /** Origins whose pages may frame Link through the SDK (test keys may also use loopback origins). */
   linkOrigins?: readonly string[];
+  /** The console organisation that owns the application (indexed: the organisation lists its applications). */
+  organizationId?: string;
+  /** When the application was created (kept from the first write; orders the organisation's list). */
+  createdAt?: string;
+}
+
+/** An application as stored. */
+export interface StoredApplication {
+  applicationId: string;
+  name: string;
+  plan: PlanName;
+  redirectUris: readonly string[];
+  linkOrigins: readonly string[];
+  organizationId: string | null;
+  createdAt: string | null;
 }
 
 /** The application's Link allowlists (both empty for an unknown application). */
@@ -562,21 +586,125 @@ export interface LinkSettings {
   linkOrigins: readonly string[];
 }
 
+/**
+ * Writes an application's settings. An update, not a put: what other writers keep on the row (the
+ * owning organisation and its index entry, the creation time) stays when the local seed writes the
+ * settings again at every start.
+ */
 export async function putApplication(deps: Deps, app: ApplicationRecord): Promise<void> {
+  const now = new Date(deps.clock.now()).toISOString();
+  const createdAt = app.createdAt ?? now;
+  const update = updateExpression({
+    set: {
+      application_id: app.applicationId,
+      name: app.name,
+      plan: app.plan,
+      redirect_uris: [...(app.redirectUris ?? [])],
+      link_origins: [...(app.linkOrigins ?? [])],
+      updated_at: now,
+      ...(app.organizationId === undefined
+        ? {}
+        : { organization_id: app.organizationId, ...keys.applicationOfOrganization(app.organizationId, createdAt, app.applicationId) }),
+    },
+    setIfMissing: { created_at: createdAt },
+  });
   await deps.ddb.send(
-    new PutCommand({
+    new UpdateCommand({
       TableName: deps.config.tableName,
-      Item: {
-        ...keys.application(app.applicationId),
-        application_id: app.applicationId,
-        name: app.name,
-        plan: app.plan,
-        redirect_uris: [...(app.redirectUris ?? [])],
-        link_origins: [...(app.linkOrigins ?? [])],
-        updated_at: new Date(deps.clock.now()).toISOString(),
-      },
+      Key: keys.application(app.applicationId),
+      UpdateExpression: update.expression,
+      ExpressionAttributeNames: update.names,
+      ExpressionAttributeValues: update.placeholders,
     }),
   );
+}
+
+function storedApplication(row: Record<string, unknown>): StoredApplication {
+  return {
+    applicationId: String(row.application_id),
+    name: String(row.name),
+    plan: row.plan as PlanName,
+    redirectUris: (row.redirect_uris as string[] | undefined) ?? [],
+    linkOrigins: (row.link_origins as string[] | undefined) ?? [],
+    organizationId: (row.organization_id as string | undefined) ?? null,
+    createdAt: (row.created_at as string | undefined) ?? null,
+  };
+}
+
+export async function getApplication(deps: Deps, applicationId: string): Promise<StoredApplication | undefined> {
+  const res = await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: keys.application(applicationId), ConsistentRead: true }));
+  return res.Item ? storedApplication(res.Item) : undefined;
+}
+
+/** An organisation's applications, oldest first (the index: a just-created one may show a moment later). */
+export async function listApplicationsOf(deps: Deps, organizationId: string): Promise<StoredApplication[]> {
+  const out: StoredApplication[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res: QueryCommandOutput = await deps.ddb.send(
+      new QueryCommand({
+        TableName: deps.config.tableName,
+        IndexName: TABLE.globalIndexes[0].indexName,
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.applicationsOf(organizationId).gsi1pk },
+        ExclusiveStartKey: start,
+      }),
+    );
+    out.push(...(res.Items ?? []).map(storedApplication));
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+/**
+ * Renames an application or changes its plan, only while it belongs to `organizationId`; undefined
+ * when it does not (any more). The plan stamped on its keys follows through replanKey.
+ */
+export async function updateApplication(
+  deps: Deps,
+  applicationId: string,
+  organizationId: string,
+  patch: { name?: string; plan?: PlanName },
+): Promise<StoredApplication | undefined> {
+  const update = updateExpression({ set: { ...patch, updated_at: new Date(deps.clock.now()).toISOString() } });
+  try {
+    const res = await deps.ddb.send(
+      new UpdateCommand({
+        TableName: deps.config.tableName,
+        Key: keys.application(applicationId),
+        UpdateExpression: update.expression,
+        ConditionExpression: '#org = :org',
+        ExpressionAttributeNames: { ...update.names, '#org': 'organization_id' },
+        ExpressionAttributeValues: { ...update.placeholders, ':org': organizationId },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return storedApplication(res.Attributes ?? {});
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Takes an application out of its organisation (the organisation is being deleted): it leaves the
+ * organisation's list, and `detached_from` records where it was. Its items and rows stay.
+ */
+export async function detachApplication(deps: Deps, applicationId: string, organizationId: string): Promise<void> {
+  try {
+    await deps.ddb.send(
+      new UpdateCommand({
+        TableName: deps.config.tableName,
+        Key: keys.application(applicationId),
+        UpdateExpression: 'SET detached_from = :org, updated_at = :at REMOVE organization_id, gsi1pk, gsi1sk',
+        ConditionExpression: 'organization_id = :org',
+        ExpressionAttributeValues: { ':org': organizationId, ':at': new Date(deps.clock.now()).toISOString() },
+      }),
+    );
+  } catch (err) {
+    // Already detached (a retried delete): nothing left to do.
+    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+  }
 }
 
 export async function getLinkSettings(deps: Deps, applicationId: string): Promise<LinkSettings> {
@@ -599,6 +727,10 @@ export interface StoredKey {
   createdAt: string;
   /** SHA-256 of the key: the row's identity; not secret, but never shown to people. */
   keyHash: string;
+  /** The key's metering shards (1 for Free and Startup). */
+  shards: number;
+  /** When the ApiKey row (shard 0) last admitted a request (Unix ms); the other shards: lastUsedOfKeys. */
+  lastUsedOnKeyRow: number | null;
 }
 
 export async function listKeys(deps: Deps, applicationId: string, environment?: Environment): Promise<StoredKey[]> {
@@ -607,8 +739,9 @@ export async function listKeys(deps: Deps, applicationId: string, environment?: 
     new QueryCommand({
       TableName: deps.config.tableName,
       IndexName: TABLE.globalIndexes[0].indexName,
-      KeyConditionExpression: 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)',
-      ExpressionAttributeValues: { ':pk': k.gsi1pk, ':prefix': k.gsi1skPrefix },
+      // Every environment: the partition alone (DynamoDB refuses an empty begins_with prefix).
+      KeyConditionExpression: k.gsi1skPrefix ? 'gsi1pk = :pk AND begins_with(gsi1sk, :prefix)' : 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': k.gsi1pk, ...(k.gsi1skPrefix ? { ':prefix': k.gsi1skPrefix } : {}) },
     }),
   );
   return (res.Items ?? []).map((row) => ({
@@ -619,7 +752,28 @@ export async function listKeys(deps: Deps, applicationId: string, environment?: 
     plan: row.plan,
     createdAt: row.created_at,
     keyHash: row.key_hash,
+    shards: Number(row.shards ?? 1),
+    lastUsedOnKeyRow: typeof row.last_used_at === 'number' ? row.last_used_at : null,
   }));
+}
+
+/**
+ * When each key last admitted a request (Unix ms, null if never), by key hash: the latest over its
+ * metering shards. A one-shard key needs nothing more than its listing; a sharded key's other shards
+ * are read (one BatchGetItem per key), which only the console's key listing does.
+ */
+export async function lastUsedOfKeys(deps: Deps, stored: readonly StoredKey[]): Promise<Map<string, number | null>> {
+  const out = new Map<string, number | null>();
+  for (const key of stored) {
+    if (key.shards <= 1) {
+      out.set(key.keyHash, key.lastUsedOnKeyRow);
+      continue;
+    }
+    const rows = await readMeterRows(deps, key.keyHash);
+    const times = rows.map((row) => row?.last_used_at).filter((at): at is number => typeof at === 'number');
+    out.set(key.keyHash, times.length ? Math.max(...times) : null);
+  }
+  return out;
 }
 
 /** An update's clauses with generated placeholders, so no attribute name can collide with a reserved word. */
@@ -694,6 +848,42 @@ export async function issueKey(deps: Deps, app: ApplicationRecord, apiKey: strin
   const keyId = keyIdFromHash(keyHash);
   const display = displayOfKey(apiKey);
   const createdAt = new Date(deps.clock.now()).toISOString();
+  await stampKeyRows(deps, app, { keyHash, environment, keyId, display }, 'issue');
+  for (const other of await listKeys(deps, app.applicationId, environment)) {
+    if (other.keyId !== keyId && other.status === 'active') await markRevoked(deps, other.keyHash);
+  }
+  return { keyId, keyHash, environment, status: 'active', display: display.display, plan: app.plan, createdAt, shards: shardsFor(app.plan), lastUsedOnKeyRow: null };
+}
+
+/**
+ * Stamps the application's plan on a key that is active, without the key itself (the console holds
+ * only its hash): the same transaction as issueKey's, so the ApiKey row and every shard change plan
+ * together, shards beyond the new count retire, and the month's count stays whole. False when the
+ * key is unknown or no longer active (a revoked key is never made active again).
+ */
+export async function replanKey(deps: Deps, app: ApplicationRecord, keyHash: string): Promise<boolean> {
+  const res = await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: keys.apiKey(keyHash), ConsistentRead: true }));
+  const row = res.Item;
+  if (!row || row.status !== 'active' || row.application_id !== app.applicationId) return false;
+  const display: StoredKeyDisplay = { prefix: String(row.prefix), last4: String(row.last4), display: String(row.display) };
+  return stampKeyRows(deps, app, { keyHash, environment: row.environment as Environment, keyId: String(row.key_id), display }, 'replan');
+}
+
+interface KeyIdentity {
+  keyHash: string;
+  environment: Environment;
+  keyId: string;
+  display: StoredKeyDisplay;
+}
+
+/**
+ * `issue`: the key becomes active with the plan (idempotent for the same key and application).
+ * `replan`: only while the key is active (the ApiKey row's status is part of the condition), so a
+ * revocation that lands first wins; false then.
+ */
+async function stampKeyRows(deps: Deps, app: ApplicationRecord, identity: KeyIdentity, mode: 'issue' | 'replan'): Promise<boolean> {
+  const { keyHash, environment, keyId, display } = identity;
+  const createdAt = new Date(deps.clock.now()).toISOString();
   const month = new Date(deps.clock.now());
   const plan = planAttributes(app.plan);
   // An unlimited plan has no quota attributes; drop stale ones from a previous plan.
@@ -708,6 +898,7 @@ export async function issueKey(deps: Deps, app: ApplicationRecord, apiKey: strin
     if (keyRow && keyRow.application_id !== app.applicationId) {
       throw new Error(`Key ${display.display} already belongs to another application`);
     }
+    if (mode === 'replan' && keyRow?.status !== 'active') return false;
     const unlent = [0, 0];
     const shardWrites = rows.flatMap((row, shard) => {
       if (shard === 0 || (shard >= plan.shards && !row)) return [];
@@ -745,7 +936,7 @@ export async function issueKey(deps: Deps, app: ApplicationRecord, apiKey: strin
       add: { [counted[0]]: unlent[0], [counted[1]]: unlent[1] },
       remove: staleQuotas,
     });
-    const keyUnchanged = unchangedSince(keyRow, ['application_id', 'shards']);
+    const keyUnchanged = unchangedSince(keyRow, mode === 'replan' ? ['application_id', 'shards', 'status'] : ['application_id', 'shards']);
     try {
       await deps.ddb.send(
         new TransactWriteCommand({
@@ -766,14 +957,11 @@ export async function issueKey(deps: Deps, app: ApplicationRecord, apiKey: strin
       );
       break;
     } catch (err) {
-      // Something wrote the key's rows since they were read (traffic, another provisioning): again.
+      // Something wrote the key's rows since they were read (traffic, another provisioning, a revocation): again.
       if (!(err instanceof TransactionCanceledException) || attempt >= PROVISIONING_TRIES) throw err;
     }
   }
-  for (const other of await listKeys(deps, app.applicationId, environment)) {
-    if (other.keyId !== keyId && other.status === 'active') await markRevoked(deps, other.keyHash);
-  }
-  return { keyId, keyHash, environment, status: 'active', display: display.display, plan: app.plan, createdAt };
+  return true;
 }
 
 /** Revokes the ApiKey row and every shard of the key in one transaction: no shard admits after it. */
@@ -807,6 +995,11 @@ export async function revokeKey(deps: Deps, apiKey: string): Promise<void> {
   await markRevoked(deps, sha256Hex(apiKey));
 }
 
+/** Revokes a key known by its hash (the console lists keys, it never holds one). */
+export async function revokeKeyByHash(deps: Deps, keyHash: string): Promise<void> {
+  await markRevoked(deps, keyHash);
+}
+
 /** One metering row's counts this month: units it admitted, and (shards 1..N-1) units it was lent. */
 export interface ShardUsage {
   shard: number;
@@ -817,7 +1010,11 @@ export interface ShardUsage {
 
 /** Every metering row of a key this month, for tests, dashboards and the bench. */
 export async function usageByShard(deps: Deps, apiKey: string, at: Date): Promise<ShardUsage[]> {
-  const rows = await readMeterRows(deps, sha256Hex(apiKey));
+  return usageByShardOfHash(deps, sha256Hex(apiKey), at);
+}
+
+async function usageByShardOfHash(deps: Deps, keyHash: string, at: Date): Promise<ShardUsage[]> {
+  const rows = await readMeterRows(deps, keyHash);
   const counts = (row: MeterRow, kind: Kind) => ({
     used: Number(row[usageAttribute(kind, at)] ?? 0),
     allotted: Number(row[allotmentAttribute(kind, at)] ?? 0),
@@ -830,7 +1027,12 @@ export async function usageByShard(deps: Deps, apiKey: string, at: Date): Promis
  * count, less what it lent to other shards and they have not used yet.
  */
 export async function monthlyUsage(deps: Deps, apiKey: string, at: Date): Promise<{ api: number; ai: number }> {
-  const shards = await usageByShard(deps, apiKey, at);
+  return monthlyUsageByHash(deps, sha256Hex(apiKey), at);
+}
+
+/** monthlyUsage of a key known by its hash (the console sums an application's keys; it never holds one). */
+export async function monthlyUsageByHash(deps: Deps, keyHash: string, at: Date): Promise<{ api: number; ai: number }> {
+  const shards = await usageByShardOfHash(deps, keyHash, at);
   const admittedOf = (kind: Kind) => shards.reduce((sum, s) => sum + s[kind].used - s[kind].allotted, 0);
   return { api: admittedOf('api'), ai: admittedOf('ai') };
 }

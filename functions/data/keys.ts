@@ -54,7 +54,7 @@
 // INVITE#<sha256(token)>/INVITE (gsi1 ORGINVITES#<org>/<created>#<id>, TTL); Application rows gain
 // gsi1 ORGAPPS#<org>/<created>#<app>; AuditEntry AUDIT#<org>/<at>#<request_id> (TTL); RequestLog
 // REQLOG#<app>#<env>#<day>#<shard 0-3>/<at>#<request_id> (TTL) with REQID#<request_id>/REQID (TTL);
-// UsageDay USAGEDAY#<app>#<env>/<day>.
+// UsageDay USAGEDAY#<app>#<env>/<day>; UsageNotice USAGENOTICE#<app>#<env>/<yyyy-mm>#<quota>#<percent> (TTL).
 //
 // Every row that belongs to an application carries application_id and environment.
 // The ApiKey row also carries the key's token bucket (GCRA `tat`/`gate`) and its monthly usage
@@ -235,6 +235,17 @@ export const keys = {
   /** A finished day's request count, computed once from the request log. */
   usageDay: (applicationId: string, environment: Environment, day: string) => ({ pk: `USAGEDAY#${applicationId}#${environment}`, sk: day }),
   usageDaysOf: (applicationId: string, environment: Environment) => ({ pk: `USAGEDAY#${applicationId}#${environment}` }),
+  /**
+   * A usage.limit_approaching event, indexed by month (events themselves are found only by id): at
+   * most one per quota and threshold a month, so the console lists a month's notices in one Query.
+   */
+  usageNotice: (applicationId: string, environment: Environment, month: string, quota: 'api' | 'ai', percent: number) => ({
+    pk: `USAGENOTICE#${applicationId}#${environment}`,
+    sk: `${month}#${quota}#${percent}`,
+  }),
+  usageNoticesOf: (applicationId: string, environment: Environment, month: string) => ({ pk: `USAGENOTICE#${applicationId}#${environment}`, skPrefix: `${month}#` }),
+  /** The gsi1 partition listing an application's items of one environment (keys.itemByApplication): the console counts it. */
+  itemsOfApplication: (applicationId: string, environment: Environment) => ({ gsi1pk: keys.itemByApplication(applicationId, environment, '', '').gsi1pk }),
   /** A row that never exists: the health check reads it, one cheap GetItem proving storage answers. */
   storageProbe: () => ({ pk: 'HEALTH', sk: 'PROBE' }),
 };

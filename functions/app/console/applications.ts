@@ -1,0 +1,68 @@
+// Applications of an organisation: list, create (admin), rename or change plan (admin).
+//
+// A plan change writes the application row and then stamps the new plan on each of its active keys
+// (replanKey: the ApiKey row and every metering shard in one transaction, as issuing a key does), so
+// the rate limit, quotas and live access of the keys follow at once. A key issued in the moment
+// between the two reads the application's plan when it is issued.
+import { randomBytes } from 'node:crypto';
+import * as z from 'zod';
+import { PLAN_NAMES, PLANS, type PlanName } from '../../contracts/limits';
+import { getApplication, listApplicationsOf, listKeys, putApplication, replanKey, updateApplication as patchApplication, type StoredApplication } from '../../data/api-keys-repo';
+import type { Deps } from '../../platform/runtime';
+import type { ConsoleActor } from './actor';
+import { authorize, authorizeApplication } from './authorize';
+import { ConsoleError } from './console-errors';
+import { OrganizationId } from './organizations';
+
+export const ApplicationId = z.string().regex(/^app_[A-Za-z0-9_-]{1,64}$/, 'expected an application_id (app_...)');
+export const PlanInput = z.enum(PLAN_NAMES as [PlanName, ...PlanName[]]);
+const ApplicationName = z.string().trim().min(1).max(120);
+
+export const ListApplicationsInput = z.strictObject({ organization_id: OrganizationId });
+export const CreateApplicationInput = z.strictObject({ organization_id: OrganizationId, name: ApplicationName, plan: PlanInput.optional() });
+export const UpdateApplicationInput = z
+  .strictObject({ application_id: ApplicationId, name: ApplicationName.optional(), plan: PlanInput.optional() })
+  .refine((input) => input.name !== undefined || input.plan !== undefined, { message: 'give name or plan', path: ['name'] });
+
+export const publicApplication = (app: StoredApplication) => ({
+  application_id: app.applicationId,
+  organization_id: app.organizationId,
+  name: app.name,
+  plan: app.plan,
+  live_access: PLANS[app.plan].liveAccess,
+  created_at: app.createdAt,
+});
+
+export async function listApplications(deps: Deps, actor: ConsoleActor, input: z.infer<typeof ListApplicationsInput>) {
+  await authorize(deps, actor, input.organization_id, { action: 'console.applications.list' });
+  return { applications: (await listApplicationsOf(deps, input.organization_id)).map(publicApplication) };
+}
+
+export async function createApplication(deps: Deps, actor: ConsoleActor, input: z.infer<typeof CreateApplicationInput>) {
+  const applicationId = `app_${randomBytes(8).toString('hex')}`;
+  await authorize(deps, actor, input.organization_id, { action: 'console.applications.create', subject: { application_id: applicationId } });
+  const createdAt = new Date(deps.clock.now()).toISOString();
+  await putApplication(deps, { applicationId, name: input.name, plan: input.plan ?? 'free', organizationId: input.organization_id, createdAt });
+  const app = await getApplication(deps, applicationId);
+  if (!app) throw new Error(`application ${applicationId} was not stored`);
+  return publicApplication(app);
+}
+
+export async function updateApplication(deps: Deps, actor: ConsoleActor, input: z.infer<typeof UpdateApplicationInput>) {
+  const { application } = await authorizeApplication(deps, actor, input.application_id, {
+    action: 'console.applications.update',
+    subject: { ...(input.plan ? { plan: input.plan } : {}), ...(input.name ? { name: input.name } : {}) },
+  });
+  const updated = await patchApplication(deps, application.applicationId, application.organizationId, {
+    ...(input.name === undefined ? {} : { name: input.name }),
+    ...(input.plan === undefined ? {} : { plan: input.plan }),
+  });
+  if (!updated) throw new ConsoleError('application_not_found');
+  let replannedKeys = 0;
+  if (input.plan !== undefined && input.plan !== application.plan) {
+    for (const key of await listKeys(deps, application.applicationId)) {
+      if (key.status === 'active' && (await replanKey(deps, { applicationId: application.applicationId, name: updated.name, plan: updated.plan }, key.keyHash))) replannedKeys += 1;
+    }
+  }
+  return { ...publicApplication(updated), replanned_keys: replannedKeys };
+}

@@ -1,0 +1,138 @@
+// Invitations by link: an admin (an owner, for the owner role) invites an e-mail address with a
+// role; the link carries a random token shown once (only its SHA-256 is stored), valid 7 days
+// (checked against the clock when accepted; the row's TTL removes it later), for one use, revocable.
+// Only a user signed in with the invited address may accept it (compared case-insensitively).
+import { randomBytes } from 'node:crypto';
+import * as z from 'zod';
+import { sha256Hex } from '../../core/api-keys';
+import {
+  acceptInvitation as spendInvitation,
+  getInvitation,
+  getMembership,
+  getOrganization,
+  listInvitations as invitationsOf,
+  putInvitation,
+  revokeInvitation as markRevoked,
+  type InvitationRecord,
+} from '../../data/console-repo';
+import { normaliseEmail } from '../../data/console-sessions-repo';
+import type { Deps } from '../../platform/runtime';
+import type { ConsoleActor } from './actor';
+import { authorize, recordAudit } from './authorize';
+import { ConsoleError } from './console-errors';
+import { ConsoleRoleInput } from './members';
+import { OrganizationId } from './organizations';
+
+export const INVITATION_LIFETIME_MS = 7 * 24 * 3600 * 1000;
+const TOKEN_PREFIX = 'fc_inv_';
+/** `fc_inv_` and 32 random bytes in base64url (43 characters). */
+const INVITATION_TOKEN = /^fc_inv_[A-Za-z0-9_-]{43}$/;
+
+export const InvitationId = z.string().regex(/^inv_[0-9a-f]{16}$/, 'expected an invitation_id (inv_ and 16 hex digits)');
+export const InvitationToken = z.string().max(200);
+
+export const CreateInvitationInput = z.strictObject({ organization_id: OrganizationId, email: z.email().max(254), role: ConsoleRoleInput });
+export const ListInvitationsInput = z.strictObject({ organization_id: OrganizationId });
+export const RevokeInvitationInput = z.strictObject({ organization_id: OrganizationId, invitation_id: InvitationId });
+export const AcceptInvitationInput = z.strictObject({ token: InvitationToken });
+
+function newInvitationToken(): string {
+  return `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+}
+
+/** Where the console opens an invitation: the token rides in the fragment, which browsers never send to a server. */
+export function invitationUrl(baseUrl: string, token: string): string {
+  return `${baseUrl.replace(/\/$/, '')}/console/#/invitations/${token}`;
+}
+
+function isOpen(inv: InvitationRecord, now: number): boolean {
+  return inv.status === 'pending' && inv.expiresAt > now;
+}
+
+const publicInvitation = (inv: InvitationRecord) => ({
+  invitation_id: inv.invitationId,
+  email: inv.email,
+  role: inv.role,
+  created_by: inv.createdBy,
+  created_at: inv.createdAt,
+  expires_at: new Date(inv.expiresAt).toISOString(),
+});
+
+/** Creates an invitation; the answer holds its link, the only time the token is ever shown. */
+export async function createInvitation(deps: Deps, actor: ConsoleActor, input: z.infer<typeof CreateInvitationInput>, baseUrl: string) {
+  const email = normaliseEmail(input.email);
+  await authorize(deps, actor, input.organization_id, { action: 'console.invitations.create', subject: { email, role: input.role }, target: { grantedRole: input.role } });
+  const token = newInvitationToken();
+  const now = deps.clock.now();
+  const invitation = {
+    invitationId: `inv_${randomBytes(8).toString('hex')}`,
+    tokenHash: sha256Hex(token),
+    organizationId: input.organization_id,
+    role: input.role,
+    email,
+    createdBy: actor.user.userId,
+    createdAt: new Date(now).toISOString(),
+    expiresAt: now + INVITATION_LIFETIME_MS,
+  };
+  await putInvitation(deps, invitation);
+  return { ...publicInvitation({ ...invitation, status: 'pending' }), invitation_url: invitationUrl(baseUrl, token) };
+}
+
+/** The organisation's open invitations (pending and not expired), newest first; never their tokens. */
+export async function listInvitations(deps: Deps, actor: ConsoleActor, input: z.infer<typeof ListInvitationsInput>) {
+  await authorize(deps, actor, input.organization_id, { action: 'console.invitations.list' });
+  const now = deps.clock.now();
+  return { invitations: (await invitationsOf(deps, input.organization_id)).filter((inv) => isOpen(inv, now)).map(publicInvitation) };
+}
+
+export async function revokeInvitation(deps: Deps, actor: ConsoleActor, input: z.infer<typeof RevokeInvitationInput>) {
+  const seen: { invitation?: InvitationRecord } = {};
+  await authorize(deps, actor, input.organization_id, {
+    action: 'console.invitations.revoke',
+    subject: { invitation_id: input.invitation_id },
+    target: async () => {
+      const now = deps.clock.now();
+      seen.invitation = (await invitationsOf(deps, input.organization_id)).find((inv) => inv.invitationId === input.invitation_id && isOpen(inv, now));
+      if (!seen.invitation) throw new ConsoleError('invitation_not_found');
+      return { grantedRole: seen.invitation.role };
+    },
+  });
+  if (!seen.invitation || !(await markRevoked(deps, seen.invitation.tokenHash, new Date(deps.clock.now()).toISOString()))) {
+    throw new ConsoleError('invitation_not_found');
+  }
+  return { invitation_id: input.invitation_id, revoked: true };
+}
+
+/** The open invitation a token names; 410 invitation_expired for anything else (unknown, spent, revoked, expired). */
+async function openInvitation(deps: Deps, token: string): Promise<InvitationRecord> {
+  const inv = INVITATION_TOKEN.test(token) ? await getInvitation(deps, sha256Hex(token)) : undefined;
+  if (!inv || !isOpen(inv, deps.clock.now())) throw new ConsoleError('invitation_expired');
+  return inv;
+}
+
+/**
+ * What an invitation link offers, for the sign-up and accept screens (no session needed: the token
+ * is the credential): the organisation's name, the role and the invited address.
+ */
+export async function peekInvitation(deps: Deps, token: string) {
+  const inv = await openInvitation(deps, token);
+  const org = await getOrganization(deps, inv.organizationId);
+  if (!org) throw new ConsoleError('invitation_expired');
+  return { organization_id: org.organizationId, organization_name: org.name, email: inv.email, role: inv.role, expires_at: new Date(inv.expiresAt).toISOString() };
+}
+
+/** Accepts an invitation as the signed-in user: they become a member with its role. */
+export async function acceptInvitation(deps: Deps, actor: ConsoleActor, input: z.infer<typeof AcceptInvitationInput>) {
+  const inv = await openInvitation(deps, input.token);
+  const audit = { organizationId: inv.organizationId, action: 'console.invitations.accept', role: null, target: { invitation_id: inv.invitationId } };
+  if (normaliseEmail(actor.user.email) !== inv.email) {
+    await recordAudit(deps, actor, { ...audit, outcome: 'denied', reason: 'signed in with another e-mail address than the invitation names' });
+    throw new ConsoleError('invitation_email_mismatch');
+  }
+  const outcome = await spendInvitation(deps, inv, actor.user.userId, deps.clock.now());
+  if (outcome === 'spent') throw new ConsoleError('invitation_expired');
+  await recordAudit(deps, actor, { ...audit, outcome: 'allowed' });
+  const org = await getOrganization(deps, inv.organizationId);
+  const role = outcome === 'accepted' ? inv.role : ((await getMembership(deps, inv.organizationId, actor.user.userId))?.role ?? inv.role);
+  return { organization_id: inv.organizationId, name: org?.name ?? null, role, joined: outcome === 'accepted' };
+}

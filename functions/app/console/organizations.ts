@@ -1,0 +1,81 @@
+// Organisations (teams): create one (the creator is its first owner), list one's own, delete one.
+//
+// Deleting (owner only, with the organisation's name typed again as `confirm_name`) is refused with
+// 409 organization_not_empty while any of its applications still has an item, in either
+// environment: items hold people's bank data and are refreshed on a schedule, and only the API
+// (with the application's key) removes them, so deleting first would leave them running with no one
+// able to reach them. Otherwise the delete revokes every key of the organisation's applications,
+// takes the applications out of the organisation (their rows stay, marked `detached_from`), and
+// removes its invitations, memberships, owner count and the organisation itself, the deleting
+// owner's membership last, so a delete that fails half-way can be run again by the same owner.
+// The audit log stays until its TTL.
+import { randomBytes } from 'node:crypto';
+import * as z from 'zod';
+import { ApiError } from '../../contracts/errors';
+import { ENVIRONMENTS } from '../../contracts/schemas';
+import { detachApplication, listApplicationsOf, listKeys, revokeKeyByHash } from '../../data/api-keys-repo';
+import {
+  applicationHasItems,
+  createOrganization as insertOrganization,
+  deleteInvitationsAndMembers,
+  deleteOrganizationRow,
+  organizationsOfUser,
+} from '../../data/console-repo';
+import type { Deps } from '../../platform/runtime';
+import type { ConsoleActor } from './actor';
+import { authorize, recordAudit } from './authorize';
+import { CONSOLE_ERRORS, ConsoleError } from './console-errors';
+
+export const OrganizationId = z.string().regex(/^org_[0-9a-f]{16}$/, 'expected an organization_id (org_ and 16 hex digits)');
+export const OrganizationName = z.string().trim().min(1).max(100);
+
+export const CreateOrganizationInput = z.strictObject({ name: OrganizationName });
+export const DeleteOrganizationInput = z.strictObject({ organization_id: OrganizationId, confirm_name: z.string().max(200) });
+
+export function newOrganizationId(): string {
+  return `org_${randomBytes(8).toString('hex')}`;
+}
+
+/** Any signed-in user may create an organisation; they become its only owner. */
+export async function createOrganization(deps: Deps, actor: ConsoleActor, input: z.infer<typeof CreateOrganizationInput>) {
+  const organizationId = newOrganizationId();
+  const createdAt = new Date(deps.clock.now()).toISOString();
+  await insertOrganization(deps, { organizationId, name: input.name, createdAt, createdBy: actor.user.userId });
+  await recordAudit(deps, actor, { organizationId, action: 'console.orgs.create', role: null, target: { organization_id: organizationId }, outcome: 'allowed' });
+  return { organization_id: organizationId, name: input.name, role: 'owner' as const, created_at: createdAt };
+}
+
+/** The organisations the actor belongs to, with their role in each (for console.session). */
+export async function listMyOrganizations(deps: Deps, actor: Pick<ConsoleActor, 'user'>) {
+  const orgs = await organizationsOfUser(deps, actor.user.userId);
+  return orgs
+    .map((o) => ({ organization_id: o.organizationId, name: o.name, role: o.role, created_at: o.createdAt }))
+    .sort((a, b) => a.name.localeCompare(b.name) || a.organization_id.localeCompare(b.organization_id));
+}
+
+export async function deleteOrganization(deps: Deps, actor: ConsoleActor, input: z.infer<typeof DeleteOrganizationInput>) {
+  const { organization } = await authorize(deps, actor, input.organization_id, { action: 'console.orgs.delete' });
+  if (input.confirm_name !== organization.name) {
+    throw new ApiError('invalid_field', "confirm_name must be the organisation's name exactly: a guard against deleting the wrong one.");
+  }
+  const applications = await listApplicationsOf(deps, organization.organizationId);
+  for (const app of applications) {
+    for (const environment of ENVIRONMENTS) {
+      if (await applicationHasItems(deps, app.applicationId, environment)) {
+        throw new ConsoleError('organization_not_empty', `${CONSOLE_ERRORS.organization_not_empty.message} (application ${app.applicationId} has ${environment} items)`);
+      }
+    }
+  }
+  let revokedKeys = 0;
+  for (const app of applications) {
+    for (const key of await listKeys(deps, app.applicationId)) {
+      if (key.status !== 'active') continue;
+      await revokeKeyByHash(deps, key.keyHash);
+      revokedKeys += 1;
+    }
+    await detachApplication(deps, app.applicationId, organization.organizationId);
+  }
+  await deleteInvitationsAndMembers(deps, organization.organizationId, actor.user.userId);
+  await deleteOrganizationRow(deps, organization.organizationId, actor.user.userId);
+  return { organization_id: organization.organizationId, deleted: true, revoked_keys: revokedKeys, detached_applications: applications.length };
+}

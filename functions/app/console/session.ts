@@ -1,0 +1,300 @@
+// Console sign-in and sessions, the same in both runtimes: who the user is comes from the
+// ConsoleIdentity port (a local password, or Amazon Cognito's hosted UI); the session that follows
+// is ours.
+//
+// Session: a random 32-byte token (base64url) for the HttpOnly cookie, stored only as its SHA-256.
+// It ends 12 hours after the last request (sliding: the row is refreshed at most once per 5 minutes,
+// so a busy console costs one write per 5 minutes, not one per request) and 7 days after sign-in
+// whatever happens; the row carries a TTL at the earlier deadline. CSRF: every console POST sends
+// X-CSRF-Token, which must equal the session's CSRF token. That token is an HMAC of the session token
+// (never stored): the console can ask for it again (console.session) and it cannot be computed
+// without the cookie it protects.
+//
+// Password sign-in is throttled per e-mail address (10 per 15 minutes) and per client address (50
+// per 15 minutes) in fixed windows, counted before the password is checked; an unknown address and
+// a wrong password get the same answer after the same work (a dummy scrypt verify).
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import * as z from 'zod';
+import { fail } from '../../contracts/errors';
+import { sha256Hex } from '../../core/api-keys';
+import {
+  bindIdentity,
+  countSignInAttempt,
+  createSession,
+  createUser,
+  deleteSession,
+  EmailTakenError,
+  getSession,
+  normaliseEmail,
+  passwordCredentialsOf,
+  touchSession,
+  userByEmail,
+  userForIdentity,
+  type SessionRecord,
+  type UserRecord,
+} from '../../data/console-sessions-repo';
+import { CognitoSignInError, type CognitoIdentity } from '../../platform/console-identity-cognito';
+import { localPasswordIdentity, PASSWORD_LENGTH, type LocalPasswordIdentity } from '../../platform/console-identity';
+import { logger } from '../../platform/observability';
+import type { Deps } from '../../platform/runtime';
+import type { ConsoleActor, ConsoleUser } from './actor';
+import { ConsoleError } from './console-errors';
+import { acceptInvitation, peekInvitation } from './invitations';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+export const CONSOLE_SESSION = {
+  cookieName: 'fc_console_session',
+  idleMs: 12 * HOUR,
+  absoluteMs: 7 * 24 * HOUR,
+  /** The idle deadline is moved at most this often (one write per session per interval). */
+  touchEveryMs: 5 * MINUTE,
+} as const;
+
+export const SIGN_IN_LIMITS = { windowMs: 15 * MINUTE, perEmail: 10, perAddress: 50 } as const;
+
+/** Where a sign-in comes from (API Gateway's sourceIp, or the local server's socket). */
+export interface ConsoleCaller {
+  clientAddress: string | null;
+}
+
+// ---------- input schemas (the route table takes these over) ----------
+
+// Not z.email(): that wants a dotted domain, and the local first owner is owner@localhost.
+const Email = z.string().trim().min(3).max(254).regex(/^[^\s@]+@[^\s@]+$/, 'an e-mail address');
+export const SignInRequest = z.strictObject({ email: Email, password: z.string().min(1).max(PASSWORD_LENGTH.max) });
+export const SignUpRequest = z.strictObject({
+  email: Email,
+  password: z.string().min(PASSWORD_LENGTH.min, `at least ${PASSWORD_LENGTH.min} characters`).max(PASSWORD_LENGTH.max),
+  name: z.string().trim().min(1).max(120),
+  invitation_token: z.string().min(1).max(200),
+});
+
+// ---------- sessions ----------
+
+/** A session token as issued: 32 random bytes, base64url (43 characters). */
+const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+export function csrfTokenOf(sessionToken: string): string {
+  return createHmac('sha256', sessionToken).update('fincore console csrf v1').digest('base64url');
+}
+
+/** A signed-in console session as the edge sees it. */
+export interface ActiveSession {
+  tokenHash: string;
+  user: ConsoleUser;
+  identity: 'local' | 'cognito';
+  csrfToken: string;
+  /** ISO 8601: the earlier of the idle and the absolute deadline. */
+  expiresAt: string;
+}
+
+function activeSession(record: SessionRecord, token: string, lastSeenAt: number): ActiveSession {
+  return {
+    tokenHash: record.tokenHash,
+    user: { userId: record.userId, email: record.email, name: record.name },
+    identity: record.identity,
+    csrfToken: csrfTokenOf(token),
+    expiresAt: new Date(Math.min(lastSeenAt + record.idleMs, record.absoluteExpiresAt)).toISOString(),
+  };
+}
+
+/** A new session's cookie value and the sign-in answer (the token never goes into a JSON body). */
+export interface SignedIn {
+  sessionToken: string;
+  /** ISO 8601: when the cookie should expire at the latest (the absolute deadline). */
+  sessionExpiresAt: string;
+  answer: { user: { user_id: string; email: string; name: string }; csrf_token: string; identity: 'local' | 'cognito' };
+}
+
+async function startSession(deps: Deps, user: UserRecord, identity: 'local' | 'cognito'): Promise<SignedIn> {
+  const token = randomBytes(32).toString('base64url');
+  const now = deps.clock.now();
+  const record = await createSession(deps, {
+    tokenHash: sha256Hex(token),
+    userId: user.userId,
+    email: user.email,
+    name: user.name,
+    identity,
+    createdAt: now,
+    absoluteExpiresAt: now + CONSOLE_SESSION.absoluteMs,
+    idleMs: CONSOLE_SESSION.idleMs,
+  });
+  return {
+    sessionToken: token,
+    sessionExpiresAt: new Date(record.absoluteExpiresAt).toISOString(),
+    answer: { user: { user_id: user.userId, email: user.email, name: user.name }, csrf_token: csrfTokenOf(token), identity },
+  };
+}
+
+/**
+ * The session behind a cookie's token, or null when there is none or it ended (idle or absolute
+ * deadline; an ended row is deleted). Moves the idle deadline when the last move is 5 minutes old.
+ */
+export async function currentSession(deps: Deps, token: string | null | undefined): Promise<ActiveSession | null> {
+  if (!token || !SESSION_TOKEN.test(token)) return null;
+  const record = await getSession(deps, sha256Hex(token));
+  if (!record) return null;
+  const now = deps.clock.now();
+  if (now >= record.lastSeenAt + record.idleMs || now >= record.absoluteExpiresAt) {
+    await deleteSession(deps, record.tokenHash);
+    return null;
+  }
+  let lastSeenAt = record.lastSeenAt;
+  if (now - record.lastSeenAt >= CONSOLE_SESSION.touchEveryMs && (await touchSession(deps, record, now, CONSOLE_SESSION.touchEveryMs))) lastSeenAt = now;
+  return activeSession(record, token, lastSeenAt);
+}
+
+/** Ends the session (the cookie is cleared by the edge). Unknown or ended tokens are fine. */
+export async function signOut(deps: Deps, token: string | null | undefined): Promise<Record<string, never>> {
+  if (token && SESSION_TOKEN.test(token)) await deleteSession(deps, sha256Hex(token));
+  return {};
+}
+
+/** Does the X-CSRF-Token header match the session? Constant time in the header's content. */
+export function csrfMatches(session: Pick<ActiveSession, 'csrfToken'>, header: string | null | undefined): boolean {
+  if (typeof header !== 'string' || header === '') return false;
+  // Digests have one length, so timingSafeEqual never sees a length difference to leak.
+  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+  return timingSafeEqual(digest(header), digest(session.csrfToken));
+}
+
+// ---------- password sign-in (local identity) ----------
+
+async function throttleSignIn(deps: Deps, email: string, caller: ConsoleCaller): Promise<void> {
+  const now = deps.clock.now();
+  const windowStart = now - (now % SIGN_IN_LIMITS.windowMs);
+  const window = { windowStart, windowMs: SIGN_IN_LIMITS.windowMs };
+  const [emailCounted, addressCounted] = await Promise.all([
+    countSignInAttempt(deps, { scope: 'email', id: email, ...window }, SIGN_IN_LIMITS.perEmail),
+    caller.clientAddress === null ? true : countSignInAttempt(deps, { scope: 'address', id: caller.clientAddress, ...window }, SIGN_IN_LIMITS.perAddress),
+  ]);
+  if (emailCounted && addressCounted) return;
+  const windowEnd = windowStart + SIGN_IN_LIMITS.windowMs;
+  fail('rate_limit_exceeded', 'Too many sign-in attempts. Wait for the time in Retry-After, then try again.', {
+    'Retry-After': String(Math.max(1, Math.ceil((windowEnd - now) / 1000))),
+  });
+}
+
+export async function signInWithPassword(
+  deps: Deps,
+  caller: ConsoleCaller,
+  input: z.output<typeof SignInRequest>,
+  identity: LocalPasswordIdentity = localPasswordIdentity,
+): Promise<SignedIn> {
+  const email = normaliseEmail(input.email);
+  await throttleSignIn(deps, email, caller);
+  const credentials = await passwordCredentialsOf(deps, email);
+  // Unknown address, a user without a local password and a wrong password: one answer, one verify.
+  const verified = await identity.verifyPassword(input.password, credentials?.passwordHash ?? null);
+  if (!credentials || !verified) throw new ConsoleError('console_invalid_credentials');
+  return startSession(deps, credentials.user, 'local');
+}
+
+// ---------- sign-up by invitation (local identity) ----------
+
+/** Who signs up, for the throttle and for the audit row of the invitation's acceptance. */
+export interface SignUpCaller extends ConsoleCaller {
+  userAgent: string;
+  requestId: string;
+}
+
+/**
+ * A local account for the person an invitation names, signed in and (when the invitation is still
+ * open) made a member with the invitation's role. Only an open invitation lets anyone sign up
+ * locally (the first owner is created at start: platform/local/console-owner.ts); the address must
+ * be the invited one. Throttled like a sign-in.
+ */
+export async function signUpWithInvitation(
+  deps: Deps,
+  caller: SignUpCaller,
+  input: z.output<typeof SignUpRequest>,
+  identity: LocalPasswordIdentity = localPasswordIdentity,
+): Promise<SignedIn & { answer: { organization: { organization_id: string; name: string | null; role: string } | null } }> {
+  const email = normaliseEmail(input.email);
+  await throttleSignIn(deps, email, caller);
+  const invitation = await peekInvitation(deps, input.invitation_token);
+  if (normaliseEmail(invitation.email) !== email) throw new ConsoleError('invitation_email_mismatch');
+  let user: UserRecord;
+  try {
+    user = await createUser(deps, { email, name: input.name, passwordHash: await identity.hashPassword(input.password) });
+  } catch (err) {
+    if (err instanceof EmailTakenError) throw new ConsoleError('email_taken');
+    throw err;
+  }
+  const signedIn = await startSession(deps, user, 'local');
+  const actor: ConsoleActor = {
+    user: { userId: user.userId, email: user.email, name: user.name },
+    sessionHash: sha256Hex(signedIn.sessionToken),
+    clientAddress: caller.clientAddress ?? 'unknown',
+    userAgent: caller.userAgent.slice(0, 200),
+    requestId: caller.requestId,
+  };
+  let organization: { organization_id: string; name: string | null; role: string } | null = null;
+  try {
+    const joined = await acceptInvitation(deps, actor, { token: input.invitation_token });
+    organization = { organization_id: joined.organization_id, name: joined.name, role: joined.role };
+  } catch (err) {
+    // Spent or revoked between the check and now: the account stands and the person is signed in;
+    // they can ask for a new invitation. Anything else is a fault.
+    if (!(err instanceof ConsoleError)) throw err;
+  }
+  return { ...signedIn, answer: { ...signedIn.answer, organization } };
+}
+
+// ---------- Cognito sign-in ----------
+
+export interface CognitoCallback {
+  code: string;
+  /** The state Cognito sent back with the code. */
+  state: string;
+  /** The state and PKCE verifier kept (in a short-lived cookie) when the sign-in began. */
+  expectedState: string;
+  verifier: string;
+  /** The redirect_uri the sign-in began with: {base_url}/console/api/auth/callback. */
+  redirectUri: string;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+  return a !== '' && b !== '' && timingSafeEqual(digest(a), digest(b));
+}
+
+/** The user of a verified Cognito identity: bound by `sub`; else the user with that (verified) address, bound now; else a new user. */
+async function userForCognito(deps: Deps, sub: string, email: string, name: string | null): Promise<UserRecord> {
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const bound = await userForIdentity(deps, 'cognito', sub);
+    if (bound) return bound;
+    const existing = await userByEmail(deps, email);
+    if (existing) {
+      // Cognito verified the address, so its owner is this user (an invited person, say).
+      if (await bindIdentity(deps, existing.userId, 'cognito', sub)) return existing;
+      continue; // a concurrent callback bound it first: read it again
+    }
+    try {
+      return await createUser(deps, { email, name: name ?? email.split('@')[0], identity: { provider: 'cognito', subject: sub } });
+    } catch (err) {
+      if (!(err instanceof EmailTakenError)) throw err;
+      // A concurrent callback of the same person created the user first: read it again.
+    }
+  }
+  throw new Error('completeCognitoSignIn: the user kept changing under concurrent sign-ins');
+}
+
+export async function completeCognitoSignIn(deps: Deps, cognito: CognitoIdentity, callback: CognitoCallback): Promise<SignedIn> {
+  if (!sameSecret(callback.state, callback.expectedState) || callback.verifier === '') throw new ConsoleError('sign_in_failed');
+  let claims;
+  try {
+    claims = await cognito.exchangeCode({ code: callback.code, verifier: callback.verifier, redirectUri: callback.redirectUri });
+  } catch (err) {
+    if (!(err instanceof CognitoSignInError)) throw err;
+    // The operator needs the reason (a wrong client id shows as an aud mismatch); the user gets the outcome.
+    logger.warn('console Cognito sign-in failed', { reason: err.reason, detail: err.message });
+    if (err.reason === 'unavailable') throw new ConsoleError('identity_provider_unavailable');
+    if (err.reason === 'email_not_verified') throw new ConsoleError('email_not_verified');
+    throw new ConsoleError('sign_in_failed');
+  }
+  const user = await userForCognito(deps, claims.sub, normaliseEmail(claims.email), claims.name);
+  return startSession(deps, user, 'cognito');
+}

@@ -1,0 +1,121 @@
+// The console's webhooks (console.webhooks.*): endpoints, the signing secret and its rotation, the
+// delivery log with every attempt, dead letters, and replay, for one application's environment.
+// Thin wrappers over the use cases the API's own webhook routes run (functions/app/webhooks.ts), so
+// the rules (URL checks, the endpoint cap, one endpoint per URL, grace periods) are the same.
+//
+// Secrets: the signing secret appears in exactly two answers, each time only when that very call
+// created it (an endpoint creation that created the environment's secret, and a rotation). Nothing
+// else here returns a secret or anything a secret could be recovered from.
+import * as z from 'zod';
+import { ApiError } from '../../contracts/errors';
+import { LIMITS } from '../../contracts/limits';
+import { DEFAULT_ROTATION_GRACE_HOURS, publicEndpoint, registerEndpoint, removeEndpoint, replayEvent, rotateSecret } from '../webhooks';
+import type { ApplicationScope } from '../../data/request-log-repo';
+import { isDeliveryCursor, listDeliveries, listEndpoints, type DeliveryRecord, type DeliveryStatus } from '../../data/webhooks-repo';
+import type { Deps } from '../../platform/runtime';
+
+const DELIVERY_STATUSES = ['pending', 'delivered', 'dead_lettered', 'cancelled'] as const satisfies readonly DeliveryStatus[];
+const DELIVERIES_PAGE_DEFAULT = 50;
+const DELIVERIES_PAGE_MAX = 100;
+/**
+ * With a status filter, deliveries are read a page at a time until the page is full or this many
+ * have been read; the cursor then points after the last one read, so the next call goes on from there.
+ */
+const FILTERED_READ_BUDGET = 1_000;
+
+const Id = z.string().min(1).max(LIMITS.idMaxLength);
+
+export const endpointCreateInput = z.strictObject({ url: z.url({ protocol: /^https?$/ }).max(LIMITS.stringMaxLength) });
+export const endpointDeleteInput = z.strictObject({ endpoint_id: Id });
+export const secretRotateInput = z.strictObject({ grace_hours: z.int().min(0).max(168).optional() });
+export const deliveriesListInput = z.strictObject({
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  cursor: z.string().max(LIMITS.cursorMaxLength).optional(),
+  count: z.int().min(1).max(DELIVERIES_PAGE_MAX).optional(),
+});
+export const eventReplayInput = z.strictObject({ event_id: Id, endpoint_id: Id.optional() });
+
+/** console.webhooks.endpoints.list */
+export async function listWebhookEndpoints(deps: Deps, scope: ApplicationScope) {
+  return { endpoints: (await listEndpoints(deps, scope.applicationId, scope.environment)).map(publicEndpoint) };
+}
+
+/**
+ * console.webhooks.endpoints.create: idempotent per URL. `secret` is the environment's signing
+ * secret only when this call created it (the first endpoint of the environment), else null: it is
+ * shown once, and a lost one is replaced by a rotation.
+ */
+export async function createWebhookEndpoint(deps: Deps, scope: ApplicationScope, input: z.output<typeof endpointCreateInput>) {
+  const result = await registerEndpoint(deps, scope, input.url);
+  return { endpoint: publicEndpoint(result.endpoint), created: result.created, secret: result.secret };
+}
+
+/** console.webhooks.endpoints.delete: its pending deliveries are cancelled at their next attempt. */
+export async function deleteWebhookEndpoint(deps: Deps, scope: ApplicationScope, input: z.output<typeof endpointDeleteInput>) {
+  await removeEndpoint(deps, scope, input.endpoint_id);
+  return { deleted: true };
+}
+
+/**
+ * console.webhooks.secret.rotate: a new secret, shown in this answer only; the replaced one keeps
+ * signing for the grace period. The other secrets that still sign are named by their last four
+ * characters.
+ */
+export async function rotateWebhookSecret(deps: Deps, scope: ApplicationScope, input: z.output<typeof secretRotateInput>) {
+  return rotateSecret(deps, scope, input.grace_hours ?? DEFAULT_ROTATION_GRACE_HOURS);
+}
+
+function publicDelivery(d: DeliveryRecord) {
+  return {
+    delivery_id: d.deliveryId,
+    event_id: d.eventId,
+    event_type: d.eventType,
+    endpoint_id: d.endpointId,
+    url: d.url,
+    status: d.status,
+    replay: d.replay,
+    attempts: d.attempts.map((a) => ({ attempt: a.attempt, at: a.at, status_code: a.status_code, latency_ms: a.latency_ms, error: a.error })),
+    created_at: d.createdAt,
+    finished_at: d.finishedAt,
+  };
+}
+
+/** A delivery's place in the environment's delivery log (its index sort key): what a cursor holds. */
+const positionOf = (d: DeliveryRecord) => `${d.createdAt}#${d.deliveryId}`;
+
+/**
+ * console.webhooks.deliveries.list: newest first, each with every attempt (time, HTTP status,
+ * latency, error). `status: 'dead_lettered'` lists the dead letters: deliveries whose every retry
+ * failed.
+ */
+export async function listWebhookDeliveries(deps: Deps, scope: ApplicationScope, input: z.output<typeof deliveriesListInput>) {
+  const cursor = input.cursor === '' ? undefined : input.cursor;
+  if (cursor !== undefined && !isDeliveryCursor(cursor)) {
+    throw new ApiError('invalid_cursor', 'The cursor is not a next_cursor of this list. List again without a cursor.');
+  }
+  const count = input.count ?? DELIVERIES_PAGE_DEFAULT;
+  if (input.status === undefined) {
+    const page = await listDeliveries(deps, scope.applicationId, scope.environment, { count, before: cursor });
+    return { deliveries: page.deliveries.map(publicDelivery), next_cursor: page.next };
+  }
+  const found: DeliveryRecord[] = [];
+  let before = cursor;
+  let read = 0;
+  while (read < FILTERED_READ_BUDGET) {
+    const page = await listDeliveries(deps, scope.applicationId, scope.environment, { count: DELIVERIES_PAGE_MAX, before });
+    read += page.deliveries.length;
+    for (const delivery of page.deliveries) {
+      if (delivery.status !== input.status) continue;
+      found.push(delivery);
+      if (found.length === count) return { deliveries: found.map(publicDelivery), next_cursor: positionOf(delivery) };
+    }
+    if (page.next === null) return { deliveries: found.map(publicDelivery), next_cursor: null };
+    before = page.next;
+  }
+  return { deliveries: found.map(publicDelivery), next_cursor: before ?? null };
+}
+
+/** console.webhooks.events.replay: a new delivery of the event (same event id) to each endpoint, or to one. */
+export async function replayWebhookEvent(deps: Deps, scope: ApplicationScope, input: z.output<typeof eventReplayInput>) {
+  return { delivery_ids: await replayEvent(deps, scope, input.event_id, input.endpoint_id) };
+}
