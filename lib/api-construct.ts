@@ -16,6 +16,7 @@ import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { ROUTES, type Route } from '../functions/contracts/routes';
 import { ApiFirewall } from './api-firewall';
+import type { ConsoleIdentitySettings } from './console-identity';
 import { planApi, type ApiPlan } from './api-layout';
 import { acknowledgeNoGatewayAuth, lambdaProxy, RouteStack } from './api-route-stack';
 import { FincoreFunction } from './fincore-function';
@@ -34,6 +35,8 @@ export interface ApiProps extends ApiRouteOptions {
   secretsKey: kms.IKey;
   deliveryWorkflow: sfn.IStateMachine;
   connectorSecret: secretsmanager.ISecret;
+  /** The console's user pool (lib/console-identity.ts): passed to the route stacks of the routes that sign in. */
+  consoleIdentity: ConsoleIdentitySettings;
 }
 
 /** Defaults are the real route table and its handlers; the CDK tests pass larger tables to check the layout scales. */
@@ -166,6 +169,7 @@ export class Api extends Construct {
         secretsKey: props.secretsKey,
         deliveryWorkflow: props.deliveryWorkflow,
         connectorSecret: props.connectorSecret,
+        consoleIdentity: props.consoleIdentity,
         fallback: this.fallback,
         handlerEntry: props.handlerEntry ?? ((route) => `api/${route.id}.ts`),
       });

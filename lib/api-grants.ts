@@ -1,7 +1,7 @@
 // What each API function may do, decided by its route alone (id, auth mode, `item`, `dataAccess`,
 // status) and the per-route row table below. Pure, so the CDK test can compare every role and
 // environment in the template with the access its route should get.
-import { ENVIRONMENTS } from '../functions/contracts/schemas';
+import { ENVIRONMENTS, type Environment } from '../functions/contracts/schemas';
 import { AI_MODEL_ENVIRONMENT } from '../functions/contracts/stages';
 import { MCP_TOOLS } from '../functions/contracts/mcp-tools';
 import { routeById, type Route, type RouteId } from '../functions/contracts/routes';
@@ -61,14 +61,55 @@ export const ROW_FAMILIES = {
   storageProbe: onTable(keys.storageProbe().pk),
   /** webhooks/deliveries/list: one Query of gsi1 per application and environment. */
   deliveriesOfApplication: onGsi1(...ENVIRONMENTS.map((environment) => keys.deliveriesOfApplication(ANY, environment).gsi1pk)),
+  // The request log (every key route writes its entry and the request id's lookup row; the console searches them).
+  requestLog: onTable(keys.requestLogPartition(ANY, ANY as Environment, ANY, ANY as unknown as number).pk),
+  requestId: onTable(keys.requestIdLookup(ANY).pk),
+  /** A month's usage.limit_approaching notices of an application environment (indexed when metering fires one). */
+  usageNotice: onTable(keys.usageNoticesOf(ANY, ANY as Environment, ANY).pk),
+  // ---------- the console (functions/data/console-repo.ts, console-sessions-repo.ts, request-log-repo.ts) ----------
+  user: onTable(keys.user(ANY).pk),
+  userEmail: onTable(keys.userEmail(ANY).pk),
+  userIdentity: onTable(keys.userIdentity(ANY, ANY).pk),
+  consoleSession: onTable(keys.consoleSession(ANY).pk),
+  signInWindow: onTable(...(['email', 'address'] as const).map((scope) => keys.signInWindow(scope, ANY, 0).pk)),
+  /** A Cognito sign-in under way (its PKCE verifier), from auth/start to auth/callback. */
+  signInState: onTable(keys.signInState(ANY).pk),
+  /** The organisation row, its members and its owner count. */
+  organization: onTable(keys.organization(ANY).pk),
+  invitation: onTable(keys.invitation(ANY).pk),
+  audit: onTable(keys.auditOf(ANY).pk),
+  usageDay: onTable(keys.usageDaysOf(ANY, ANY as Environment).pk),
+  /** A user's organisations (their memberships' gsi1 entries). */
+  organizationsOfUser: onGsi1(keys.organizationsOfUser(ANY).gsi1pk),
+  invitationsOfOrganization: onGsi1(keys.invitationsOf(ANY).gsi1pk),
+  applicationsOfOrganization: onGsi1(keys.applicationsOf(ANY).gsi1pk),
+  /** An application's keys (both environments: one Query, the environment is in the sort key). */
+  keysOfApplication: onGsi1(keys.apiKeysOfApplicationPrefix(ANY).gsi1pk),
+  /** An application environment's items (counted for usage; one looked up to refuse deleting an organisation with items). */
+  itemsOfApplication: onGsi1(...ENVIRONMENTS.map((environment) => keys.itemsOfApplication(ANY, environment).gsi1pk)),
 } satisfies Record<string, RowFamily>;
 export type RowFamilyName = keyof typeof ROW_FAMILIES;
 
 /** What a route may do, family by family. */
 export type RowAccess = Partial<Record<RowFamilyName, readonly PartitionAction[]>>;
 
-/** Authenticate and meter (every `auth: 'key'` route, functions/platform/middleware.ts). */
-const KEY_AUTH_ROWS: RowAccess = { apiKey: ['UpdateItem'], event: ['PutItem', 'UpdateItem'] };
+/**
+ * Authenticate and meter (every `auth: 'key'` route, functions/platform/middleware.ts): the key's
+ * metering write, the usage.limit_approaching event a request may fire and its month's notice row,
+ * then the request log entry and its request-id lookup row (one BatchWriteItem once the answer is built).
+ */
+const KEY_AUTH_ROWS: RowAccess = {
+  apiKey: ['UpdateItem'],
+  event: ['PutItem', 'UpdateItem'],
+  usageNotice: ['PutItem'],
+  requestLog: ['BatchWriteItem'],
+  requestId: ['BatchWriteItem'],
+};
+/**
+ * The console session behind the cookie (every `auth: 'session'` route, functions/platform/middleware.ts
+ * consoleGate): read it, move its idle deadline (at most every 5 minutes), delete it once ended.
+ */
+const SESSION_AUTH_ROWS: RowAccess = { consoleSession: ['GetItem', 'UpdateItem', 'DeleteItem'] };
 /** Resolve `access_token` to its item (every `item: true` route, functions/platform/operation.ts). */
 const ACCESS_TOKEN_ROWS: RowAccess = { accessToken: ['GetItem'], item: ['GetItem'] };
 
@@ -99,9 +140,35 @@ const CONNECTOR_FAILURE: RowAccess = { item: ['GetItem', 'UpdateItem', 'DeleteIt
 /** Products derived from the feed and stored in the item's partition (functions/data/products-repo.ts). */
 const FEED_DERIVED_PRODUCT: RowAccess = { item: ['Query', 'GetItem', 'PutItem', 'BatchWriteItem'], feed: ['Query', 'GetItem'] };
 
+// ---------- the console (functions/app/console/*.ts) ----------
 /**
- * The rows each live route with `dataAccess` touches beyond KEY_AUTH_ROWS and ACCESS_TOKEN_ROWS
- * (which its auth mode and `item` add): one entry per such route, its RowAccess blocks merged by
+ * The one permission check of every organisation action (functions/app/console/authorize.ts): the
+ * organisation and the caller's membership in one BatchGetItem, and the audit row (every change, and
+ * every refusal, reads included).
+ */
+const CONSOLE_AUTHORIZE: RowAccess = { organization: ['BatchGetItem'], audit: ['PutItem'] };
+/** The same through an application: its row names the organisation that owns it. */
+const CONSOLE_AUTHORIZE_APPLICATION: RowAccess = { ...CONSOLE_AUTHORIZE, application: ['GetItem'] };
+/** A new console session (a sign-in or sign-up). */
+const CONSOLE_SESSION_START: RowAccess = { consoleSession: ['PutItem'] };
+/**
+ * Joining through an invitation (functions/data/console-repo.ts acceptInvitation): the invitation read
+ * and spent, the organisation's existence checked, the membership put and, for the owner role, the
+ * owner count raised, in one transaction; then the organisation and membership read for the answer,
+ * and the audit row.
+ */
+const INVITATION_ACCEPT: RowAccess = { invitation: ['GetItem', 'UpdateItem'], organization: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem'], audit: ['PutItem'] };
+/** An application's keys (one gsi1 Query), and each key's metering rows (one BatchGetItem per key). */
+const KEY_LISTING: RowAccess = { keysOfApplication: ['Query'], apiKey: ['BatchGetItem'] };
+/**
+ * Stamping a plan on a key's metering rows (issue, replan: one TransactWriteItems of UpdateItems after
+ * reading them) and revoking keys (GetItem of the key row, then a transaction of UpdateItems).
+ */
+const KEY_PROVISIONING: RowAccess = { apiKey: ['GetItem', 'BatchGetItem', 'UpdateItem'], keysOfApplication: ['Query'] };
+
+/**
+ * The rows each live route with `dataAccess` touches beyond KEY_AUTH_ROWS, SESSION_AUTH_ROWS and
+ * ACCESS_TOKEN_ROWS (which its auth mode and `item` add): one entry per such route, its RowAccess blocks merged by
  * union. Checked both ways by test/cdk/route-capabilities.test.ts against what the route's code
  * references (key builders, DynamoDB commands), and by the deploy rehearsal (test/rehearsal) against
  * every call the bundled function makes. Adding a row family to a route is one line here (a new family is one more line in
@@ -166,6 +233,75 @@ export const ROUTE_ROWS: Partial<Record<RouteId, readonly RowAccess[] | { wholeT
   // (it resolves them itself: the route takes no single access_token): accounts, the transactions
   // feed (pages, sync, an item's range for its accounts) and the products, derived ones stored.
   'graphql.query': [ACCESS_TOKEN_ROWS, { item: ['Query'], feed: ['GetItem', 'BatchGetItem', 'Query'] }, FEED_DERIVED_PRODUCT, CONNECTOR_FAILURE],
+
+  // ---------- the console: sign-in (auth none), then session routes (SESSION_AUTH_ROWS added) ----------
+  // Password sign-in (local identity; refused before any read where Cognito signs in): the attempt
+  // counted per e-mail and per address, the user by e-mail address, the new session.
+  'console.auth.login': [{ signInWindow: ['UpdateItem'], userEmail: ['GetItem'], user: ['GetItem'] }, CONSOLE_SESSION_START],
+  // Sign-up by invitation (local identity): counted like a sign-in, the invitation and its
+  // organisation read, the user and its e-mail row created in one transaction, the session, the joining.
+  'console.auth.signup': [
+    { signInWindow: ['UpdateItem'], invitation: ['GetItem'], organization: ['GetItem'], user: ['PutItem'], userEmail: ['PutItem'] },
+    CONSOLE_SESSION_START,
+    INVITATION_ACCEPT,
+  ],
+  'console.auth.start': [{ signInState: ['PutItem'] }],
+  // The sign-in's state taken (deleted), the Cognito identity's user found by `sub`, else by verified
+  // e-mail address and bound (a ConditionCheck on the user with the identity's Put), else created with
+  // its e-mail and identity rows; then the session.
+  'console.auth.callback': [
+    { signInState: ['DeleteItem'], userIdentity: ['GetItem', 'PutItem'], userEmail: ['GetItem', 'PutItem'], user: ['GetItem', 'PutItem', 'ConditionCheckItem'] },
+    CONSOLE_SESSION_START,
+  ],
+  'console.auth.logout': [],
+  // The user's memberships (gsi1), then their organisations (BatchGetItem).
+  'console.session': [{ organizationsOfUser: ['Query'], organization: ['BatchGetItem'] }],
+  // The organisation, its first owner's membership and the owner count in one transaction; the audit row.
+  'console.orgs.create': [{ organization: ['PutItem'], audit: ['PutItem'] }],
+  // Refused while an application has an item (one gsi1 read per environment); else its applications'
+  // keys revoked, the applications detached, the invitations and memberships deleted, then the
+  // organisation, its owner count and the last membership in one transaction.
+  'console.orgs.delete': [
+    CONSOLE_AUTHORIZE,
+    { applicationsOfOrganization: ['Query'], itemsOfApplication: ['Query'], application: ['UpdateItem'] },
+    { apiKey: ['GetItem', 'UpdateItem'], keysOfApplication: ['Query'] },
+    { invitationsOfOrganization: ['Query'], invitation: ['DeleteItem'], organization: ['Query', 'DeleteItem'] },
+  ],
+  'console.members.list': [CONSOLE_AUTHORIZE, { organization: ['Query'], user: ['BatchGetItem'] }],
+  // The member read, then the role changed with the owner count in one transaction.
+  'console.members.update': [CONSOLE_AUTHORIZE, { organization: ['GetItem', 'UpdateItem'] }],
+  'console.members.remove': [CONSOLE_AUTHORIZE, { organization: ['GetItem', 'DeleteItem', 'UpdateItem'] }],
+  'console.invitations.create': [CONSOLE_AUTHORIZE, { invitation: ['PutItem'] }],
+  'console.invitations.list': [CONSOLE_AUTHORIZE, { invitationsOfOrganization: ['Query'] }],
+  'console.invitations.revoke': [CONSOLE_AUTHORIZE, { invitationsOfOrganization: ['Query'], invitation: ['UpdateItem'] }],
+  'console.invitations.accept': [INVITATION_ACCEPT],
+  'console.applications.list': [CONSOLE_AUTHORIZE, { applicationsOfOrganization: ['Query'] }],
+  // The application row written (an UpdateItem that keeps what other writers set), then read back.
+  'console.applications.create': [CONSOLE_AUTHORIZE, { application: ['UpdateItem', 'GetItem'] }],
+  'console.applications.update': [CONSOLE_AUTHORIZE_APPLICATION, { application: ['UpdateItem'] }, KEY_PROVISIONING],
+  'console.keys.list': [CONSOLE_AUTHORIZE_APPLICATION, KEY_LISTING],
+  'console.keys.create': [CONSOLE_AUTHORIZE_APPLICATION, KEY_PROVISIONING],
+  'console.keys.revoke': [CONSOLE_AUTHORIZE_APPLICATION, { apiKey: ['GetItem', 'UpdateItem'], keysOfApplication: ['Query'] }],
+  // Webhook management: the API's own webhook routes' rows (the same functions/app/webhooks.ts code).
+  'console.webhooks.endpoints.list': [CONSOLE_AUTHORIZE_APPLICATION, { application: ['Query'] }],
+  'console.webhooks.endpoints.create': [CONSOLE_AUTHORIZE_APPLICATION, ENDPOINT_REGISTRATION],
+  'console.webhooks.endpoints.delete': [CONSOLE_AUTHORIZE_APPLICATION, { application: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query'] }],
+  'console.webhooks.secret.rotate': [CONSOLE_AUTHORIZE_APPLICATION, { application: ['GetItem', 'PutItem', 'UpdateItem'] }],
+  'console.webhooks.deliveries.list': [CONSOLE_AUTHORIZE_APPLICATION, { deliveriesOfApplication: ['Query'] }],
+  'console.webhooks.events.replay': [CONSOLE_AUTHORIZE_APPLICATION, { event: ['Query', 'PutItem'], application: ['Query'] }],
+  // By request id: the lookup row, then the entry; otherwise the day partitions' shards, newest first.
+  'console.requests.search': [CONSOLE_AUTHORIZE_APPLICATION, { requestId: ['GetItem'], requestLog: ['GetItem', 'Query'] }],
+  // The month's usage over the environment's keys (their metering rows), per day from the request log
+  // (finished days counted once and kept), connected users (the items' gsi1 entries, counted) and notices.
+  'console.usage.get': [
+    CONSOLE_AUTHORIZE_APPLICATION,
+    KEY_LISTING,
+    { requestLog: ['Query'], usageDay: ['Query', 'PutItem'], usageNotice: ['Query'], itemsOfApplication: ['Query'] },
+  ],
+  'console.items.get': [CONSOLE_AUTHORIZE_APPLICATION, { item: ['GetItem'] }],
+  // The item read; the refresh itself goes to the refresh queue (requestRefresh).
+  'console.items.refresh': [CONSOLE_AUTHORIZE_APPLICATION, { item: ['GetItem'] }],
+  'console.audit.list': [CONSOLE_AUTHORIZE, { audit: ['Query'] }],
 };
 
 /**
@@ -248,6 +384,14 @@ export const ENV_VARS = {
   bedrockModelId: AI_MODEL_ENVIRONMENT.bedrockModelId,
   /** The stage's connector credentials secret (functions/platform/aws-ports.ts createSecretsManagerConnectorConfig). */
   connectorSecretArn: 'FC_CONNECTOR_SECRET_ARN',
+  /**
+   * The console's Cognito user pool: its hosted UI's host, the public app client and the pool
+   * (lib/console-identity.ts; read by functions/platform/console-identity-cognito.ts). Set on the
+   * routes that sign in or say how one signs in (ROUTE_CAPABILITIES.consoleIdentity).
+   */
+  consoleCognitoDomain: 'FC_CONSOLE_COGNITO_DOMAIN',
+  consoleCognitoClientId: 'FC_CONSOLE_COGNITO_CLIENT_ID',
+  consoleCognitoUserPoolId: 'FC_CONSOLE_COGNITO_USER_POOL_ID',
 } as const;
 
 /** Read the stage's connector credentials secret. */
@@ -295,6 +439,17 @@ const CONNECTOR_ROUTES: readonly RouteId[] = [
   'graphql.query',
 ];
 
+/** The routes that create, rotate or show a webhook signing secret (ensureSecret, rotateSecret), link.token.create with a webhook included. */
+const WEBHOOK_SECRET_ROUTES: readonly RouteId[] = [
+  'link.token.create',
+  'webhooks.endpoints.create',
+  'webhooks.secret.rotate',
+  'console.webhooks.endpoints.create',
+  'console.webhooks.secret.rotate',
+];
+/** The routes that open an item's provider secrets (withConnector) or seal new ones (Link, OAuth's pending values). */
+const PROVIDER_SECRET_ROUTES: readonly RouteId[] = [...CONNECTOR_ROUTES, 'link.oauth.start'];
+
 /**
  * Background capabilities a route's code may use, each listing exactly the routes whose code reaches
  * it. test/cdk/route-capabilities.test.ts scans every handler's code (test/cdk/capability-scan.ts:
@@ -308,9 +463,18 @@ export const ROUTE_CAPABILITIES = {
    * which queues a new item's history load, and in update mode leaves the sync to the refresh worker
    * while a refresh holds the item.
    */
-  refreshQueue: withMcpServer(['items.refresh', 'link.connect', 'link.mfa', 'link.consent', 'link.oauth.complete', 'link.upload', 'sandbox.public_token.create']),
+  refreshQueue: withMcpServer([
+    'items.refresh',
+    'link.connect',
+    'link.mfa',
+    'link.consent',
+    'link.oauth.complete',
+    'link.upload',
+    'sandbox.public_token.create',
+    'console.items.refresh',
+  ]),
   /** `DeliveryStarter.start`: replayEvent starts a WebhookDelivery execution per new delivery. */
-  deliveryWorkflow: withMcpServer(['webhooks.events.replay']),
+  deliveryWorkflow: withMcpServer(['webhooks.events.replay', 'console.webhooks.events.replay']),
   /**
    * `KeyProvider.generateDataKey` and `decryptDataKey`: the routes that create, rotate or show the
    * webhook signing secret (ensureSecret, rotateSecret), including link.token.create with a webhook.
@@ -320,7 +484,11 @@ export const ROUTE_CAPABILITIES = {
    * reaches an item's connector opens the item's provider secrets (functions/app/item-source.ts
    * withConnector), and Link seals new ones.
    */
-  secretsKey: withMcpServer(['link.token.create', 'webhooks.endpoints.create', 'webhooks.secret.rotate', ...CONNECTOR_ROUTES, 'link.oauth.start']),
+  secretsKey: withMcpServer([...WEBHOOK_SECRET_ROUTES, ...PROVIDER_SECRET_ROUTES]),
+  /** Of those, the routes that seal or open webhook signing secrets (purpose `webhook_secret`, functions/app/webhooks.ts). */
+  webhookSecrets: withMcpServer(WEBHOOK_SECRET_ROUTES),
+  /** Of those, the routes that seal or open an item's provider secrets (purpose `provider_secrets`, functions/app/provider-secrets.ts). */
+  providerSecrets: withMcpServer(PROVIDER_SECRET_ROUTES),
   /**
    * `ConnectorConfigSource.load`: the routes that reach a live connector (Link, and the item routes
    * that ask the item's connector: balances, identity, liabilities, holdings, assets, uploads, removal).
@@ -341,6 +509,19 @@ export const ROUTE_CAPABILITIES = {
     'ai.purchase-analysis',
     'ai.weekly-report',
   ]),
+  /**
+   * The console's identity (functions/platform/console-identity.ts consoleIdentityFromEnv): the routes
+   * that sign in through Cognito or tell the browser how one signs in. On a deployed stage they get
+   * FC_CONSOLE_COGNITO_* (no IAM grant: the hosted UI's token endpoint and the pool's JWKS are public
+   * HTTPS endpoints); without them the code refuses to run, since local passwords exist only locally.
+   */
+  consoleIdentity: ['console.page', 'console.auth.login', 'console.auth.signup', 'console.auth.start', 'console.auth.callback'],
+  /**
+   * `EventBus.publish` from a console route's own code. The API's routes with table access all get the
+   * events queue (any key route may cross a usage threshold; data routes emit item and link events);
+   * console routes meter nothing, so only these do.
+   */
+  consoleEvents: [],
 } as const satisfies Record<string, readonly string[]>;
 export type RouteCapability = keyof typeof ROUTE_CAPABILITIES;
 
@@ -360,10 +541,32 @@ export const PROVIDER_SECRET_CONTEXT_KEYS: readonly string[] = ['application_id'
 export const PROVIDER_SECRET_PURPOSE = 'provider_secrets';
 /** Every key either context may carry: a grant's context keys must all be among them. */
 export const SECRETS_CONTEXT_KEYS: readonly string[] = [...new Set([...WEBHOOK_SECRET_CONTEXT_KEYS, ...PROVIDER_SECRET_CONTEXT_KEYS])];
-export const SECRETS_KEY_CONDITIONS = {
-  StringEquals: { 'kms:EncryptionContext:purpose': [WEBHOOK_SECRET_PURPOSE, PROVIDER_SECRET_PURPOSE] },
-  'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': [...SECRETS_CONTEXT_KEYS] },
-};
+/** Either context: the workers' grants (dispatch and delivery sign, the refresh worker opens provider tokens). */
+export const SECRETS_KEY_CONDITIONS = secretsKeyConditions([WEBHOOK_SECRET_PURPOSE, PROVIDER_SECRET_PURPOSE]);
+
+/** The secrets-key grant's conditions for these purposes: the purpose itself, and only the context keys they carry. */
+export function secretsKeyConditions(purposes: readonly string[]) {
+  const keys = [
+    ...(purposes.includes(WEBHOOK_SECRET_PURPOSE) ? WEBHOOK_SECRET_CONTEXT_KEYS : []),
+    ...(purposes.includes(PROVIDER_SECRET_PURPOSE) ? PROVIDER_SECRET_CONTEXT_KEYS : []),
+  ];
+  return {
+    StringEquals: { 'kms:EncryptionContext:purpose': [...purposes] },
+    'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': SECRETS_CONTEXT_KEYS.filter((key) => keys.includes(key)) },
+  };
+}
+
+/**
+ * A route's secrets-key conditions: only the purposes its code seals or opens
+ * (ROUTE_CAPABILITIES.webhookSecrets, .providerSecrets), so the console's webhook routes, say, cannot
+ * unwrap an item's provider tokens sealed under the same key.
+ */
+export function routeSecretsKeyConditions(routeId: string) {
+  const has = (capability: 'webhookSecrets' | 'providerSecrets') => (ROUTE_CAPABILITIES[capability] as readonly string[]).includes(routeId);
+  const purposes = [...(has('webhookSecrets') ? [WEBHOOK_SECRET_PURPOSE] : []), ...(has('providerSecrets') ? [PROVIDER_SECRET_PURPOSE] : [])];
+  if (purposes.length === 0) throw new Error(`${routeId} holds no secrets-key purpose`);
+  return secretsKeyConditions(purposes);
+}
 
 export interface RouteAccess {
   table: TableAccess;
@@ -382,9 +585,11 @@ export interface RouteAccess {
    * ARN, and the Bedrock SDK in the bundle (lib/api-route-stack.ts decides with the stage's config).
    */
   model: boolean;
+  /** FC_CONSOLE_COGNITO_* (ENV_VARS.consoleCognito*): the console's user pool, hosted UI and app client. */
+  consoleIdentity: boolean;
 }
 
-type RouteFacts = Pick<Route, 'id' | 'auth' | 'dataAccess'> & Partial<Pick<Route, 'item'>>;
+type RouteFacts = Pick<Route, 'id' | 'auth' | 'dataAccess'> & Partial<Pick<Route, 'item' | 'console'>>;
 
 export function tableAccessFor(route: RouteFacts): TableAccess {
   const declared = ROUTE_ROWS[route.id as RouteId];
@@ -402,19 +607,23 @@ export function tableAccessFor(route: RouteFacts): TableAccess {
       // A link route authenticates by looking its link token up in the table; without data access
       // it could not answer at all, so the route table is wrong rather than the grant.
       throw new Error(`${route.id}: auth 'link' routes read the link session, so they need dataAccess: true`);
+    case 'session':
+      throw new Error(`${route.id}: auth 'session' routes read the console session, so they need dataAccess: true`);
   }
 }
 
 /**
  * The table statements of a route with `auth-and-meter` or `partitions` access: its own rows
- * (ROUTE_ROWS), the key's rows when it authenticates a key, the access token's and item's when it
- * names an item. Empty for the other kinds of access.
+ * (ROUTE_ROWS), the key's rows when it authenticates a key (metering, usage notice, request log),
+ * the console session's when it authenticates one, the access token's and item's when it names an
+ * item. Empty for the other kinds of access.
  */
 export function tableGrantsFor(route: RouteFacts): LeadingKeyGrant[] {
   const access = tableAccessFor(route);
   if (access === 'none' || access === 'whole-table') return [];
   const own = access === 'partitions' ? (ROUTE_ROWS[route.id as RouteId] as readonly RowAccess[]) : [];
-  return leadingKeyGrants(route.auth === 'key' ? KEY_AUTH_ROWS : {}, route.item ? ACCESS_TOKEN_ROWS : {}, ...own);
+  const auth = route.auth === 'key' ? KEY_AUTH_ROWS : route.auth === 'session' ? SESSION_AUTH_ROWS : {};
+  return leadingKeyGrants(auth, route.item ? ACCESS_TOKEN_ROWS : {}, ...own);
 }
 
 /** Why a route has the whole table, or undefined. */
@@ -428,7 +637,8 @@ export function wholeTableReason(routeId: string): string | undefined {
  * - the events queue: every route that touches the table. Any key route may cross a quota threshold
  *   (usage.limit_approaching, functions/platform/middleware.ts); data routes emit item and link
  *   events (sandbox.item.reset_login, sandbox.fire_webhook, link.connect, link.mfa, ingestion).
- *   Public routes without data access never emit.
+ *   Public routes without data access never emit; console routes only when listed in
+ *   ROUTE_CAPABILITIES.consoleEvents.
  * - the refresh queue, the delivery workflow and the secrets key: the routes ROUTE_CAPABILITIES lists.
  * Each of those comes with rows to read (the item, the event and its deliveries, the secret record),
  * so a route listed there without `dataAccess` is a route-table error and fails synth.
@@ -440,5 +650,16 @@ export function routeAccessFor(route: RouteFacts): RouteAccess {
   if ((refreshQueue || deliveryWorkflow || secretsKey) && (table === 'none' || table === 'auth-and-meter')) {
     throw new Error(`${route.id}: enqueues refreshes, starts deliveries or opens webhook secrets, so it needs dataAccess: true`);
   }
-  return { table, eventsQueue: table !== 'none', refreshQueue, secretsKey, deliveryWorkflow, model: uses('model'), connectorConfig: uses('connectorConfig') };
+  return {
+    table,
+    // A console route never authenticates a key (whose metering may fire a usage event): only the ones
+    // whose own code emits an event get the queue.
+    eventsQueue: table !== 'none' && (!route.console || uses('consoleEvents')),
+    refreshQueue,
+    secretsKey,
+    deliveryWorkflow,
+    model: uses('model'),
+    connectorConfig: uses('connectorConfig'),
+    consoleIdentity: uses('consoleIdentity'),
+  };
 }

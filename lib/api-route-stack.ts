@@ -4,8 +4,8 @@
 //
 // Everything the stack needs from the parent arrives as a declared parameter (the REST API id, the
 // ids of the parent-owned resources it hangs under, the table, its key, the fallback function and,
-// when its routes need them, the webhook-events queue, the item-refresh queue, the secrets key and
-// the WebhookDelivery state machine),
+// when its routes need them, the webhook-events queue, the item-refresh queue, the secrets key,
+// the WebhookDelivery state machine, the connector secret and the console's Cognito pool),
 // so its template reads on its own and cdk-nag findings name stable parameters.
 import { Aws, Duration, CfnParameter, NestedStack, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
@@ -22,16 +22,17 @@ import {
   MODEL_ACTIONS,
   CONNECTOR_SECRET_ACTIONS,
   SECRETS_KEY_ACTIONS,
-  SECRETS_KEY_CONDITIONS,
   TABLE_KEY_ACTIONS,
   foundationModelArn,
   routeAccessFor,
+  routeSecretsKeyConditions,
   tableGrantsFor,
   wholeTableReason,
   type RouteAccess,
 } from './api-grants';
 import { pascalId, pathParameterName, type RouteStackPlan } from './api-layout';
 import { bundledSdksFor } from './bundled-sdks';
+import { consoleIdentityEnvironment, type ConsoleIdentitySettings } from './console-identity';
 import { FincoreFunction } from './fincore-function';
 import type { StageConfig } from './stage-config';
 
@@ -54,6 +55,8 @@ export interface RouteStackProps {
   deliveryWorkflow: sfn.IStateMachine;
   /** The stage's connector credentials secret (Data.connectorSecret). */
   connectorSecret: secretsmanager.ISecret;
+  /** The console's Cognito user pool, hosted UI domain and app client (ConsoleIdentity.settings). */
+  consoleIdentity: ConsoleIdentitySettings;
   /** Entry below functions/ of a route's handler. */
   handlerEntry: (route: Route) => string;
 }
@@ -74,6 +77,7 @@ export const REFRESH_QUEUE_PARAMETERS = ['ItemRefreshQueueArn', 'ItemRefreshQueu
 export const SECRETS_KEY_PARAMETERS = ['SecretsKeyArn'] as const;
 export const DELIVERY_WORKFLOW_PARAMETERS = ['WebhookDeliveryStateMachineArn'] as const;
 export const CONNECTOR_SECRET_PARAMETERS = ['ConnectorSecretArn'] as const;
+export const CONSOLE_IDENTITY_PARAMETERS = ['ConsoleCognitoDomain', 'ConsoleCognitoClientId', 'ConsoleCognitoUserPoolId'] as const;
 
 /** A long-running route's function timeout: API Gateway waits at most 29 s for an integration. */
 export const LONG_RUNNING_TIMEOUT = Duration.seconds(29);
@@ -93,6 +97,7 @@ export function routeStackParameters(routes: readonly Route[]): string[] {
     ...(access.some((a) => a.secretsKey) ? SECRETS_KEY_PARAMETERS : []),
     ...(access.some((a) => a.deliveryWorkflow) ? DELIVERY_WORKFLOW_PARAMETERS : []),
     ...(access.some((a) => a.connectorConfig) ? CONNECTOR_SECRET_PARAMETERS : []),
+    ...(access.some((a) => a.consoleIdentity) ? CONSOLE_IDENTITY_PARAMETERS : []),
   ];
 }
 
@@ -127,6 +132,9 @@ export class RouteStack extends NestedStack {
       SecretsKeyArn: props.secretsKey.keyArn,
       WebhookDeliveryStateMachineArn: props.deliveryWorkflow.stateMachineArn,
       ConnectorSecretArn: props.connectorSecret.secretArn,
+      ConsoleCognitoDomain: props.consoleIdentity.domain,
+      ConsoleCognitoClientId: props.consoleIdentity.clientId,
+      ConsoleCognitoUserPoolId: props.consoleIdentity.userPoolId,
     };
     const declared = routeStackParameters(plan.routes);
     for (const name of declared.filter((n) => !(n in parameterValues))) parameterValues[name] = optional[name];
@@ -182,6 +190,13 @@ export class RouteStack extends NestedStack {
         ? param('WebhookDeliveryStateMachineArn', 'ARN of the WebhookDelivery state machine')
         : undefined,
       connectorSecretArn: has('ConnectorSecretArn') ? param('ConnectorSecretArn', 'ARN of the connector credentials secret') : undefined,
+      consoleIdentity: has('ConsoleCognitoDomain')
+        ? {
+            domain: param('ConsoleCognitoDomain', "Host of the console user pool's hosted UI"),
+            clientId: param('ConsoleCognitoClientId', "Id of the console's Cognito app client"),
+            userPoolId: param('ConsoleCognitoUserPoolId', 'Id of the console user pool'),
+          }
+        : undefined,
     };
     const fallback = lambdaProxy(param('FallbackFunctionArn', 'ARN of the fallback function (404/405)'));
 
@@ -246,6 +261,7 @@ interface BackgroundRefs {
   secretsKeyArn?: string;
   deliveryStateMachineArn?: string;
   connectorSecretArn?: string;
+  consoleIdentity?: ConsoleIdentitySettings;
 }
 
 const need = <T>(value: T | undefined, what: string, route: Route): T => {
@@ -264,6 +280,7 @@ function routeEnvironment(route: Route, tableName: string, refs: BackgroundRefs)
       ? { [ENV_VARS.deliveryStateMachineArn]: need(refs.deliveryStateMachineArn, 'delivery workflow', route) }
       : {}),
     ...(access.connectorConfig ? { [ENV_VARS.connectorSecretArn]: need(refs.connectorSecretArn, 'connector secret', route) } : {}),
+    ...(access.consoleIdentity ? consoleIdentityEnvironment(need(refs.consoleIdentity, 'console identity', route)) : {}),
   };
 }
 
@@ -297,7 +314,7 @@ function grantRoute(
   }
   if (access.eventsQueue) allow(['sqs:SendMessage'], need(refs.eventsQueue, 'events queue', route).arn);
   if (access.refreshQueue) allow(['sqs:SendMessage'], need(refs.refreshQueue, 'refresh queue', route).arn);
-  if (access.secretsKey) allow(SECRETS_KEY_ACTIONS, need(refs.secretsKeyArn, 'secrets key', route), SECRETS_KEY_CONDITIONS);
+  if (access.secretsKey) allow(SECRETS_KEY_ACTIONS, need(refs.secretsKeyArn, 'secrets key', route), routeSecretsKeyConditions(route.id));
   if (access.deliveryWorkflow) {
     allow(['states:StartExecution'], need(refs.deliveryStateMachineArn, 'delivery workflow', route));
   }
@@ -330,16 +347,24 @@ export function acknowledgeNoGatewayAuth(method: apigw.Method, route: Route | nu
     route === null
       ? 'Fallback method: it only answers 404 route_not_found or 405 method_not_allowed with the error envelope ' +
         'and touches no data, so there is nothing to authorize.'
-      : route.auth === 'none'
-        ? `${route.id} is public by design (auth: none in the route table): a public document, page or script ` +
-          'served to browsers and crawlers without credentials; it holds no key and is not metered.'
-        : route.auth === 'link'
-          ? `${route.id} is the hosted Link page's own API: the browser has no API key, so the function ` +
-            'authenticates the short-lived link token in the body against its link session row in DynamoDB; ' +
-            'there are no Cognito users or IAM callers to authorize at the gateway.'
-          : `${route.id} authenticates in the Lambda: the bearer secret key is hashed (SHA-256) and checked against ` +
-            'the hashed ApiKey row in DynamoDB in the same conditional write that rate-limits and meters it; there ' +
-            'are no Cognito users, so neither an IAM nor a Cognito authorizer applies.';
+      : route.console && route.auth === 'none'
+        ? `${route.id} is how a browser reaches or signs in to the console (its page, or a sign-in step): there is ` +
+          'no session yet to check; Cognito\'s hosted UI signs people in and the function starts the console\'s own ' +
+          'session from the verified ID token (or refuses the step where it does not apply).'
+        : route.auth === 'none'
+          ? `${route.id} is public by design (auth: none in the route table): a public document, page or script ` +
+            'served to browsers and crawlers without credentials; it holds no key and is not metered.'
+          : route.auth === 'link'
+            ? `${route.id} is the hosted Link page's own API: the browser has no API key, so the function ` +
+              'authenticates the short-lived link token in the body against its link session row in DynamoDB; ' +
+              'there are no Cognito users or IAM callers to authorize at the gateway.'
+            : route.auth === 'session'
+              ? `${route.id} is the console's own API: the function authenticates the HttpOnly session cookie (its ` +
+                'SHA-256 looked up in DynamoDB, idle and absolute expiry) and the session\'s CSRF token. Cognito only ' +
+                'signs people in; the API never sees a Cognito token, so a Cognito authorizer has nothing to check.'
+              : `${route.id} authenticates in the Lambda: the bearer secret key is hashed (SHA-256) and checked against ` +
+                'the hashed ApiKey row in DynamoDB in the same conditional write that rate-limits and meters it; API ' +
+                'clients hold keys, not IAM credentials or Cognito tokens, so neither authorizer applies.';
   Validations.of(method).acknowledge(
     { id: 'AwsSolutions-APIG4', reason },
     { id: 'AwsSolutions-COG4', reason },

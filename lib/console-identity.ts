@@ -14,19 +14,37 @@
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
+import { ENV_VARS } from './api-grants';
 import type { StageConfig } from './stage-config';
 
 /** The variables the console's functions read (functions/platform/console-identity-cognito.ts). */
 export const CONSOLE_IDENTITY_ENV = {
-  domain: 'FC_CONSOLE_COGNITO_DOMAIN',
-  clientId: 'FC_CONSOLE_COGNITO_CLIENT_ID',
-  userPoolId: 'FC_CONSOLE_COGNITO_USER_POOL_ID',
+  domain: ENV_VARS.consoleCognitoDomain,
+  clientId: ENV_VARS.consoleCognitoClientId,
+  userPoolId: ENV_VARS.consoleCognitoUserPoolId,
 } as const;
 
 /** Where Cognito sends the browser back, under {base_url}. */
 export const CONSOLE_CALLBACK_PATH = '/console/api/auth/callback';
 export const CONSOLE_LOGOUT_PATH = '/console/';
 export const CONSOLE_PASSWORD_MIN_LENGTH = 12;
+
+/** What the console's functions are told about the pool (each value a token until deployed). */
+export interface ConsoleIdentitySettings {
+  /** The hosted UI's host, `<prefix>.auth.<region>.amazoncognito.com`. */
+  domain: string;
+  clientId: string;
+  userPoolId: string;
+}
+
+/** FC_CONSOLE_COGNITO_* for a function that signs in (lib/api-grants.ts ROUTE_CAPABILITIES.consoleIdentity). */
+export function consoleIdentityEnvironment(settings: ConsoleIdentitySettings): Record<string, string> {
+  return {
+    [CONSOLE_IDENTITY_ENV.domain]: settings.domain,
+    [CONSOLE_IDENTITY_ENV.clientId]: settings.clientId,
+    [CONSOLE_IDENTITY_ENV.userPoolId]: settings.userPoolId,
+  };
+}
 
 export interface ConsoleIdentityProps {
   config: StageConfig;
@@ -47,6 +65,7 @@ export class ConsoleIdentity extends Construct {
   readonly userPool: cognito.UserPool;
   readonly domain: cognito.UserPoolDomain;
   readonly client: cognito.UserPoolClient;
+  readonly settings: ConsoleIdentitySettings;
   /** FC_CONSOLE_COGNITO_* for the console's functions. */
   readonly environment: Record<string, string>;
 
@@ -118,10 +137,11 @@ export class ConsoleIdentity extends Construct {
       enableTokenRevocation: true,
     });
 
-    this.environment = {
-      [CONSOLE_IDENTITY_ENV.domain]: `${this.domain.domainName}.auth.${Stack.of(this).region}.amazoncognito.com`,
-      [CONSOLE_IDENTITY_ENV.clientId]: this.client.userPoolClientId,
-      [CONSOLE_IDENTITY_ENV.userPoolId]: this.userPool.userPoolId,
+    this.settings = {
+      domain: `${this.domain.domainName}.auth.${Stack.of(this).region}.amazoncognito.com`,
+      clientId: this.client.userPoolClientId,
+      userPoolId: this.userPool.userPoolId,
     };
+    this.environment = consoleIdentityEnvironment(this.settings);
   }
 }

@@ -1,10 +1,11 @@
 // The whole service for one stage. The stack only composes constructs; each concern lives in its
 // own file (data, api, async jobs, observability).
-import { CfnOutput, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Lazy, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { Api, type ApiRouteOptions } from './api-construct';
 import { ENV_VARS } from './api-grants';
 import { AsyncJobs } from './async-jobs-construct';
+import { ConsoleIdentity } from './console-identity';
 import { Data } from './data-construct';
 import { FincoreFunction } from './fincore-function';
 import { Observability } from './observability-construct';
@@ -19,6 +20,7 @@ export class FincoreStack extends Stack {
   readonly api: Api;
   readonly jobs: AsyncJobs;
   readonly observability: Observability;
+  readonly consoleIdentity: ConsoleIdentity;
 
   constructor(scope: Construct, id: string, props: FincoreStackProps) {
     super(scope, id, props);
@@ -29,6 +31,18 @@ export class FincoreStack extends Stack {
     this.data = new Data(this, 'Data', { config });
     // The jobs come first: the route stacks receive the queues (and the secrets key) as parameters.
     this.jobs = new AsyncJobs(this, 'AsyncJobs', { config, table: this.data.table, secretsKey: this.data.secretsKey, connectorSecret: this.data.connectorSecret });
+
+    // With a custom domain the functions learn their public base URL from the stack (a plain string,
+    // so no reference to the stage, which is deployed after the route stacks).
+    const baseUrl = config.customDomain ? `https://${config.customDomain.domainName}` : undefined;
+    // The console signs in through Cognito. Its app client's callback URL lies under {base_url}, which
+    // without a custom domain names the REST API that Api creates below, while the route stacks inside
+    // Api receive the client's id: the URL is lazy, built from the API's id and the stage name (never
+    // restApi.url, whose reference to the deployment stage would close a cycle through the route
+    // stacks). CloudFormation's order: REST API, app client, route stacks, deployment, stage.
+    const consoleBaseUrl =
+      baseUrl ?? Lazy.string({ produce: () => `https://${this.api.restApi.restApiId}.execute-api.${this.region}.${Aws.URL_SUFFIX}/${config.stage}` });
+    this.consoleIdentity = new ConsoleIdentity(this, 'ConsoleIdentity', { config, baseUrl: consoleBaseUrl });
     this.api = new Api(this, 'Api', {
       config,
       table: this.data.table,
@@ -38,6 +52,7 @@ export class FincoreStack extends Stack {
       secretsKey: this.data.secretsKey,
       deliveryWorkflow: this.jobs.webhookDelivery,
       connectorSecret: this.data.connectorSecret,
+      consoleIdentity: this.consoleIdentity.settings,
       routes: props.routes,
       handlerEntry: props.handlerEntry,
     });
@@ -53,9 +68,6 @@ export class FincoreStack extends Stack {
       stateMachines: { WebhookDelivery: this.jobs.webhookDelivery },
     });
 
-    // With a custom domain the functions learn their public base URL from the stack (a plain string,
-    // so no reference to the stage, which is deployed after the route stacks).
-    const baseUrl = config.customDomain ? `https://${config.customDomain.domainName}` : undefined;
     if (baseUrl) {
       for (const fn of this.node.findAll().filter((c): c is FincoreFunction => c instanceof FincoreFunction)) {
         fn.fn.addEnvironment(ENV_VARS.baseUrl, baseUrl);
@@ -68,5 +80,11 @@ export class FincoreStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: baseUrl ?? this.api.restApi.url, description: 'Base URL ({base_url}) of this stage' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'SecretsKeyArn', { value: this.data.secretsKey.keyArn });
+    new CfnOutput(this, 'ConsoleUrl', { value: `${consoleBaseUrl}/console/`, description: 'The console (sign in through the Cognito hosted UI)' });
+    new CfnOutput(this, 'ConsoleSignInDomain', {
+      value: this.consoleIdentity.settings.domain,
+      description: "Host of the console user pool's hosted UI (sign-up, sign-in, MFA enrolment)",
+    });
+    new CfnOutput(this, 'ConsoleUserPoolId', { value: this.consoleIdentity.settings.userPoolId, description: 'The console user pool (users, MFA, sign-up policy)' });
   }
 }

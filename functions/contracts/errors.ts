@@ -21,6 +21,11 @@ interface ErrorDef {
   /** Defaults to the type's status; a few transport-level errors use the more precise HTTP status. */
   status?: number;
   message: string;
+  /**
+   * Answered by the console's own API only (/console/api/...): the public documents (openapi.json,
+   * llms.txt and the SDKs generated from them) leave it out, since no API call can get it.
+   */
+  console?: true;
 }
 
 function consent(product: string): ErrorDef {
@@ -294,6 +299,80 @@ export const ERRORS = {
     message: 'Schema introspection (__schema, __type) is available to test keys only (fc_sk_test_...).',
   },
 
+  // --- the console's own API (/console/api/...; docs/console.md): never answered to an API key ---
+  session_required: {
+    type: 'authentication_error',
+    message: 'Sign in to the console first: there is no session, or it ended.',
+    console: true,
+  },
+  console_invalid_credentials: {
+    type: 'authentication_error',
+    message: 'The e-mail address or password is incorrect.',
+    console: true,
+  },
+  csrf_failed: {
+    type: 'permission_denied',
+    message: 'Send the X-CSRF-Token header with the token this session was given (console.session answers it), from the console\u2019s own page.',
+    console: true,
+  },
+  role_forbidden: { type: 'permission_denied', message: 'Your role in this organisation does not allow this action.', console: true },
+  invitation_email_mismatch: {
+    type: 'permission_denied',
+    message: 'This invitation is for another e-mail address: sign in with the address it was sent to.',
+    console: true,
+  },
+  email_not_verified: {
+    type: 'permission_denied',
+    message: 'Verify your e-mail address first (the sign-up e-mail has a code), then sign in again.',
+    console: true,
+  },
+  organization_not_found: { type: 'not_found', message: 'No organisation of yours has this organization_id.', console: true },
+  application_not_found: { type: 'not_found', message: 'No application of your organisations has this application_id.', console: true },
+  member_not_found: { type: 'not_found', message: 'No member of this organisation has this user_id.', console: true },
+  invitation_not_found: { type: 'not_found', message: 'No pending invitation of this organisation has this invitation_id.', console: true },
+  key_not_found: { type: 'not_found', message: 'No key of this application has this key_id.', console: true },
+  item_not_found: { type: 'not_found', message: 'No item of this application and environment has this item_id.', console: true },
+  last_owner: {
+    type: 'invalid_request',
+    status: 409,
+    message: 'An organisation needs at least one owner: make another member an owner first.',
+    console: true,
+  },
+  organization_not_empty: {
+    type: 'invalid_request',
+    status: 409,
+    message:
+      'The organisation still has connected items. Remove them through the API (POST /v1/items/remove) first: deleting the organisation revokes every key, after which nothing could remove them.',
+    console: true,
+  },
+  email_taken: {
+    type: 'invalid_request',
+    status: 409,
+    message: 'An account with this e-mail address already exists. Sign in instead.',
+    console: true,
+  },
+  invitation_expired: {
+    type: 'invalid_request',
+    status: 410,
+    message: 'This invitation was already used, revoked, or has expired (invitations last 7 days). Ask for a new one.',
+    console: true,
+  },
+  sign_in_failed: {
+    type: 'invalid_request',
+    message: 'This sign-in could not be completed: it was started in another browser, already used, or expired. Sign in again.',
+    console: true,
+  },
+  sign_in_method_unavailable: {
+    type: 'invalid_request',
+    message: 'This console does not sign in this way: open the console page, which offers the way it does.',
+    console: true,
+  },
+  identity_provider_unavailable: {
+    type: 'provider_error',
+    message: 'The sign-in service did not answer. Try again in a moment.',
+    console: true,
+  },
+
   // --- the MCP server (POST /mcp): messages its transport refuses before any tool runs ---
   mcp_invalid_message: {
     type: 'invalid_request',
@@ -307,6 +386,10 @@ export const ERRORS = {
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorCode = keyof typeof ERRORS;
+/** The console's own codes (ErrorDef.console): answered by /console/api/... only, never to an API key. */
+export type ConsoleErrorCode = { [C in ErrorCode]: (typeof ERRORS)[C] extends { console: true } ? C : never }[ErrorCode];
+/** The codes the public API can answer (openapi.json, llms.txt, the SDKs): every code but the console's. */
+export type PublicErrorCode = Exclude<ErrorCode, ConsoleErrorCode>;
 
 /** The errors an item itself can be in (items/get `error`, the `item.error` webhook). */
 export type ItemErrorCode = 'item_locked' | 'item_login_required' | 'item_not_healthy';
@@ -321,13 +404,25 @@ export function statusOf(code: ErrorCode): number {
   return def.status ?? ERROR_TYPES[def.type];
 }
 
-/** Every status any operation can answer, for openapi.json. */
-export function allErrorStatuses(): number[] {
-  return [...new Set((Object.keys(ERRORS) as ErrorCode[]).map(statusOf))].sort((a, b) => a - b);
+/** Whether the public documents list the code: every code but the console's own (ErrorDef.console). */
+export function isPublicErrorCode(code: ErrorCode): boolean {
+  const def: ErrorDef = ERRORS[code];
+  return def.console !== true;
 }
 
+/** The codes the public API can answer, as openapi.json and llms.txt list them. */
+export function publicErrorCodes(): PublicErrorCode[] {
+  return (Object.keys(ERRORS) as ErrorCode[]).filter((code): code is PublicErrorCode => isPublicErrorCode(code));
+}
+
+/** Every status a public operation can answer, for openapi.json. */
+export function allErrorStatuses(): number[] {
+  return [...new Set(publicErrorCodes().map(statusOf))].sort((a, b) => a - b);
+}
+
+/** The public codes answered with `status`, for openapi.json. */
 export function codesForStatus(status: number): ErrorCode[] {
-  return (Object.keys(ERRORS) as ErrorCode[]).filter((code) => statusOf(code) === status);
+  return publicErrorCodes().filter((code) => statusOf(code) === status);
 }
 
 /** Thrown by handlers and middleware; the error middleware turns it into the envelope. */

@@ -40,6 +40,66 @@ import { EVENT_TYPES } from './events';
 import { INITIAL_UPDATE_DAYS, LIMITS, LINK_UPLOAD_BODY_MAX_BYTES, LINK_UPLOAD_MAX_FILE_BYTES } from './limits';
 import { LinkSession, LinkStep, LinkTokenField } from './link-schemas';
 import { WebhookDelivery, WebhookEndpoint } from './webhook-schemas';
+import {
+  AcceptInvitationAnswer,
+  AcceptInvitationInput,
+  CreateApplicationAnswer,
+  CreateApplicationInput,
+  CreateEndpointAnswer,
+  CreateEndpointInput,
+  CreateInvitationAnswer,
+  CreateInvitationInput,
+  CreateKeyAnswer,
+  CreateKeyInput,
+  CreateOrganizationAnswer,
+  CreateOrganizationInput,
+  DeleteEndpointAnswer,
+  DeleteEndpointInput,
+  DeleteOrganizationAnswer,
+  DeleteOrganizationInput,
+  EmptyAnswer,
+  EmptyRequest,
+  ItemAnswer,
+  ItemInput,
+  ItemRefreshAnswer,
+  ListApplicationsAnswer,
+  ListApplicationsInput,
+  ListAuditAnswer,
+  ListAuditInput,
+  ListDeliveriesAnswer,
+  ListDeliveriesInput,
+  ListEndpointsAnswer,
+  ListEndpointsInput,
+  ListInvitationsAnswer,
+  ListInvitationsInput,
+  ListKeysAnswer,
+  ListKeysInput,
+  ListMembersAnswer,
+  ListMembersInput,
+  RemoveMemberAnswer,
+  RemoveMemberInput,
+  ReplayEventAnswer,
+  ReplayEventInput,
+  RequestSearchAnswer,
+  RequestSearchInput,
+  RevokeInvitationAnswer,
+  RevokeInvitationInput,
+  RevokeKeyAnswer,
+  RevokeKeyInput,
+  RotateSecretAnswer,
+  RotateSecretInput,
+  SessionAnswer,
+  SignInAnswer,
+  SignInRequest,
+  SignUpAnswer,
+  SignUpRequest,
+  UpdateApplicationAnswer,
+  UpdateApplicationInput,
+  UpdateMemberAnswer,
+  UpdateMemberInput,
+  UsageAnswer,
+  UsageInput,
+} from './console-schemas';
 import { ExcludedAccount, Identity, IncomeStream, Liabilities, RecurringStream } from './product-schemas';
 import {
   CashflowResult,
@@ -79,8 +139,12 @@ const LinkMethodAnswer = /* @__PURE__ */ z
   })
   .meta({ id: 'LinkMethod' });
 
-/** `link`: the hosted Link page's own API, authenticated by the link token in the body (not metered). */
-export type AuthMode = 'none' | 'key' | 'link';
+/**
+ * `link`: the hosted Link page's own API, authenticated by the link token in the body (not metered).
+ * `session`: the console's own API, authenticated by a signed-in console session (the HttpOnly
+ * session cookie) and the session's CSRF token in X-CSRF-Token (not metered, no API key).
+ */
+export type AuthMode = 'none' | 'key' | 'link' | 'session';
 /** `api` and `ai` count one unit against that monthly quota; `none` is not metered (public documents). */
 export type Metering = 'none' | 'api' | 'ai';
 export const CONTENT_TYPES = {
@@ -110,7 +174,7 @@ export interface Route {
   item: boolean;
   /**
    * Reads or writes rows beyond the key's own metering row (items, tokens, link sessions). Drives
-   * least-privilege grants in the stack. Defaults to `item || auth === 'link'`.
+   * least-privilege grants in the stack. Defaults to `item || auth === 'link' || auth === 'session'`.
    */
   dataAccess: boolean;
   /** Product the item must have consented to, if any. */
@@ -135,6 +199,17 @@ export interface Route {
   responseKind: ResponseKind;
   /** Set on the GraphQL and MCP endpoints; absent on REST routes. */
   protocol?: Protocol;
+  /**
+   * The console's page and its own API (/console/...): called by the console's web app only, so a
+   * cross-site POST is refused; never metered or rate-limited by an API key, never in the request
+   * log; and left out of the public contract: openapi.json, llms.txt, the SDKs, GraphQL and MCP.
+   */
+  console?: true;
+  /**
+   * A session route that needs no X-CSRF-Token: console.session, which hands the token out (the
+   * web app keeps it in memory only, so it asks again after a reload). Same-origin checks still apply.
+   */
+  csrfExempt?: true;
 }
 
 type RouteInput = Omit<Route, 'id' | 'method' | 'auth' | 'item' | 'dataAccess' | 'consent' | 'metering' | 'responseKind'> &
@@ -153,6 +228,7 @@ export type DeclaredRoute<Id extends string, Input extends RouteInput> = Route &
   readonly item: Input extends { item: infer B } ? B : false;
   readonly responseKind: Input extends { responseKind: infer K } ? K : 'json';
   readonly protocol: Input extends { protocol: infer P } ? P : undefined;
+  readonly console: Input extends { console: infer C } ? C : undefined;
 };
 
 /**
@@ -171,7 +247,7 @@ function route<const Id extends string, const Input extends RouteInput>(id: Id, 
     metering: 'api',
     responseKind: 'json',
     ...input,
-    dataAccess: input.dataAccess ?? (input.item === true || input.auth === 'link'),
+    dataAccess: input.dataAccess ?? (input.item === true || input.auth === 'link' || input.auth === 'session'),
   };
   // The spread above fills in exactly the defaults DeclaredRoute spells out at the type level.
   return declared as DeclaredRoute<Id, Input>;
@@ -1032,6 +1108,353 @@ export const discoveryAiPlugin = /* @__PURE__ */ route('discovery.ai-plugin', ()
   response: loose('An ai-plugin.json manifest.'),
 }));
 
+// ---------- the console (its page and its own API; functions/contracts/console-schemas.ts) ----------
+// Called by the console's web app only (Route.console): POST JSON under /console/api/, the path being
+// the route id without `console.` and with its dots as slashes. Not in openapi.json or llms.txt.
+export const consolePage = /* @__PURE__ */ route('console.page', () => ({
+  method: 'GET',
+  path: '/console',
+  tag: 'Console',
+  summary: 'The console web app: the page shell at /console/ and its script and stylesheet (?asset=&v=).',
+  auth: 'none',
+  metering: 'none',
+  console: true,
+  request: null,
+  response: z.string(),
+  responseKind: 'html',
+}));
+export const consoleAuthLogin = /* @__PURE__ */ route('console.auth.login', () => ({
+  path: '/console/api/auth/login',
+  tag: 'Console',
+  summary: 'Console sign-in with e-mail address and password (local identity): sets the session cookie.',
+  auth: 'none',
+  metering: 'none',
+  console: true,
+  dataAccess: true,
+  request: SignInRequest,
+  response: SignInAnswer,
+}));
+export const consoleAuthSignup = /* @__PURE__ */ route('console.auth.signup', () => ({
+  path: '/console/api/auth/signup',
+  tag: 'Console',
+  summary: 'Console sign-up through an invitation link (local identity): creates the account, joins, signs in.',
+  auth: 'none',
+  metering: 'none',
+  console: true,
+  dataAccess: true,
+  request: SignUpRequest,
+  response: SignUpAnswer,
+}));
+export const consoleAuthStart = /* @__PURE__ */ route('console.auth.start', () => ({
+  method: 'GET',
+  path: '/console/api/auth/start',
+  tag: 'Console',
+  summary: 'Begins a Cognito hosted UI sign-in (authorization code with PKCE): redirects to the user pool.',
+  auth: 'none',
+  metering: 'none',
+  console: true,
+  dataAccess: true,
+  request: null,
+  response: z.string(),
+  responseKind: 'html',
+}));
+export const consoleAuthCallback = /* @__PURE__ */ route('console.auth.callback', () => ({
+  method: 'GET',
+  path: '/console/api/auth/callback',
+  tag: 'Console',
+  summary: 'Where Cognito returns after sign-in (?code&state): starts the console session, back to /console/.',
+  auth: 'none',
+  metering: 'none',
+  console: true,
+  dataAccess: true,
+  request: null,
+  response: z.string(),
+  responseKind: 'html',
+}));
+export const consoleAuthLogout = /* @__PURE__ */ route('console.auth.logout', () => ({
+  path: '/console/api/auth/logout',
+  tag: 'Console',
+  summary: 'Console sign-out: ends this session and clears its cookie.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: EmptyRequest,
+  bodyOptional: true,
+  response: EmptyAnswer,
+}));
+export const consoleSession = /* @__PURE__ */ route('console.session', () => ({
+  path: '/console/api/session',
+  tag: 'Console',
+  summary: 'The signed-in console user, their organisations with their role in each, and the CSRF token.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  csrfExempt: true,
+  request: EmptyRequest,
+  bodyOptional: true,
+  response: SessionAnswer,
+}));
+export const consoleOrgsCreate = /* @__PURE__ */ route('console.orgs.create', () => ({
+  path: '/console/api/orgs/create',
+  tag: 'Console',
+  summary: 'Create an organisation (team); the console user creating it becomes its first owner.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: CreateOrganizationInput,
+  response: CreateOrganizationAnswer,
+}));
+export const consoleOrgsDelete = /* @__PURE__ */ route('console.orgs.delete', () => ({
+  path: '/console/api/orgs/delete',
+  tag: 'Console',
+  summary: 'Delete an organisation (owners only, its name typed again): revokes keys, detaches applications.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: DeleteOrganizationInput,
+  response: DeleteOrganizationAnswer,
+}));
+export const consoleMembersList = /* @__PURE__ */ route('console.members.list', () => ({
+  path: '/console/api/members/list',
+  tag: 'Console',
+  summary: 'The members of an organisation with their console roles.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: ListMembersInput,
+  response: ListMembersAnswer,
+}));
+export const consoleMembersUpdate = /* @__PURE__ */ route('console.members.update', () => ({
+  path: '/console/api/members/update',
+  tag: 'Console',
+  summary: 'Change the role of a member (only owners grant or take away the owner role).',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: UpdateMemberInput,
+  response: UpdateMemberAnswer,
+}));
+export const consoleMembersRemove = /* @__PURE__ */ route('console.members.remove', () => ({
+  path: '/console/api/members/remove',
+  tag: 'Console',
+  summary: 'Remove a member from an organisation, or leave it (the last owner cannot).',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: RemoveMemberInput,
+  response: RemoveMemberAnswer,
+}));
+export const consoleInvitationsCreate = /* @__PURE__ */ route('console.invitations.create', () => ({
+  path: '/console/api/invitations/create',
+  tag: 'Console',
+  summary: 'Invite an e-mail address with a role: the invitation link (valid 7 days) is shown this once.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: CreateInvitationInput,
+  response: CreateInvitationAnswer,
+}));
+export const consoleInvitationsList = /* @__PURE__ */ route('console.invitations.list', () => ({
+  path: '/console/api/invitations/list',
+  tag: 'Console',
+  summary: 'The open invitations of an organisation (pending, unexpired), never their links.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: ListInvitationsInput,
+  response: ListInvitationsAnswer,
+}));
+export const consoleInvitationsRevoke = /* @__PURE__ */ route('console.invitations.revoke', () => ({
+  path: '/console/api/invitations/revoke',
+  tag: 'Console',
+  summary: 'Revoke a pending invitation so that its link no longer works.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: RevokeInvitationInput,
+  response: RevokeInvitationAnswer,
+}));
+export const consoleInvitationsAccept = /* @__PURE__ */ route('console.invitations.accept', () => ({
+  path: '/console/api/invitations/accept',
+  tag: 'Console',
+  summary: 'Accept an invitation as the signed-in user (signed in with the invited address): join with its role.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: AcceptInvitationInput,
+  response: AcceptInvitationAnswer,
+}));
+export const consoleApplicationsList = /* @__PURE__ */ route('console.applications.list', () => ({
+  path: '/console/api/applications/list',
+  tag: 'Console',
+  summary: 'The applications an organisation owns, with plan and live access.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: ListApplicationsInput,
+  response: ListApplicationsAnswer,
+}));
+export const consoleApplicationsCreate = /* @__PURE__ */ route('console.applications.create', () => ({
+  path: '/console/api/applications/create',
+  tag: 'Console',
+  summary: 'Create an application in an organisation (admins and owners), on the free plan unless named.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: CreateApplicationInput,
+  response: CreateApplicationAnswer,
+}));
+export const consoleApplicationsUpdate = /* @__PURE__ */ route('console.applications.update', () => ({
+  path: '/console/api/applications/update',
+  tag: 'Console',
+  summary: 'Rename an application or change its plan; its active keys follow the new plan at once.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: UpdateApplicationInput,
+  response: UpdateApplicationAnswer,
+}));
+export const consoleKeysList = /* @__PURE__ */ route('console.keys.list', () => ({
+  path: '/console/api/keys/list',
+  tag: 'Console',
+  summary: 'The secret keys of an application: prefix and last four, status, created, last used.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: ListKeysInput,
+  response: ListKeysAnswer,
+}));
+export const consoleKeysCreate = /* @__PURE__ */ route('console.keys.create', () => ({
+  path: '/console/api/keys/create',
+  tag: 'Console',
+  summary: 'Issue a secret key for an environment (it replaces the active one); the key is shown this once.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: CreateKeyInput,
+  response: CreateKeyAnswer,
+}));
+export const consoleKeysRevoke = /* @__PURE__ */ route('console.keys.revoke', () => ({
+  path: '/console/api/keys/revoke',
+  tag: 'Console',
+  summary: 'Revoke a secret key of an application: requests with it are refused from then on.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: RevokeKeyInput,
+  response: RevokeKeyAnswer,
+}));
+export const consoleWebhooksEndpointsList = /* @__PURE__ */ route('console.webhooks.endpoints.list', () => ({
+  path: '/console/api/webhooks/endpoints/list',
+  tag: 'Console',
+  summary: 'The webhook endpoints of an application environment, for the console.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: ListEndpointsInput,
+  response: ListEndpointsAnswer,
+}));
+export const consoleWebhooksEndpointsCreate = /* @__PURE__ */ route('console.webhooks.endpoints.create', () => ({
+  path: '/console/api/webhooks/endpoints/create',
+  tag: 'Console',
+  summary: 'Register a webhook endpoint from the console; a newly made signing secret is shown this once.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: CreateEndpointInput,
+  response: CreateEndpointAnswer,
+}));
+export const consoleWebhooksEndpointsDelete = /* @__PURE__ */ route('console.webhooks.endpoints.delete', () => ({
+  path: '/console/api/webhooks/endpoints/delete',
+  tag: 'Console',
+  summary: 'Delete a webhook endpoint from the console; its pending deliveries stop.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: DeleteEndpointInput,
+  response: DeleteEndpointAnswer,
+}));
+export const consoleWebhooksSecretRotate = /* @__PURE__ */ route('console.webhooks.secret.rotate', () => ({
+  path: '/console/api/webhooks/secret/rotate',
+  tag: 'Console',
+  summary: 'Rotate the webhook signing secret from the console, with a grace period for the old one.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: RotateSecretInput,
+  response: RotateSecretAnswer,
+}));
+export const consoleWebhooksDeliveriesList = /* @__PURE__ */ route('console.webhooks.deliveries.list', () => ({
+  path: '/console/api/webhooks/deliveries/list',
+  tag: 'Console',
+  summary: 'The webhook delivery log with every attempt (status, latency, error); dead letters by status.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: ListDeliveriesInput,
+  response: ListDeliveriesAnswer,
+}));
+export const consoleWebhooksEventsReplay = /* @__PURE__ */ route('console.webhooks.events.replay', () => ({
+  path: '/console/api/webhooks/events/replay',
+  tag: 'Console',
+  summary: 'Replay a webhook event from the console, as a new delivery with the same event id.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: ReplayEventInput,
+  response: ReplayEventAnswer,
+}));
+export const consoleRequestsSearch = /* @__PURE__ */ route('console.requests.search', () => ({
+  path: '/console/api/requests/search',
+  tag: 'Console',
+  summary: 'Search the request log by request id, or by time range with route and status filters.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: RequestSearchInput,
+  response: RequestSearchAnswer,
+}));
+export const consoleUsageGet = /* @__PURE__ */ route('console.usage.get', () => ({
+  path: '/console/api/usage/get',
+  tag: 'Console',
+  summary: 'Monthly API and AI usage against the plan, per day, connected users and the usage notices.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: UsageInput,
+  response: UsageAnswer,
+}));
+export const consoleItemsGet = /* @__PURE__ */ route('console.items.get', () => ({
+  path: '/console/api/items/get',
+  tag: 'Console',
+  summary: 'Find an item by item_id for support: status, connector, last sync and last sync error.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: ItemInput,
+  response: ItemAnswer,
+}));
+export const consoleItemsRefresh = /* @__PURE__ */ route('console.items.refresh', () => ({
+  path: '/console/api/items/refresh',
+  tag: 'Console',
+  summary: 'Ask for a refresh of an item from the console (developers and up), as items/refresh does.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: ItemInput,
+  response: ItemRefreshAnswer,
+}));
+export const consoleAuditList = /* @__PURE__ */ route('console.audit.list', () => ({
+  path: '/console/api/audit/list',
+  tag: 'Console',
+  summary: 'The audit log of an organisation (admins and owners): who did what, when and from where.',
+  auth: 'session',
+  metering: 'none',
+  console: true,
+  request: ListAuditInput,
+  response: ListAuditAnswer,
+}));
+
 /** Every route, in the order the stack, openapi.json and llms.txt list them. */
 const DECLARED_ROUTES = [
   discoveryOpenapi,
@@ -1094,6 +1517,39 @@ const DECLARED_ROUTES = [
   mcpDescribe,
   discoveryMcp,
   discoveryAiPlugin,
+  consolePage,
+  consoleAuthLogin,
+  consoleAuthSignup,
+  consoleAuthStart,
+  consoleAuthCallback,
+  consoleAuthLogout,
+  consoleSession,
+  consoleOrgsCreate,
+  consoleOrgsDelete,
+  consoleMembersList,
+  consoleMembersUpdate,
+  consoleMembersRemove,
+  consoleInvitationsCreate,
+  consoleInvitationsList,
+  consoleInvitationsRevoke,
+  consoleInvitationsAccept,
+  consoleApplicationsList,
+  consoleApplicationsCreate,
+  consoleApplicationsUpdate,
+  consoleKeysList,
+  consoleKeysCreate,
+  consoleKeysRevoke,
+  consoleWebhooksEndpointsList,
+  consoleWebhooksEndpointsCreate,
+  consoleWebhooksEndpointsDelete,
+  consoleWebhooksSecretRotate,
+  consoleWebhooksDeliveriesList,
+  consoleWebhooksEventsReplay,
+  consoleRequestsSearch,
+  consoleUsageGet,
+  consoleItemsGet,
+  consoleItemsRefresh,
+  consoleAuditList,
 ] as const satisfies readonly Route[];
 
 /** A route of the table, literal types kept (see DeclaredRoute): what defineOperation binds a handler to. */
@@ -1119,7 +1575,7 @@ export type ResponseOf<Id extends RouteId> = ResponseOfRoute<RouteById<Id>>;
 /**
  * The table as plain routes, for what needs every route (CDK, the local server, openapi.json,
  * llms.txt, GraphQL, MCP, the fallback's 405 answers, tests). A handler reaches its own route through
- * its const instead: referencing ROUTES, ROUTES_BY_ID or routeById puts all sixty in its bundle.
+ * its const instead: referencing ROUTES, ROUTES_BY_ID or routeById puts every route in its bundle.
  */
 export const ROUTES: readonly Route[] = DECLARED_ROUTES;
 
@@ -1132,6 +1588,23 @@ export function routeById(id: string): Route {
   if (!found) throw new Error(`No route with id ${id}`);
   return found;
 }
+
+/**
+ * The routes metered against the AI quota (`metering: 'ai'`), by id: what the console's usage page
+ * counts as AI requests in the request log. A list of its own, so that code needing only the ids does
+ * not carry the table (test/unit/routes.test.ts checks it against the table).
+ */
+export const AI_METERED_ROUTE_IDS = [
+  'ai.categorize',
+  'ai.subscriptions',
+  'ai.cashflow',
+  'ai.merchant',
+  'ai.health-score',
+  'ai.financial-summary',
+  'ai.fraud-risk',
+  'ai.purchase-analysis',
+  'ai.weekly-report',
+] as const satisfies readonly RouteId[];
 
 /** The alias prefix: /api/v1/... answers exactly like /v1/... */
 export const ALIAS_PREFIX = '/api';

@@ -8,11 +8,11 @@
 // delivery log); an admin also manages live keys, plans, applications, members and invitations
 // except owners; an owner may do everything, including granting the owner role and deleting the
 // organisation. The audit log is for admins and owners. Session actions need no role.
+import { CONSOLE_ROLES, type ConsoleRole } from '../contracts/console-roles';
 import type { Environment } from '../contracts/schemas';
 
-/** Weakest first: a role may do everything the roles before it may. */
-export const CONSOLE_ROLES = ['viewer', 'developer', 'admin', 'owner'] as const;
-export type ConsoleRole = (typeof CONSOLE_ROLES)[number];
+/** Weakest first: a role may do everything the roles before it may (the list is the contract's). */
+export { CONSOLE_ROLES, type ConsoleRole };
 
 export function roleRank(role: ConsoleRole): number {
   return CONSOLE_ROLES.indexOf(role);

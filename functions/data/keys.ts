@@ -49,12 +49,16 @@
 //
 // Console (see docs/console.md): User USER#<user_id>/USER; UserEmail USEREMAIL#<sha256(email)>/USEREMAIL;
 // UserIdentity USERID#<provider>#<sub>/USERID; Session SESSION#<sha256(token)>/SESSION (TTL);
-// SignInWindow SIGNIN#<scope>#<sha256>/W#<start> (TTL); Organization ORG#<org>/ORG; Membership
-// ORG#<org>/MEMBER#<user> (gsi1 USERORGS#<user>/<org>); OwnerCount ORG#<org>/OWNERS; Invitation
+// SignInWindow SIGNIN#<scope>#<sha256>/W#<start> (TTL); SignInState SIGNIN#state#<sha256(state)>/STATE
+// (TTL); Organization ORG#<org>/ORG; Membership ORG#<org>/MEMBER#<user> (gsi1 USERORGS#<user>/<org>); OwnerCount ORG#<org>/OWNERS; Invitation
 // INVITE#<sha256(token)>/INVITE (gsi1 ORGINVITES#<org>/<created>#<id>, TTL); Application rows gain
 // gsi1 ORGAPPS#<org>/<created>#<app>; AuditEntry AUDIT#<org>/<at>#<request_id> (TTL); RequestLog
 // REQLOG#<app>#<env>#<day>#<shard 0-3>/<at>#<request_id> (TTL) with REQID#<request_id>/REQID (TTL);
 // UsageDay USAGEDAY#<app>#<env>/<day>; UsageNotice USAGENOTICE#<app>#<env>/<yyyy-mm>#<quota>#<percent> (TTL).
+//
+// Plaid webhook keys (functions/data/plaid-keys-repo.ts): PlaidWebhookKey APP#<app>/PLAIDKEY#<env>#<kid>
+// (one ES256 key: public JWK, sealed private key, when it was created and retired);
+// PlaidWebhookKeyCurrent APP#<app>/PLAIDKEYCURRENT#<env> (a copy of the key that signs now).
 //
 // Every row that belongs to an application carries application_id and environment.
 // The ApiKey row also carries the key's token bucket (GCRA `tat`/`gate`) and its monthly usage
@@ -207,6 +211,8 @@ export const keys = {
   consoleSession: (tokenHash: string) => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' }),
   /** Fixed-window counter of sign-in attempts per e-mail or client address (TTL). */
   signInWindow: (scope: 'email' | 'address', idHash: string, windowStart: number) => ({ pk: `SIGNIN#${scope}#${idHash}`, sk: `W#${windowStart}` }),
+  /** A Cognito sign-in under way: its PKCE verifier, kept until the callback (TTL; under SIGNIN# like the counters). */
+  signInState: (stateHash: string) => ({ pk: `SIGNIN#state#${stateHash}`, sk: 'STATE' }),
   organization: (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),
   /** A member of an organisation; its gsi1 entry lists the user's organisations. */
   membership: (orgId: string, userId: string) => ({ pk: `ORG#${orgId}`, sk: `MEMBER#${userId}`, gsi1pk: `USERORGS#${userId}`, gsi1sk: orgId }),
@@ -248,6 +254,12 @@ export const keys = {
   itemsOfApplication: (applicationId: string, environment: Environment) => ({ gsi1pk: keys.itemByApplication(applicationId, environment, '', '').gsi1pk }),
   /** A row that never exists: the health check reads it, one cheap GetItem proving storage answers. */
   storageProbe: () => ({ pk: 'HEALTH', sk: 'PROBE' }),
+  // ---------- Plaid webhook keys (functions/data/plaid-keys-repo.ts) ----------
+  /** One signing key of an application environment's Plaid-shaped webhooks, by its key id. */
+  plaidWebhookKey: (applicationId: string, environment: Environment, kid: string) => ({ pk: `APP#${applicationId}`, sk: `PLAIDKEY#${environment}#${kid}` }),
+  plaidWebhookKeysOf: (applicationId: string, environment: Environment) => ({ pk: `APP#${applicationId}`, skPrefix: `PLAIDKEY#${environment}#` }),
+  /** The key that signs now (a copy of its PlaidWebhookKey row): one GetItem per signature. */
+  plaidWebhookKeyCurrent: (applicationId: string, environment: Environment) => ({ pk: `APP#${applicationId}`, sk: `PLAIDKEYCURRENT#${environment}` }),
 };
 
 /** YYYY-MM-DD as 8 digits that sort newest first (the date-ordered view of the transactions feed). */

@@ -11,6 +11,7 @@
 // A day is read newest first by merging its four shards' Queries (each already newest first) into
 // one time-ordered stream: a page is in time order whatever shard its rows came from.
 import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { REQUEST_ID_PATTERN } from '../contracts/console-schemas';
 import { ERRORS } from '../contracts/errors';
 import type { Route } from '../contracts/routes';
 import type { Environment } from '../contracts/schemas';
@@ -32,7 +33,7 @@ export const REQUEST_LOG_SHARDS = 4;
 const USAGE_NOTICE_RETENTION_DAYS = 400;
 const DAY_MS = 86_400_000;
 
-export const REQUEST_ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
+export { REQUEST_ID_PATTERN };
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 const ITEM_ID_PATTERN = /^item_[A-Za-z0-9]{1,64}$/;
 const ROUTE_ID_PATTERN = /^[a-z0-9_.-]{1,64}$/;

@@ -8,6 +8,7 @@
 // later without invalidating existing hashes. An unknown e-mail address is answered after a verify
 // against a dummy hash, so the time taken does not tell which addresses have an account.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { PASSWORD_LENGTH } from '../contracts/console-schemas';
 import { cognitoIdentityFromEnv, type CognitoIdentity } from './console-identity-cognito';
 
 export interface LocalPasswordIdentity {
@@ -23,8 +24,8 @@ export interface LocalPasswordIdentity {
 export type ConsoleIdentity = LocalPasswordIdentity | CognitoIdentity;
 
 export const PASSWORD_HASH_PARAMS = { log2N: 15, r: 8, p: 1, saltBytes: 16, keyBytes: 32 } as const;
-/** Local passwords: as long as the Cognito pool's policy asks (lib/console-identity.ts), and bounded. */
-export const PASSWORD_LENGTH = { min: 12, max: 256 } as const;
+/** Local passwords: as long as the Cognito pool's policy asks (lib/console-identity.ts), and bounded (the contract's). */
+export { PASSWORD_LENGTH };
 
 /** Parameters a stored hash may name: anything else is not one of ours and never verifies. */
 const ACCEPTED = { log2N: { min: 14, max: 20 }, r: { min: 8, max: 32 }, p: { min: 1, max: 4 } };

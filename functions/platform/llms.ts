@@ -1,7 +1,7 @@
 // /llms.txt (index) and /llms-full.txt (every operation with its fields), generated from the route
 // table so they can never disagree with openapi.json.
 import * as z from 'zod';
-import { ERRORS, statusOf, type ErrorCode } from '../contracts/errors';
+import { ERRORS, publicErrorCodes, statusOf } from '../contracts/errors';
 import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../contracts/events';
 import { LIMITS } from '../contracts/limits';
 import { MCP_TOOLS } from '../contracts/mcp-tools';
@@ -108,6 +108,9 @@ function surfacesBlock(baseUrl: string, depth: 'index' | 'full'): string[] {
   ];
 }
 
+/** What llms.txt describes: every route but the console's own (Route.console), which only its web app calls. */
+const PUBLIC_ROUTES = /* @__PURE__ */ ROUTES.filter((r) => !r.console);
+
 export function buildLlmsTxt(baseUrl: string, depth: 'index' | 'full'): string {
   const head = [
     '# Fincore financial data API',
@@ -122,16 +125,16 @@ export function buildLlmsTxt(baseUrl: string, depth: 'index' | 'full'): string {
     '',
   ];
   if (depth === 'index') {
-    const list = ROUTES.map((r) => `- [${r.method} ${r.path}](${baseUrl}/llms-full.txt): ${r.summary}`);
+    const list = PUBLIC_ROUTES.map((r) => `- [${r.method} ${r.path}](${baseUrl}/llms-full.txt): ${r.summary}`);
     return [...head, '## Operations', '', ...list, '', ...surfacesBlock(baseUrl, depth)].join('\n');
   }
-  const errors = (Object.keys(ERRORS) as ErrorCode[]).map((c) => `- ${c} (${ERRORS[c].type}, HTTP ${statusOf(c)}): ${ERRORS[c].message}`);
+  const errors = publicErrorCodes().map((c) => `- ${c} (${ERRORS[c].type}, HTTP ${statusOf(c)}): ${ERRORS[c].message}`);
   const limits = Object.entries(LIMITS).map(([k, v]) => `- ${k}: ${v}`);
   return [
     ...head,
     '## Operations',
     '',
-    ...ROUTES.map((r) => operationBlock(r, baseUrl)),
+    ...PUBLIC_ROUTES.map((r) => operationBlock(r, baseUrl)),
     ...surfacesBlock(baseUrl, depth),
     '## Webhook events',
     '',

@@ -5,8 +5,13 @@
 //   versionCheck    -> optional FC-Version request header must equal the current version
 //   authenticate    -> bearer key, live access, token bucket, monthly quota: one DynamoDB write on
 //                      one of the key's metering shards (functions/data/api-keys-repo.ts)
+//   consoleGate     -> the console's routes (Route.console): same-origin POSTs only; on `auth:
+//                      'session'` routes the session cookie's session and its CSRF token
 //   parseBody       -> content type, size, JSON, zod schema (naming the offending field); on the
 //                      GraphQL and MCP endpoints only the size (their libraries parse the rest)
+//
+// A key-authenticated request is recorded in the request log once its answer is built (requestContext:
+// one BatchWriteItem; a failure to record is logged and never changes the answer).
 //
 // Every response also gets a Cache-Control header: `no-store` unless the operation chose one (public
 // documents are cacheable), since many carry tokens, keys or a caller's data.
@@ -20,14 +25,16 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import { CONSOLE_SESSION_COOKIE, CONSOLE_SIGN_IN_COOKIE, CSRF_HEADER } from '../contracts/console-schemas';
 import { ApiError, envelope, type ErrorCode } from '../contracts/errors';
 import { LIMITS } from '../contracts/limits';
 import type { Route } from '../contracts/routes';
 import { API_VERSION } from '../contracts/schemas';
-import { isWellFormedApiKey } from '../core/api-keys';
+import { displayOfKey, isWellFormedApiKey } from '../core/api-keys';
 import { secondsUntilMonthlyReset } from '../core/rate-limit';
 import { authorizeAndMeter, rateLimitHeaderValues, type AuthContext } from '../data/api-keys-repo';
 import { emitEvent } from '../data/events';
+import { recordRequest, recordUsageNotice, requestLogEntryOf } from '../data/request-log-repo';
 import { currentRequestId, logger, metrics, metricsEnabled } from './observability';
 import { protocolErrorResponse } from './protocols';
 import type { Deps } from './runtime';
@@ -43,6 +50,16 @@ export interface RequestState {
   repeatedHeaders: ReadonlySet<string>;
   responseHeaders: Record<string, string>;
   auth: AuthContext | null;
+  /** The key's display form (`fc_sk_test_…abcd`), for the request log; never the key. */
+  keyDisplay?: string;
+  /** When the request arrived by the runtime's clock (Unix ms), on key-authenticated routes. */
+  arrivedAt?: number;
+  /** The item the request's access token named, once resolved. */
+  itemId?: string;
+  /** The console caller on console routes (consoleGate); null elsewhere. */
+  caller: ConsoleCaller | null;
+  /** Set-Cookie values the answer carries (success or error), as multiValueHeaders. */
+  setCookies: string[];
   body: unknown;
   errorCode?: string;
 }
@@ -108,8 +125,9 @@ async function announceUsage(deps: Deps, state: RequestState, auth: AuthContext,
   const limit = auth.usage.quota;
   if (limit === null) return; // an unlimited quota crosses no threshold
   const now = deps.clock.now();
+  let eventId: string;
   try {
-    await emitEvent(deps, auth, 'usage.limit_approaching', {
+    eventId = await emitEvent(deps, auth, 'usage.limit_approaching', {
       quota: auth.usage.kind,
       threshold_percent: thresholdPercent,
       used: auth.usage.used,
@@ -118,6 +136,13 @@ async function announceUsage(deps: Deps, state: RequestState, auth: AuthContext,
     });
   } catch (err) {
     logger.error('could not record usage.limit_approaching', { request_id: state.requestId, error: err as Error });
+    return;
+  }
+  // The console's usage page lists the month's notices from this index (the event itself is found by id only).
+  try {
+    await recordUsageNotice(deps, auth, { quota: auth.usage.kind, thresholdPercent, used: auth.usage.used, limit, eventId, at: now });
+  } catch (err) {
+    logger.warn('could not index usage.limit_approaching for the console', { request_id: state.requestId, event_id: eventId, error: err as Error });
   }
 }
 
@@ -235,8 +260,74 @@ export function requestIdOf(event: ApiEvent): string {
   return event.requestContext?.requestId || `req_${randomUUID()}`;
 }
 
-export function requestContext(route: Route | null): ApiMiddleware {
-  const finish = (request: ApiRequest) => {
+/** A DNS name, an IPv4 address or a bracketed IPv6 address, with an optional port: nothing else. */
+const HOST_AND_PORT = /^(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*)(?::[0-9]{1,5})?$/i;
+const STAGE_NAME = /^[A-Za-z0-9_-]{1,128}$/;
+/** Where a request's own address cannot be trusted to name this deployment. */
+const FALLBACK_HOST = 'localhost';
+
+/** A request header's value by its lower-case name (API Gateway passes names as the client sent them). */
+export function headerOf(event: ApiEvent, name: string): string | undefined {
+  for (const [key, value] of Object.entries(event.headers ?? {})) if (key.toLowerCase() === name && typeof value === 'string') return value;
+  return undefined;
+}
+
+function validHost(candidate: string | undefined): string | undefined {
+  const host = candidate?.trim();
+  if (!host || host.length > 260 || !HOST_AND_PORT.test(host)) return undefined;
+  const port = /:([0-9]+)$/.exec(host)?.[1];
+  return port !== undefined && Number(port) > 65535 ? undefined : host.toLowerCase();
+}
+
+/**
+ * {base_url}, as openapi.json, llms.txt and the Link flow advertise it. The configured FC_BASE_URL
+ * when there is one. Otherwise it is derived from the request, which the caller controls (Host,
+ * X-Forwarded-Proto), so only a well-formed host[:port] is taken and only http or https (http only
+ * in the local stage); anything else falls back to a safe default rather than reaching a document.
+ */
+export function baseUrlOf(event: ApiEvent, deps: Deps): string {
+  if (deps.config.baseUrl) return deps.config.baseUrl.replace(/\/$/, '');
+  const local = deps.config.stage === 'local';
+  const host = validHost(event.requestContext?.domainName) ?? validHost(headerOf(event, 'host')) ?? FALLBACK_HOST;
+  const stage = event.requestContext?.stage;
+  if (host.includes('.execute-api.') && stage && STAGE_NAME.test(stage)) return `https://${host}/${stage}`;
+  const forwarded = headerOf(event, 'x-forwarded-proto')?.trim().toLowerCase();
+  const scheme = local && (forwarded === 'http' || forwarded === 'https') ? forwarded : local ? 'http' : 'https';
+  return `${scheme}://${host}`;
+}
+
+/**
+ * Files a key-authenticated request in the request log (functions/data/request-log-repo.ts): route,
+ * status, latency, request id, the key's display form, error code, item id; never a body, token or
+ * key. A request no application authenticated has nowhere to be filed. Never throws: the answer is
+ * already built and must not change because its log entry could not be written.
+ */
+async function recordInRequestLog(route: Route, deps: () => Deps, state: RequestState, status: number, latencyMs: number): Promise<void> {
+  if (route.auth !== 'key' || !state.auth) return;
+  try {
+    const entry = requestLogEntryOf({
+      route,
+      status,
+      latencyMs,
+      requestId: state.requestId,
+      auth: { applicationId: state.auth.applicationId, environment: state.auth.environment, keyDisplay: state.keyDisplay ?? null },
+      errorCode: state.errorCode ?? null,
+      itemId: state.itemId ?? null,
+      at: state.arrivedAt ?? deps().clock.now(),
+    });
+    const outcome = await recordRequest(deps(), entry);
+    if (outcome.error) logger.warn('request log entry not recorded', { request_id: state.requestId, route: route.id, cause: outcome.error });
+  } catch (err) {
+    logger.warn('request log entry not recorded', { request_id: state.requestId, route: route.id, error: err as Error });
+  }
+}
+
+/**
+ * The request's state, the headers every answer carries and the access log line; with `deps`, a
+ * key-authenticated request's request log entry too.
+ */
+export function requestContext(route: Route | null, deps?: () => Deps): ApiMiddleware {
+  const finish = async (request: ApiRequest) => {
     const state = stateOf(request);
     const response = request.response ?? { statusCode: 500, body: '' };
     response.headers = {
@@ -246,6 +337,8 @@ export function requestContext(route: Route | null): ApiMiddleware {
       'X-Request-Id': state.requestId,
       'FC-Version': API_VERSION,
     };
+    // Several cookies need several Set-Cookie headers: API Gateway and the local server send each value of multiValueHeaders.
+    if (state.setCookies.length > 0) response.multiValueHeaders = { ...response.multiValueHeaders, 'Set-Cookie': state.setCookies };
     request.response = response;
     const latencyMs = Date.now() - state.startedAt;
     // The request id goes on this line itself, not on the shared logger: requests served
@@ -263,6 +356,7 @@ export function requestContext(route: Route | null): ApiMiddleware {
       error_code: state.errorCode,
     });
     if (metricsEnabled && response.statusCode >= 400) recordFailure(route?.id ?? 'unmatched', response.statusCode);
+    if (route && deps) await recordInRequestLog(route, deps, state, response.statusCode, latencyMs);
   };
   return {
     before: (request: ApiRequest) => {
@@ -273,6 +367,8 @@ export function requestContext(route: Route | null): ApiMiddleware {
         repeatedHeaders: repeatedHeaderNames(request.event),
         responseHeaders: {},
         auth: null,
+        caller: null,
+        setCookies: [],
         body: undefined,
       };
       request.internal.requestState = state;
@@ -335,6 +431,8 @@ export function authenticate(route: Route, deps: () => Deps, meterKind?: MeterKi
       if (header === undefined || header.trim() === '') throw new ApiError('missing_api_key');
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match || !isWellFormedApiKey(match[1])) throw new ApiError('malformed_api_key');
+      state.arrivedAt = deps().clock.now();
+      state.keyDisplay = displayOfKey(match[1]).display;
       const auth = await authorizeAndMeter(deps(), match[1], meterKindOf(route, request.event, meterKind));
       state.auth = auth;
       // The meter marks the one request per month whose write reached a threshold.
@@ -348,6 +446,159 @@ export function authenticate(route: Route, deps: () => Deps, meterKind?: MeterKi
       if (request.error instanceof ApiError && request.error.status === 429) {
         state.responseHeaders = { ...state.responseHeaders, ...request.error.headers };
       }
+    },
+  };
+}
+
+// ---------- the console: same-origin calls, the session cookie, CSRF ----------
+
+/** A signed-in console session as the edge sees it (functions/app/console/session.ts makes them). */
+export interface ConsoleSession {
+  /** SHA-256 of the session token: identifies the session without being it. */
+  tokenHash: string;
+  user: { userId: string; email: string; name: string };
+  identity: 'local' | 'cognito';
+  csrfToken: string;
+  /** ISO 8601: the earlier of the idle and the absolute deadline. */
+  expiresAt: string;
+}
+
+/**
+ * How the edge finds a cookie's session and checks its CSRF token. The edge calls no use case, so the
+ * console's handlers pass these in (defineOperation's `sessions`: app/console/session.ts consoleSessions).
+ */
+export interface ConsoleSessions {
+  current(deps: Deps, token: string | null): Promise<ConsoleSession | null>;
+  csrfMatches(session: ConsoleSession, header: string | undefined): boolean;
+}
+
+/** The caller of a console route, as its handler receives it (`ctx.caller`). */
+export interface ConsoleCaller {
+  /** Where the request came from (API Gateway's sourceIp; the local server's socket). */
+  clientAddress: string;
+  /** The User-Agent header, cut to 200 characters. */
+  userAgent: string;
+  /** The session cookie's value as sent; null without one. */
+  sessionToken: string | null;
+  /** The signed-in session: set on `auth: 'session'` routes (the gate refused the request otherwise). */
+  session: ConsoleSession | null;
+  /** A cookie the request sent, by name (the first one of that name). */
+  cookie(name: string): string | undefined;
+  /** Sets the session cookie of a new session (a sign-in), kept until the session's absolute deadline. */
+  startSession(token: string, expiresAt: string): void;
+  /** Clears the session cookie (a sign-out). */
+  endSession(): void;
+  /** Keeps a Cognito sign-in's state for its way back (auth/start), at most `maxAgeSeconds`. */
+  keepSignInState(state: string, maxAgeSeconds: number): void;
+  /** Clears the Cognito sign-in's state (auth/callback). */
+  clearSignInState(): void;
+}
+
+/** A console caller that is signed in: what `auth: 'session'` routes' handlers receive. */
+export type SignedInCaller = ConsoleCaller & { session: ConsoleSession };
+
+/** The cookies a request sent, by name, the first of each name (the most specific path, as browsers order them). */
+function requestCookies(event: ApiEvent): Map<string, string> {
+  const headers = Object.entries(event.multiValueHeaders ?? {})
+    .filter(([name]) => name.toLowerCase() === 'cookie')
+    .flatMap(([, values]) => values ?? []);
+  if (headers.length === 0) headers.push(...Object.entries(event.headers ?? {}).filter(([name]) => name.toLowerCase() === 'cookie').map(([, value]) => value ?? ''));
+  const cookies = new Map<string, string>();
+  for (const pair of headers.join(';').split(';')) {
+    const separator = pair.indexOf('=');
+    if (separator <= 0) continue;
+    const name = pair.slice(0, separator).trim();
+    if (!cookies.has(name)) cookies.set(name, pair.slice(separator + 1).trim());
+  }
+  return cookies;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+interface CookieAttributes {
+  path: string;
+  maxAgeSeconds: number;
+  sameSite: 'Strict' | 'Lax';
+}
+
+/**
+ * The Set-Cookie value of a console cookie: HttpOnly always; Secure unless the console is served over
+ * plain http on a loopback address (the local stage, where browsers would drop a Secure cookie); the
+ * path under the base URL's own path (an execute-api stage prefix, say), so no other path sees it.
+ */
+export function consoleCookie(baseUrl: string, name: string, value: string, attributes: CookieAttributes): string {
+  const url = new URL(baseUrl);
+  const secure = !(url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+  const path = `${url.pathname.replace(/\/+$/, '')}${attributes.path}`;
+  return [`${name}=${value}`, `Path=${path}`, `Max-Age=${Math.max(0, Math.floor(attributes.maxAgeSeconds))}`, 'HttpOnly', `SameSite=${attributes.sameSite}`, ...(secure ? ['Secure'] : [])].join('; ');
+}
+
+/** The session cookie is sent to the console's page and API only. */
+const SESSION_COOKIE_PATH = '/console';
+/** The Cognito sign-in's state goes to its start and callback only. */
+const SIGN_IN_COOKIE_PATH = '/console/api/auth';
+
+/**
+ * A console POST must come from the console's own page: a browser that says the request is
+ * cross-site (Sec-Fetch-Site), or names another origin (Origin), is refused before anything runs.
+ * Clients that send neither (not a browser) still need the session's CSRF token.
+ */
+function refuseCrossSite(state: RequestState, baseUrl: string): void {
+  const site = state.headers['sec-fetch-site']?.trim().toLowerCase();
+  if (site === 'cross-site') throw new ApiError('csrf_failed', 'The console API answers the console\u2019s own page only: this request came from another site.');
+  const origin = state.headers.origin?.trim();
+  if (origin === undefined) return;
+  let sameOrigin = false;
+  try {
+    sameOrigin = new URL(origin).origin === new URL(baseUrl).origin;
+  } catch {
+    // `null` (a sandboxed or privacy-sensitive context) or garbage: not this origin.
+  }
+  if (!sameOrigin) throw new ApiError('csrf_failed', 'The console API answers the console\u2019s own page only: this request came from another origin.');
+}
+
+/**
+ * The console's routes (Route.console): the caller (address, user agent, cookies); POSTs from this
+ * origin only; on `auth: 'session'` routes the session of the session cookie (401 session_required
+ * without one) and, except on console.session, X-CSRF-Token matching it (403 csrf_failed). Console
+ * routes are never metered, rate-limited by a key or recorded in the request log.
+ */
+export function consoleGate(route: Route, deps: () => Deps, sessions?: ConsoleSessions): ApiMiddleware {
+  if (route.auth === 'session' && !sessions) throw new Error(`${route.id} is a session route: pass options.sessions (app/console/session.ts consoleSessions)`);
+  return {
+    before: async (request: ApiRequest) => {
+      // A session route is checked whatever its other flags say: `auth: 'session'` alone means signed in.
+      if (!route.console && route.auth !== 'session') return;
+      const state = stateOf(request);
+      const { event } = request;
+      const base = baseUrlOf(event, deps());
+      if (route.method === 'POST') refuseCrossSite(state, base);
+      const cookies = requestCookies(event);
+      const set = (name: string, value: string, attributes: CookieAttributes) => state.setCookies.push(consoleCookie(base, name, value, attributes));
+      const caller: ConsoleCaller = {
+        clientAddress: event.requestContext?.identity?.sourceIp || 'unknown',
+        userAgent: (state.headers['user-agent'] ?? '').slice(0, 200),
+        sessionToken: cookies.get(CONSOLE_SESSION_COOKIE) || null,
+        session: null,
+        cookie: (name) => cookies.get(name),
+        startSession: (token, expiresAt) =>
+          // Whole seconds to the deadline (the milliseconds since the session began are not a second lost).
+          set(CONSOLE_SESSION_COOKIE, token, { path: SESSION_COOKIE_PATH, sameSite: 'Strict', maxAgeSeconds: Math.round((Date.parse(expiresAt) - deps().clock.now()) / 1000) }),
+        endSession: () => set(CONSOLE_SESSION_COOKIE, '', { path: SESSION_COOKIE_PATH, sameSite: 'Strict', maxAgeSeconds: 0 }),
+        keepSignInState: (value, maxAgeSeconds) => set(CONSOLE_SIGN_IN_COOKIE, value, { path: SIGN_IN_COOKIE_PATH, sameSite: 'Lax', maxAgeSeconds }),
+        clearSignInState: () => set(CONSOLE_SIGN_IN_COOKIE, '', { path: SIGN_IN_COOKIE_PATH, sameSite: 'Lax', maxAgeSeconds: 0 }),
+      };
+      state.caller = caller;
+      if (route.auth !== 'session' || !sessions) return;
+      const session = await sessions.current(deps(), caller.sessionToken);
+      if (!session) throw new ApiError('session_required');
+      if (!route.csrfExempt && !sessions.csrfMatches(session, singleHeader(state, CSRF_HEADER, { commaJoined: false }))) throw new ApiError('csrf_failed');
+      caller.session = session;
+    },
+    onError: (request: ApiRequest) => {
+      // A cookie whose session ended is of no further use: the browser may drop it.
+      const caller = request.internal.requestState?.caller;
+      if (request.error instanceof ApiError && request.error.code === 'session_required' && caller?.sessionToken) caller.endSession();
     },
   };
 }

@@ -2,7 +2,7 @@
 // catalogue. `npm run openapi` writes the committed copy; GET /openapi.json serves the same
 // document; a test fails when they differ.
 import * as z from 'zod';
-import { ERRORS, allErrorStatuses, codesForStatus, statusOf, type ErrorCode } from '../contracts/errors';
+import { ERRORS, allErrorStatuses, codesForStatus, publicErrorCodes, statusOf } from '../contracts/errors';
 import { DELIVERY_ATTEMPT_HEADER, EVENT_CATALOGUE, EVENT_ENVELOPES, EVENT_ID_HEADER, EVENT_TYPES } from '../contracts/events';
 import { LIMITS, PLANS, PLAN_NAMES } from '../contracts/limits';
 import { ALIAS_PREFIX, CONTENT_TYPES, ROUTES, aliasPaths, type Route } from '../contracts/routes';
@@ -11,6 +11,12 @@ import { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '.
 import { GRAPHQL_RESPONSE_MEDIA_TYPE } from './protocols';
 
 type Json = Record<string, unknown>;
+
+/**
+ * The routes openapi.json describes: every route but the console's own (Route.console), which only
+ * the console's web app calls. The SDKs are generated from this document, so they leave them out too.
+ */
+const PUBLIC_ROUTES = /* @__PURE__ */ ROUTES.filter((r) => !r.console);
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
@@ -36,7 +42,7 @@ function componentSchemas(kind: 'request' | 'response'): { schemas: Record<strin
   const ids = new Map<Route, string>();
   const globalIds = (z.globalRegistry as unknown as { _idmap: Map<string, z.ZodType> })._idmap;
   for (const [id, schema] of globalIds) registry.add(schema, { id });
-  for (const route of ROUTES) {
+  for (const route of PUBLIC_ROUTES) {
     const schema = kind === 'request' ? route.request : route.response;
     if (!schema || route.responseKind !== 'json' && kind === 'response') continue;
     const existing = registry.get(schema)?.id;
@@ -122,7 +128,7 @@ const STATUS_TEXT: Record<number, string> = {
 
 /** The error statuses some REST route can answer (a component nobody refers to is noise). */
 function restErrorStatuses(): Set<number> {
-  return new Set(ROUTES.filter((r) => !r.protocol).flatMap(errorStatusesOf));
+  return new Set(PUBLIC_ROUTES.filter((r) => !r.protocol).flatMap(errorStatusesOf));
 }
 
 function errorResponses(): Json {
@@ -182,7 +188,7 @@ const PROTOCOL_ERROR_FIELDS: Json = {
   type: 'object',
   required: ['type', 'code', 'request_id', 'status'],
   properties: {
-    type: { type: 'string', enum: [...new Set(Object.values(ERRORS).map((e) => e.type))] },
+    type: { type: 'string', enum: [...new Set(publicErrorCodes().map((c) => ERRORS[c].type))] },
     code: { type: 'string', description: 'One of the error codes listed in the API description.' },
     request_id: { type: 'string' },
     status: { type: 'integer', description: 'The HTTP status the REST API gives the same error.' },
@@ -365,7 +371,7 @@ function webhooks(): Json {
 }
 
 function apiDescription(): string {
-  const codes = (Object.keys(ERRORS) as ErrorCode[])
+  const codes = publicErrorCodes()
     .map((c) => `| \`${ERRORS[c].type}\` | \`${c}\` | ${statusOf(c)} | ${ERRORS[c].message} |`)
     .join('\n');
   const plans = PLAN_NAMES.map((p) => {
@@ -396,9 +402,9 @@ function apiDescription(): string {
 export function buildOpenApi(): Json {
   const requests = componentSchemas('request');
   const responses = componentSchemas('response');
-  const tags = [...new Set(ROUTES.map((r) => r.tag))];
+  const tags = [...new Set(PUBLIC_ROUTES.map((r) => r.tag))];
   const paths: Record<string, Json> = {};
-  for (const route of ROUTES) {
+  for (const route of PUBLIC_ROUTES) {
     paths[route.path] ??= {};
     paths[route.path][route.method.toLowerCase()] = operation(route, requests.ids, responses.ids);
   }

@@ -24,6 +24,8 @@ import type { AuthContext } from '../data/api-keys-repo';
 import { itemForAccessToken, type ItemRecord } from '../data/items-repo';
 import {
   authenticate,
+  baseUrlOf,
+  consoleGate,
   errorEnvelope,
   handlerStateOf,
   parseBody,
@@ -34,21 +36,30 @@ import {
   versionCheck,
   type ApiEvent,
   type ApiResult,
+  type ConsoleCaller,
+  type ConsoleSessions,
   type MeterKindOf,
   type RequestInternal,
+  type SignedInCaller,
 } from './middleware';
 import { inRequestScope, logger } from './observability';
 import { runtime, type Deps } from './runtime';
+
+// Where the base URL and request headers are read (they moved to ./middleware, which needs them too).
+export { baseUrlOf, headerOf } from './middleware';
 
 export interface OperationContext<
   Body,
   Item extends ItemRecord | null = ItemRecord | null,
   Auth extends AuthContext | null = AuthContext | null,
   RouteDeclaration extends Route = Route,
+  Caller extends ConsoleCaller | null = ConsoleCaller | null,
 > {
   body: Body;
   /** The caller's key on routes with `auth: 'key'`; null on the others (public documents, the Link page's API). */
   auth: Auth;
+  /** The console caller on console routes (its session on `auth: 'session'` ones); null elsewhere. */
+  caller: Caller;
   /** The item named by `access_token` on item routes (consent already checked); null elsewhere. */
   item: Item;
   deps: Deps;
@@ -64,7 +75,8 @@ export type OperationContextOf<R extends TableRoute> = OperationContext<
   RequestOfRoute<R>,
   R['item'] extends true ? ItemRecord : null,
   R['auth'] extends 'key' ? AuthContext : null,
-  R
+  R,
+  R['auth'] extends 'session' ? SignedInCaller : R['console'] extends true ? ConsoleCaller : null
 >;
 
 /**
@@ -108,6 +120,12 @@ export interface OperationOptions {
    * it fails at load.
    */
   meterKind?: MeterKindOf;
+  /**
+   * How a session route finds the cookie's session and checks the CSRF token (the edge calls no use
+   * case): every `auth: 'session'` route's handler passes app/console/session.ts consoleSessions; one
+   * without it fails at load.
+   */
+  sessions?: ConsoleSessions;
 }
 
 /** Public documents that are the same for every caller: shared caches may keep them a few minutes. */
@@ -122,42 +140,6 @@ export type RouteHandler = LambdaHandler & {
   /** The route's own function, for invokeRoute (the MCP server's tools run it without a second HTTP request). */
   readonly impl: (ctx: OperationContext<unknown>) => unknown;
 };
-
-/** A DNS name, an IPv4 address or a bracketed IPv6 address, with an optional port: nothing else. */
-const HOST_AND_PORT = /^(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*)(?::[0-9]{1,5})?$/i;
-const STAGE_NAME = /^[A-Za-z0-9_-]{1,128}$/;
-/** Where a request's own address cannot be trusted to name this deployment. */
-const FALLBACK_HOST = 'localhost';
-
-/** A request header's value by its lower-case name (API Gateway passes names as the client sent them). */
-export function headerOf(event: ApiEvent, name: string): string | undefined {
-  for (const [key, value] of Object.entries(event.headers ?? {})) if (key.toLowerCase() === name && typeof value === 'string') return value;
-  return undefined;
-}
-
-function validHost(candidate: string | undefined): string | undefined {
-  const host = candidate?.trim();
-  if (!host || host.length > 260 || !HOST_AND_PORT.test(host)) return undefined;
-  const port = /:([0-9]+)$/.exec(host)?.[1];
-  return port !== undefined && Number(port) > 65535 ? undefined : host.toLowerCase();
-}
-
-/**
- * {base_url}, as openapi.json, llms.txt and the Link flow advertise it. The configured FC_BASE_URL
- * when there is one. Otherwise it is derived from the request, which the caller controls (Host,
- * X-Forwarded-Proto), so only a well-formed host[:port] is taken and only http or https (http only
- * in the local stage); anything else falls back to a safe default rather than reaching a document.
- */
-export function baseUrlOf(event: ApiEvent, deps: Deps): string {
-  if (deps.config.baseUrl) return deps.config.baseUrl.replace(/\/$/, '');
-  const local = deps.config.stage === 'local';
-  const host = validHost(event.requestContext?.domainName) ?? validHost(headerOf(event, 'host')) ?? FALLBACK_HOST;
-  const stage = event.requestContext?.stage;
-  if (host.includes('.execute-api.') && stage && STAGE_NAME.test(stage)) return `https://${host}/${stage}`;
-  const forwarded = headerOf(event, 'x-forwarded-proto')?.trim().toLowerCase();
-  const scheme = local && (forwarded === 'http' || forwarded === 'https') ? forwarded : local ? 'http' : 'https';
-  return `${scheme}://${host}`;
-}
 
 /**
  * The item an access token names. Unknown, removed, rotated-out and other applications' or
@@ -211,7 +193,7 @@ export async function invokeRoute(handler: RouteHandler, call: InlineCall, args:
     body = parsed.data;
   }
   const item = route.item ? await resolveItem(call.deps, route, call.auth, body) : null;
-  const result = await handler.impl({ body, auth: call.auth, item, deps: call.deps, route, requestId: call.requestId, baseUrl: call.baseUrl, event: call.event });
+  const result = await handler.impl({ body, auth: call.auth, caller: null, item, deps: call.deps, route, requestId: call.requestId, baseUrl: call.baseUrl, event: call.event });
   if (call.deps.config.validateResponses) {
     const checked = route.response.safeParse(result);
     if (!checked.success) {
@@ -232,9 +214,11 @@ function operation(route: Route, impl: (ctx: OperationContext<unknown>) => unkno
     const deps = runtime();
     const state = handlerStateOf(context);
     const item = route.item ? await resolveItem(deps, route, state.auth, state.body) : null;
+    if (item) state.itemId = item.itemId;
     const result = await impl({
       body: state.body ?? {},
       auth: state.auth,
+      caller: state.caller,
       item,
       deps,
       route,
@@ -263,10 +247,11 @@ function operation(route: Route, impl: (ctx: OperationContext<unknown>) => unkno
   return scoped(
     middy<ApiEvent, ApiResult, Error, Context, RequestInternal>(base, { timeoutEarlyInMillis: 0 })
       .use(powertools())
-      .use(requestContext(route))
+      .use(requestContext(route, runtime))
       .use(errorEnvelope(route))
       .use(versionCheck())
       .use(authenticate(route, runtime, options.meterKind))
+      .use(consoleGate(route, runtime, options.sessions))
       .use(parseBody(route)),
   );
 }

@@ -17,7 +17,17 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 import { FUNCTIONS_DIR, PROJECT_ROOT } from '../../lib/fincore-function';
 
-export type PortCall = 'eventBus.publish' | 'refreshQueue.enqueue' | 'deliveries.start' | 'keyProvider.generateDataKey' | 'keyProvider.decryptDataKey' | 'model.refine' | 'connectorConfig.load';
+export type PortCall =
+  | 'eventBus.publish'
+  | 'refreshQueue.enqueue'
+  | 'deliveries.start'
+  | 'keyProvider.generateDataKey'
+  | 'keyProvider.decryptDataKey'
+  | 'model.refine'
+  | 'connectorConfig.load'
+  | 'consoleIdentity.fromEnv'
+  | 'webhookSecret.context'
+  | 'providerSecret.context';
 
 /** Interface member -> the capability it stands for. */
 const PORT_METHODS: Record<string, PortCall> = {
@@ -32,6 +42,19 @@ const PORT_METHODS: Record<string, PortCall> = {
   'ModelPort.refine': 'model.refine',
   // The stage's connector credentials (functions/platform/ports.ts): Secrets Manager on AWS.
   'ConnectorConfigSource.load': 'connectorConfig.load',
+};
+
+/**
+ * Plain functions (not port methods) that stand for a capability, by module below functions/ and
+ * name: any use of one (a call, or passing it on) counts. The console's identity is read from the
+ * environment (FC_CONSOLE_COGNITO_*), not through a port the deps carry; the encryption context of
+ * each kind of sealed secret is built by one function, which every seal and open of that kind uses.
+ */
+const CAPABILITY_FUNCTIONS: Record<string, PortCall> = {
+  'platform/console-identity.ts#consoleIdentityFromEnv': 'consoleIdentity.fromEnv',
+  'platform/console-identity-cognito.ts#cognitoIdentityFromEnv': 'consoleIdentity.fromEnv',
+  'app/webhooks.ts#secretContext': 'webhookSecret.context',
+  'app/provider-secrets.ts#contextOf': 'providerSecret.context',
 };
 
 /** What the code reachable from an entry can do to the table. */
@@ -54,12 +77,18 @@ export const CONDITIONAL_STEPS = {
   authenticate: 'platform/middleware.ts',
   /** `access_token` -> item (functions/platform/operation.ts): routes with `item: true`. */
   resolveItem: 'platform/operation.ts',
+  /** The request log entry written once the answer is built (functions/platform/middleware.ts): routes with `auth: 'key'`. */
+  recordInRequestLog: 'platform/middleware.ts',
 } as const;
 export type ConditionalStep = keyof typeof CONDITIONAL_STEPS;
 
 export interface CapabilityScanner {
-  /** Port calls reachable from the module at `entry` (below functions/, e.g. `api/items.get.ts`). */
+  /** Port calls reachable from the module at `entry` (below functions/, e.g. `api/items.get.ts`), every path followed. */
   scan(entry: string): Set<PortCall>;
+  /** Port calls reachable from the module at `entry`, short of the CONDITIONAL_STEPS. */
+  routeScan(entry: string): Set<PortCall>;
+  /** Port calls reachable from one of the CONDITIONAL_STEPS. */
+  stepScan(step: ConditionalStep): Set<PortCall>;
   /** Table access reachable from the module at `entry`, short of the CONDITIONAL_STEPS. */
   tableUse(entry: string): TableUse;
   /** Table access reachable from one of the CONDITIONAL_STEPS. */
@@ -179,6 +208,12 @@ export function createCapabilityScanner(entries: readonly string[]): CapabilityS
       if (ts.isIdentifier(node)) {
         const symbol = resolve(checker.getSymbolAtLocation(node));
         for (const target of symbol?.declarations ?? []) {
+          const named = ts.isFunctionDeclaration(target) || (ts.isVariableDeclaration(target) && ts.isIdentifier(target.name));
+          if (!named || target.name === node || !target.name || !inFunctions(target)) continue;
+          const capability = CAPABILITY_FUNCTIONS[`${path.relative(FUNCTIONS_DIR, target.getSourceFile().fileName).split(path.sep).join('/')}#${target.name.getText()}`];
+          if (capability) found.calls.add(capability);
+        }
+        for (const target of symbol?.declarations ?? []) {
           if (target !== declaration && inFunctions(target) && !ts.isParameter(target) && !ts.isSourceFile(target)) found.refs.add(target);
         }
       }
@@ -231,6 +266,8 @@ export function createCapabilityScanner(entries: readonly string[]): CapabilityS
   return {
     // Port calls follow every path, conditional steps included.
     scan: (entry) => memoized(`all:${entry}`, () => sourceOf(entry), new Set()).calls,
+    routeScan: (entry) => memoized(`route:${entry}`, () => sourceOf(entry), steps).calls,
+    stepScan: (step) => memoized(`step:${step}`, () => stepDeclarations.get(step)!, steps).calls,
     tableUse: (entry) => memoized(`route:${entry}`, () => sourceOf(entry), steps).table,
     stepTableUse: (step) => memoized(`step:${step}`, () => stepDeclarations.get(step)!, steps).table,
   };

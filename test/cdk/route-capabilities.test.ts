@@ -22,13 +22,14 @@ import {
   WEBHOOK_SECRET_CONTEXT_KEYS,
   WEBHOOK_SECRET_PURPOSE,
   routeAccessFor,
+  routeSecretsKeyConditions,
   tableAccessFor,
   tableGrantsFor,
   type RouteCapability,
 } from '../../lib/api-grants';
 import { WORKER_ACCESS, type WorkerName } from '../../lib/async-jobs-construct';
 import { FUNCTIONS_DIR } from '../../lib/fincore-function';
-import { createCapabilityScanner, dynamoActionsOf, type CapabilityScanner, type PortCall, type TableUse } from './capability-scan';
+import { createCapabilityScanner, dynamoActionsOf, type CapabilityScanner, type ConditionalStep, type PortCall, type TableUse } from './capability-scan';
 
 /** The handler of each worker (lib/async-jobs-construct.ts builds them from these entries). */
 const WORKER_ENTRIES: Record<WorkerName, string> = {
@@ -48,6 +49,14 @@ const CAPABILITY_CALLS: Record<RouteCapability, readonly PortCall[]> = {
   secretsKey: ['keyProvider.generateDataKey', 'keyProvider.decryptDataKey'],
   model: ['model.refine'],
   connectorConfig: ['connectorConfig.load'],
+  consoleIdentity: ['consoleIdentity.fromEnv'],
+  consoleEvents: ['eventBus.publish'],
+  webhookSecrets: ['webhookSecret.context'],
+  providerSecrets: ['providerSecret.context'],
+};
+/** Capabilities listed for some routes only (the API's routes all get the events queue with table access). */
+const CAPABILITY_SCOPE: Partial<Record<RouteCapability, (route: Route) => boolean>> = {
+  consoleEvents: (route) => route.console === true,
 };
 
 /** KMS action behind each key-provider call (functions/platform/crypto/kms-key-provider.ts). */
@@ -63,6 +72,18 @@ const callsOf = (entry: string) => {
   return scanned.get(entry)!;
 };
 
+/**
+ * Port calls a route's function can make on the paths its route runs: its own code, plus the
+ * wrapper steps it runs (key authentication and the request log for `auth: 'key'`, the item for
+ * `item: true`). A console route never authenticates a key, so metering's usage event is not its.
+ */
+const routeCallsOf = (route: Route): Set<PortCall> => {
+  const calls = new Set(scanner.routeScan(apiEntry(route)));
+  const steps: ConditionalStep[] = [...(route.auth === 'key' ? (['authenticate', 'recordInRequestLog'] as const) : []), ...(route.item ? (['resolveItem'] as const) : [])];
+  for (const step of steps) scanner.stepScan(step).forEach((c) => calls.add(c));
+  return calls;
+};
+
 beforeAll(() => {
   const entries = [...new Set([...ROUTES.map(apiEntry), ...Object.values(WORKER_ENTRIES)])];
   // One TypeScript program for every handler: building it is most of this suite's time.
@@ -73,7 +94,13 @@ describe('the capability scan itself', () => {
   it('finds each kind of port call where the code makes it (so an empty result means something)', () => {
     expect(callsOf('api/items.refresh.ts')).toContain('refreshQueue.enqueue');
     expect(callsOf('workers/webhook-dispatch.ts')).toContain('deliveries.start');
-    expect(callsOf('workers/webhook-delivery.ts')).toEqual(new Set(['keyProvider.decryptDataKey']));
+    // The delivery worker opens webhook signing secrets (their encryption context), nothing else.
+    expect(callsOf('workers/webhook-delivery.ts')).toEqual(new Set(['keyProvider.decryptDataKey', 'webhookSecret.context']));
+    expect(callsOf('api/console.webhooks.secret.rotate.ts')).toContain('webhookSecret.context');
+    expect(callsOf('api/console.webhooks.secret.rotate.ts')).not.toContain('providerSecret.context');
+    expect(callsOf('api/accounts.balance.get.ts')).toContain('providerSecret.context');
+    // The console's page and sign-in steps read the deployment's identity (FC_CONSOLE_COGNITO_*).
+    expect(callsOf('api/console.auth.callback.ts')).toContain('consoleIdentity.fromEnv');
     expect([...callsOf('api/webhooks.secret.rotate.ts')]).toEqual(
       expect.arrayContaining(['keyProvider.generateDataKey', 'keyProvider.decryptDataKey']),
     );
@@ -91,7 +118,8 @@ describe('the capability scan itself', () => {
 describe('ROUTE_CAPABILITIES lists exactly the routes whose code uses each capability', () => {
   it.each(Object.keys(CAPABILITY_CALLS) as RouteCapability[])('%s', (capability) => {
     const calls = CAPABILITY_CALLS[capability];
-    const reaching = ROUTES.filter((r) => calls.some((c) => callsOf(apiEntry(r)).has(c))).map((r) => r.id).sort();
+    const scope = CAPABILITY_SCOPE[capability] ?? (() => true);
+    const reaching = ROUTES.filter((r) => scope(r) && calls.some((c) => routeCallsOf(r).has(c))).map((r) => r.id).sort();
     expect(reaching).toEqual([...ROUTE_CAPABILITIES[capability]].sort());
   });
 
@@ -106,7 +134,10 @@ describe('ROUTE_CAPABILITIES lists exactly the routes whose code uses each capab
       // Public documents go through the same operation wrapper (hence the scan finds metering's
       // publish), but never authenticate a key and touch no rows, so they never emit.
       if (access.table === 'none') continue;
-      expect({ id: route.id, events: access.eventsQueue }).toEqual({ id: route.id, events: callsOf(apiEntry(route)).has('eventBus.publish') });
+      // Console routes never run key authentication (whose metering may publish a usage event): only
+      // the paths they run count (ROUTE_CAPABILITIES.consoleEvents).
+      const publishes = (route.console ? routeCallsOf(route) : callsOf(apiEntry(route))).has('eventBus.publish');
+      expect({ id: route.id, events: access.eventsQueue }).toEqual({ id: route.id, events: publishes });
     }
   });
 });
@@ -159,6 +190,24 @@ describe('the secrets-key grant conditions match the encryption context the code
     expect(calls.length).toBe(2);
     for (const call of calls) expect(call).toMatch(/, contextOf\((owner|item)\)\)/);
   });
+
+  it('gives each route only the purposes its code seals or opens, with only their context keys', () => {
+    for (const id of ROUTE_CAPABILITIES.secretsKey) {
+      const webhook = (ROUTE_CAPABILITIES.webhookSecrets as readonly string[]).includes(id);
+      const provider = (ROUTE_CAPABILITIES.providerSecrets as readonly string[]).includes(id);
+      const conditions = routeSecretsKeyConditions(id);
+      expect({ id, purposes: conditions.StringEquals['kms:EncryptionContext:purpose'] }).toEqual({
+        id,
+        purposes: [...(webhook ? [WEBHOOK_SECRET_PURPOSE] : []), ...(provider ? [PROVIDER_SECRET_PURPOSE] : [])],
+      });
+      expect([...conditions['ForAllValues:StringEquals']['kms:EncryptionContextKeys']].sort()).toEqual(
+        [...new Set([...(webhook ? WEBHOOK_SECRET_CONTEXT_KEYS : []), ...(provider ? PROVIDER_SECRET_CONTEXT_KEYS : [])])].sort(),
+      );
+    }
+    // The console's webhook routes can never unwrap an item's provider tokens.
+    expect(routeSecretsKeyConditions('console.webhooks.endpoints.create').StringEquals['kms:EncryptionContext:purpose']).toEqual([WEBHOOK_SECRET_PURPOSE]);
+    expect(routeSecretsKeyConditions('console.webhooks.endpoints.create')['ForAllValues:StringEquals']['kms:EncryptionContextKeys']).not.toContain('item_id');
+  });
 });
 
 /**
@@ -193,6 +242,9 @@ const REFERENCED_NOT_TOUCHED: Record<string, Record<string, string>> = {
   'sandbox.public_token.create': {
     'LINK#*': 'commitLinkConnection spends a Link session only when there is one; the sandbox path passes none',
   },
+  'console.auth.signup': {
+    'USERID#*': 'createUser binds a Cognito identity only when given one; a password sign-up gives none',
+  },
 };
 
 describe('the partition grants (ROUTE_ROWS) match the rows and calls each route\'s code reaches', () => {
@@ -202,6 +254,7 @@ describe('the partition grants (ROUTE_ROWS) match the rows and calls each route\
     const parts = [
       scanner.tableUse(apiEntry(route)),
       route.auth === 'key' ? scanner.stepTableUse('authenticate') : none,
+      route.auth === 'key' ? scanner.stepTableUse('recordInRequestLog') : none,
       route.item ? scanner.stepTableUse('resolveItem') : none,
     ];
     return {

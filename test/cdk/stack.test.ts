@@ -31,7 +31,11 @@ import {
   SECRETS_KEY_ACTIONS,
   SECRETS_KEY_CONDITIONS,
   TABLE_KEY_ACTIONS,
+  PROVIDER_SECRET_PURPOSE,
+  WEBHOOK_SECRET_PURPOSE,
   routeAccessFor,
+  routeSecretsKeyConditions,
+  secretsKeyConditions,
   tableAccessFor,
   tableGrantsFor,
   wholeTableReason,
@@ -63,6 +67,7 @@ import { VENDED_STATES_LOG_PREFIX } from '../../lib/async-jobs-construct';
 import { API_KEY_PATTERN } from '../../functions/core/api-keys';
 import { createAwsPorts } from '../../functions/platform/aws-ports';
 import { configFromEnv } from '../../functions/platform/runtime';
+import { consoleIdentityFromEnv } from '../../functions/platform/console-identity';
 import {
   apiMethods,
   apiResourcePaths,
@@ -358,12 +363,14 @@ describe.each(STAGES)('the %s stack', (stage) => {
           .sort();
       // items/refresh, and the routes that connect an item (the Link page's connect and MFA steps, the
       // sandbox public token): a new item's history load, and a busy item's sync, go to the worker.
-      expect(declaring('ItemRefreshQueueArn')).toEqual(['RoutesHostedLink', 'RoutesItems', 'RoutesSandbox']);
-      expect(declaring('ItemRefreshQueueUrl')).toEqual(['RoutesHostedLink', 'RoutesItems', 'RoutesSandbox']);
+      // The console's item refresh too.
+      expect(declaring('ItemRefreshQueueArn')).toEqual(['RoutesConsole', 'RoutesHostedLink', 'RoutesItems', 'RoutesSandbox']);
+      expect(declaring('ItemRefreshQueueUrl')).toEqual(['RoutesConsole', 'RoutesHostedLink', 'RoutesItems', 'RoutesSandbox']);
       // The MCP server runs link/token/create (create_link_url), which opens the secret of a webhook it
-      // names; every stack with a route that reaches an item's connector opens provider secrets.
+      // names; every stack with a route that reaches an item's connector opens provider secrets; the
+      // console creates endpoints and rotates the signing secret.
       expect(declaring('SecretsKeyArn')).toEqual([
-        'RoutesAccounts', 'RoutesAssets', 'RoutesGraphQL', 'RoutesHostedLink', 'RoutesIdentity', 'RoutesInvestments',
+        'RoutesAccounts', 'RoutesAssets', 'RoutesConsole', 'RoutesGraphQL', 'RoutesHostedLink', 'RoutesIdentity', 'RoutesInvestments',
         'RoutesItems', 'RoutesLiabilities', 'RoutesLink', 'RoutesMCP', 'RoutesSandbox', 'RoutesWebhooks',
       ]);
       // The stage's connector credentials go to the same stacks, minus the ones that only seal webhook secrets.
@@ -371,11 +378,13 @@ describe.each(STAGES)('the %s stack', (stage) => {
         'RoutesAccounts', 'RoutesAssets', 'RoutesGraphQL', 'RoutesHostedLink', 'RoutesIdentity', 'RoutesInvestments',
         'RoutesItems', 'RoutesLiabilities', 'RoutesMCP', 'RoutesSandbox',
       ]);
-      // webhooks/events/replay starts a WebhookDelivery execution per new delivery.
-      expect(declaring('WebhookDeliveryStateMachineArn')).toEqual(['RoutesWebhooks']);
-      // Discovery (public documents only) is the one stack that never emits events.
+      // webhooks/events/replay (and the console's) starts a WebhookDelivery execution per new delivery.
+      expect(declaring('WebhookDeliveryStateMachineArn')).toEqual(['RoutesConsole', 'RoutesWebhooks']);
+      // Discovery (public documents only) and the console (no metering, no event) never emit events.
       const all = stack.api.routeStacks.map((s) => s.node.id).sort();
-      expect(declaring('WebhookEventsQueueArn')).toEqual(all.filter((id) => id !== 'RoutesDiscovery'));
+      expect(declaring('WebhookEventsQueueArn')).toEqual(all.filter((id) => id !== 'RoutesDiscovery' && id !== 'RoutesConsole'));
+      // The console's pool goes to the stack of the sign-in routes and the page only.
+      expect(declaring('ConsoleCognitoClientId')).toEqual(['RoutesConsole']);
       expect(declaring('WebhookEventsQueueUrl')).toEqual(declaring('WebhookEventsQueueArn'));
     });
 
@@ -436,7 +445,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
     const expectBackground = (
       statements: Statement[],
       env: Record<string, unknown>,
-      want: { eventsQueue: boolean; refreshQueue: boolean; secretsKey: readonly string[]; startsDeliveries: boolean },
+      want: { eventsQueue: boolean; refreshQueue: boolean; secretsKey: readonly string[]; startsDeliveries: boolean; secretsKeyConditions?: unknown },
     ) => {
       const r = refs();
       expect(withPrefix(statements, 'sqs:')).toEqual([
@@ -445,7 +454,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
       ]);
       const onSecretsKey = statements.filter((s) => s.resources.some((x) => JSON.stringify(x) === JSON.stringify(r.secretsKey)));
       expect(onSecretsKey).toEqual(
-        want.secretsKey.length > 0 ? [{ actions: [...want.secretsKey], resources: [r.secretsKey], conditions: SECRETS_KEY_CONDITIONS }] : [],
+        want.secretsKey.length > 0 ? [{ actions: [...want.secretsKey], resources: [r.secretsKey], conditions: want.secretsKeyConditions ?? SECRETS_KEY_CONDITIONS }] : [],
       );
       expect(withPrefix(statements, 'states:')).toEqual(
         want.startsDeliveries ? [{ actions: ['states:StartExecution'], resources: [r.deliveryMachine] }] : [],
@@ -490,6 +499,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
         refreshQueue: access.refreshQueue,
         secretsKey: access.secretsKey ? SECRETS_KEY_ACTIONS : [],
         startsDeliveries: access.deliveryWorkflow,
+        secretsKeyConditions: access.secretsKey ? routeSecretsKeyConditions(route.id) : undefined,
       });
     });
 
@@ -512,7 +522,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
 
     it('derives queue and secrets-key access from the route: events for every route with table access, refresh and secrets by id or tag', () => {
       const probe = (facts: Partial<Route>) => routeAccessFor({ id: 'probe', tag: 'Items', auth: 'key', dataAccess: true, ...facts });
-      const none = { refreshQueue: false, secretsKey: false, deliveryWorkflow: false, model: false, connectorConfig: false };
+      const none = { refreshQueue: false, secretsKey: false, deliveryWorkflow: false, model: false, connectorConfig: false, consoleIdentity: false };
       expect(probe({ auth: 'none', dataAccess: false })).toEqual({ table: 'none', eventsQueue: false, ...none });
       expect(probe({ dataAccess: false })).toEqual({ table: 'auth-and-meter', eventsQueue: true, ...none });
       expect(probe({ id: 'items.get', item: true })).toEqual({ table: 'partitions', eventsQueue: true, ...none });
@@ -528,8 +538,13 @@ describe.each(STAGES)('the %s stack', (stage) => {
       // The event and API-key partitions come from the key schema.
       expect(AUTH_AND_METER_GRANTS).toEqual([
         { actions: ['dynamodb:UpdateItem'], partitions: ['KEY#*', 'EVT#*'] },
-        { actions: ['dynamodb:PutItem'], partitions: ['EVT#*'] },
+        { actions: ['dynamodb:PutItem'], partitions: ['EVT#*', 'USAGENOTICE#*#*'] },
+        { actions: ['dynamodb:BatchWriteItem'], partitions: ['REQLOG#*#*#*#*', 'REQID#*'] },
       ]);
+      // A console route gets the events queue only when its own code emits (none does today).
+      expect(probe({ id: 'console.keys.create', tag: 'Console', auth: 'session', console: true })).toEqual({ table: 'partitions', eventsQueue: false, ...none });
+      expect(probe({ id: 'console.page', tag: 'Console', auth: 'none', console: true, dataAccess: false })).toEqual({ table: 'none', eventsQueue: false, ...none, consoleIdentity: true });
+      expect(() => probe({ id: 'console.session', auth: 'session', console: true, dataAccess: false })).toThrow(/dataAccess/);
     });
 
     it('limits every table statement of every route by dynamodb:LeadingKeys, exempting exactly the routes ROUTE_ROWS gives the whole table', () => {
@@ -596,15 +611,19 @@ describe.each(STAGES)('the %s stack', (stage) => {
     it('spells the partitions of a few routes out, so a wrong derivation fails here', () => {
       const grants = (id: string) => Object.fromEntries(tableGrantsFor(routeById(id)).map((g) => [`${g.index ?? 'table'} ${g.actions.join(',')}`, g.partitions]));
       expect(grants('health.get')).toEqual({ 'table dynamodb:GetItem': ['HEALTH'] });
+      // Every key route: the metering write, the usage event and its month's notice, the request log
+      // entry and its request-id lookup (one BatchWriteItem).
       expect(grants('items.get')).toEqual({
         'table dynamodb:GetItem': ['TOKEN#*', 'ITEM#*'],
         'table dynamodb:UpdateItem': ['KEY#*', 'EVT#*'],
-        'table dynamodb:PutItem': ['EVT#*'],
+        'table dynamodb:PutItem': ['EVT#*', 'USAGENOTICE#*#*'],
+        'table dynamodb:BatchWriteItem': ['REQLOG#*#*#*#*', 'REQID#*'],
       });
       expect(grants('webhooks.deliveries.list')).toEqual({
         'gsi1 dynamodb:Query': ['DLVS#*#test', 'DLVS#*#live'],
         'table dynamodb:UpdateItem': ['KEY#*', 'EVT#*'],
-        'table dynamodb:PutItem': ['EVT#*'],
+        'table dynamodb:PutItem': ['EVT#*', 'USAGENOTICE#*#*'],
+        'table dynamodb:BatchWriteItem': ['REQLOG#*#*#*#*', 'REQID#*'],
       });
       expect(grants('link.session')).toEqual({
         'table dynamodb:GetItem': ['LINK#*'],
@@ -614,10 +633,84 @@ describe.each(STAGES)('the %s stack', (stage) => {
       // actions with the same partitions share a statement.
       expect(grants('items.remove')).toEqual({
         'table dynamodb:GetItem,dynamodb:DeleteItem': ['TOKEN#*', 'ITEM#*'],
-        'table dynamodb:Query,dynamodb:BatchWriteItem': ['ITEM#*', 'FEED#*'],
+        'table dynamodb:Query': ['ITEM#*', 'FEED#*'],
         'table dynamodb:UpdateItem': ['KEY#*', 'EVT#*'],
-        'table dynamodb:PutItem': ['EVT#*'],
+        'table dynamodb:PutItem': ['EVT#*', 'USAGENOTICE#*#*'],
+        'table dynamodb:BatchWriteItem': ['ITEM#*', 'FEED#*', 'REQLOG#*#*#*#*', 'REQID#*'],
       });
+      // Console routes: the session (auth: 'session'), then the organisation check and audit row.
+      expect(grants('console.keys.create')).toEqual({
+        'table dynamodb:GetItem': ['KEY#*', 'APP#*', 'SESSION#*'],
+        'table dynamodb:BatchGetItem': ['KEY#*', 'ORG#*'],
+        'gsi1 dynamodb:Query': ['APPKEYS#*'],
+        'table dynamodb:UpdateItem': ['KEY#*', 'SESSION#*'],
+        'table dynamodb:PutItem': ['AUDIT#*'],
+        'table dynamodb:DeleteItem': ['SESSION#*'],
+      });
+      expect(grants('console.requests.search')).toEqual({
+        'table dynamodb:GetItem': ['APP#*', 'REQLOG#*#*#*#*', 'REQID#*', 'SESSION#*'],
+        'table dynamodb:BatchGetItem': ['ORG#*'],
+        'table dynamodb:Query': ['REQLOG#*#*#*#*'],
+        'table dynamodb:UpdateItem,dynamodb:DeleteItem': ['SESSION#*'],
+        'table dynamodb:PutItem': ['AUDIT#*'],
+      });
+      expect(grants('console.session')).toEqual({
+        'table dynamodb:GetItem,dynamodb:UpdateItem,dynamodb:DeleteItem': ['SESSION#*'],
+        'table dynamodb:BatchGetItem': ['ORG#*'],
+        'gsi1 dynamodb:Query': ['USERORGS#*'],
+      });
+      expect(grants('console.auth.start')).toEqual({ 'table dynamodb:PutItem': ['SIGNIN#state#*'] });
+    });
+
+    it('gives the console routes their session, organisation and audit rows, never a Scan, never the whole table', () => {
+      const consoleRoutes = ROUTES.filter((r) => r.console);
+      expect(consoleRoutes.length).toBeGreaterThan(30);
+      for (const route of consoleRoutes) {
+        expect({ id: route.id, metering: route.metering }).toEqual({ id: route.id, metering: 'none' });
+        const access = tableAccessFor(route);
+        // The page is a public document; everything else reads or writes console rows by partition.
+        expect({ id: route.id, access }).toEqual({ id: route.id, access: route.id === 'console.page' ? 'none' : 'partitions' });
+        const grants = tableGrantsFor(route);
+        const partitions = grants.flatMap((g) => g.partitions);
+        expect(grants.flatMap((g) => g.actions).filter((a) => a === 'dynamodb:Scan')).toEqual([]);
+        // No console route authenticates or meters a key, nor writes the request log (search and usage read it).
+        const logWrites = grants.filter((g) => g.partitions.some((p) => /^(REQLOG|REQID|USAGENOTICE)#/.test(p)) && g.actions.some((a) => a !== 'dynamodb:GetItem' && a !== 'dynamodb:Query'));
+        expect({ id: route.id, logWrites }).toEqual({ id: route.id, logWrites: [] });
+        if (route.auth === 'session') {
+          expect(tableGrantsFor(route).some((g) => g.actions.includes('dynamodb:GetItem') && g.partitions.includes('SESSION#*'))).toBe(true);
+        }
+        // Only the key management routes (and usage, which reads the keys' counts) reach the key rows.
+        const keyRows = partitions.some((p) => p === 'KEY#*');
+        expect({ id: route.id, keyRows }).toEqual({
+          id: route.id,
+          keyRows: ['console.keys.create', 'console.keys.list', 'console.keys.revoke', 'console.applications.update', 'console.orgs.delete', 'console.usage.get'].includes(route.id),
+        });
+        // A console route writes a key row only to issue, re-plan or revoke keys.
+        const writesKeys = grants.some((g) => g.partitions.includes('KEY#*') && g.actions.some((a) => a !== 'dynamodb:GetItem' && a !== 'dynamodb:BatchGetItem'));
+        expect({ id: route.id, writesKeys }).toEqual({
+          id: route.id,
+          writesKeys: ['console.keys.create', 'console.keys.revoke', 'console.applications.update', 'console.orgs.delete'].includes(route.id),
+        });
+      }
+      // Every organisation and application action checks membership and writes its audit row.
+      for (const route of consoleRoutes.filter((r) => r.auth === 'session' && !['console.session', 'console.auth.logout', 'console.orgs.create', 'console.invitations.accept'].includes(r.id))) {
+        const grants = tableGrantsFor(route);
+        expect({ id: route.id, membership: grants.some((g) => g.actions.includes('dynamodb:BatchGetItem') && g.partitions.includes('ORG#*')) }).toEqual({ id: route.id, membership: true });
+        expect({ id: route.id, audit: grants.some((g) => g.actions.includes('dynamodb:PutItem') && g.partitions.includes('AUDIT#*')) }).toEqual({ id: route.id, audit: true });
+      }
+    });
+
+    it('serves the console page at /console and /console/ without any table access, and tells it how people sign in', () => {
+      const { stack, resources } = get(stage);
+      const page = routeById('console.page');
+      expect([page.method, page.path, page.auth, page.dataAccess]).toEqual(['GET', '/console', 'none', false]);
+      const fn = stack.api.routeFunctions.get('console.page')!;
+      const methods = apiMethods(resources).filter((m) => m.functionLogicalId === logicalId(fn)).map((m) => `${m.httpMethod} ${m.path}`);
+      expect(methods).toEqual(['GET /console']);
+      expect(dynamoActions(statementsOf(page))).toEqual([]);
+      expect(Object.keys(envOf(fn)).filter((k) => k.startsWith('FC_')).sort()).toEqual(
+        [ENV_VARS.stage, ENV_VARS.tableName, ENV_VARS.consoleCognitoClientId, ENV_VARS.consoleCognitoDomain, ENV_VARS.consoleCognitoUserPoolId].sort(),
+      );
     });
 
     it('gives the Link page API (auth: link) its session, counter and connection rows and never the API-key rows', () => {
@@ -641,12 +734,12 @@ describe.each(STAGES)('the %s stack', (stage) => {
       expect(js.map((r) => r.id)).toEqual(['link.sdk']);
       const publicRoutes = ROUTES.filter((r) => r.auth === 'none' && !r.dataAccess);
       expect(publicRoutes.map((r) => r.id).sort()).toEqual(
-        ['discovery.ai-plugin', 'discovery.llms', 'discovery.llms-full', 'discovery.mcp', 'discovery.openapi', 'graphql.ide', 'link.oauth.callback', 'link.sdk', 'mcp.describe'].sort(),
+        ['console.page', 'discovery.ai-plugin', 'discovery.llms', 'discovery.llms-full', 'discovery.mcp', 'discovery.openapi', 'graphql.ide', 'link.oauth.callback', 'link.sdk', 'mcp.describe'].sort(),
       );
       for (const route of publicRoutes) {
         const statements = statementsOf(route);
         expect(statements.flatMap((s) => s.actions).filter((a) => !a.startsWith('logs:') && !a.startsWith('xray:'))).toEqual([]);
-        const env = Object.keys(envOf(stack.api.routeFunctions.get(route.id)!)).filter((k) => k.startsWith('FC_'));
+        const env = Object.keys(envOf(stack.api.routeFunctions.get(route.id)!)).filter((k) => k.startsWith('FC_') && !k.startsWith('FC_CONSOLE_COGNITO_'));
         expect(env.sort()).toEqual([ENV_VARS.stage, ENV_VARS.tableName].sort());
       }
     });
@@ -675,7 +768,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
       // mcp.call: its create_link_url tool runs link/token/create. The rest reach an item's connector:
       // they open its provider tokens (and Link seals new ones).
       const sealing = [
-        'accounts.balance.get', 'assets.get', 'graphql.query', 'identity.get', 'investments.holdings.get', 'investments.transactions.get',
+        'accounts.balance.get', 'assets.get', 'console.webhooks.endpoints.create', 'console.webhooks.secret.rotate', 'graphql.query', 'identity.get', 'investments.holdings.get', 'investments.transactions.get',
         'items.remove', 'items.statements.upload', 'liabilities.get', 'link.connect', 'link.consent', 'link.mfa', 'link.oauth.complete',
         'link.oauth.start', 'link.token.create', 'link.upload', 'mcp.call', 'sandbox.public_token.create', 'webhooks.endpoints.create',
         'webhooks.secret.rotate',
@@ -693,8 +786,13 @@ describe.each(STAGES)('the %s stack', (stage) => {
         for (const s of roleStatements(resources, id)) {
           if (s.resources.some((x) => JSON.stringify(x) === JSON.stringify(secretsKey))) {
             expect(s.actions.every((a) => SECRETS_KEY_ACTIONS.includes(a))).toBe(true);
-            // Only data keys bound to the webhook-secret encryption context the code sends.
-            expect(s.conditions).toEqual(SECRETS_KEY_CONDITIONS);
+            // Only data keys bound to the encryption contexts the code sends: webhook secrets, provider
+            // secrets, or (the workers and the routes that do both) either.
+            expect([
+              SECRETS_KEY_CONDITIONS,
+              secretsKeyConditions([WEBHOOK_SECRET_PURPOSE]),
+              secretsKeyConditions([PROVIDER_SECRET_PURPOSE]),
+            ]).toContainEqual(s.conditions);
           }
         }
       }
@@ -703,7 +801,9 @@ describe.each(STAGES)('the %s stack', (stage) => {
     it('lets only items.refresh and the connecting routes (among API routes) and the scheduled-refresh worker send to the refresh queue', () => {
       expect(rolesReaching(refs().refreshQueue, 'sqs:SendMessage')).toEqual(
         [
-          ...routeRoles((r) => ['items.refresh', 'link.connect', 'link.consent', 'link.mfa', 'link.oauth.complete', 'link.upload', 'sandbox.public_token.create'].includes(r.id)),
+          ...routeRoles((r) =>
+            ['items.refresh', 'console.items.refresh', 'link.connect', 'link.consent', 'link.mfa', 'link.oauth.complete', 'link.upload', 'sandbox.public_token.create'].includes(r.id),
+          ),
           ...workerRoles('scheduledRefresh'),
         ].sort(),
       );
@@ -727,21 +827,23 @@ describe.each(STAGES)('the %s stack', (stage) => {
       expect(secret[0][1].SecretString).toBe('{}');
     });
 
-    it('lets only webhooks/events/replay (among API routes) and the dispatch worker start WebhookDelivery executions', () => {
+    it('lets only webhooks/events/replay and its console twin (among API routes) and the dispatch worker start WebhookDelivery executions', () => {
       const { resources } = get(stage);
       const starters = ofType(resources, 'AWS::IAM::Role')
         .map(([id]) => id)
         .filter((id) => roleStatements(resources, id).some((s) => s.actions.includes('states:StartExecution')))
         .sort();
-      expect(starters).toEqual([...routeRoles((r) => r.id === 'webhooks.events.replay'), ...workerRoles('dispatch')].sort());
+      expect(starters).toEqual([...routeRoles((r) => r.id === 'webhooks.events.replay' || r.id === 'console.webhooks.events.replay'), ...workerRoles('dispatch')].sort());
       expect(rolesReaching(refs().deliveryMachine, 'states:StartExecution')).toEqual(starters);
     });
 
     it('lets every key route, every route with data access, and the refresh workers send to the events queue', () => {
       const senders = rolesReaching(refs().eventsQueue, 'sqs:SendMessage');
       for (const role of routeRoles((r) => r.auth === 'key')) expect(senders).toContain(role);
+      // Console routes meter nothing and their code emits no event (ROUTE_CAPABILITIES.consoleEvents is empty).
+      expect(ROUTE_CAPABILITIES.consoleEvents).toEqual([]);
       expect(senders).toEqual(
-        [...routeRoles((r) => r.auth !== 'none' || r.dataAccess), ...workerRoles('refresh', 'scheduledRefresh')].sort(),
+        [...routeRoles((r) => !r.console && (r.auth !== 'none' || r.dataAccess)), ...workerRoles('refresh', 'scheduledRefresh')].sort(),
       );
       // Only SendMessage: no route or other worker may receive, delete or purge. The two consumers
       // get receive rights on their own queue from their event source mapping.
@@ -1115,6 +1217,76 @@ describe.each(STAGES)('the %s stack', (stage) => {
     });
   });
 
+  describe('console sign-in (Cognito)', () => {
+    const envOf = (fn: FincoreFunction): Record<string, unknown> => get(stage).resources[logicalId(fn)].Properties!.Environment.Variables;
+    const poolIds = () => {
+      const { stack } = get(stage);
+      return {
+        pool: { Ref: cfnId(stack.consoleIdentity.userPool) },
+        client: { Ref: cfnId(stack.consoleIdentity.client) },
+        domain: { 'Fn::Join': ['', [{ Ref: cfnId(stack.consoleIdentity.domain) }, '.auth.us-east-1.amazoncognito.com']] },
+      };
+    };
+
+    it('has one user pool with optional TOTP MFA, one hosted UI domain and one public PKCE client calling back to the stage URL', () => {
+      const { stack, resources } = get(stage);
+      expect(ofType(resources, 'AWS::Cognito::UserPool')).toEqual([[cfnId(stack.consoleIdentity.userPool), expect.objectContaining({ MfaConfiguration: 'OPTIONAL', EnabledMfas: ['SOFTWARE_TOKEN_MFA'] })]]);
+      expect(ofType(resources, 'AWS::Cognito::UserPoolDomain')).toHaveLength(1);
+      const clients = ofType(resources, 'AWS::Cognito::UserPoolClient');
+      expect(clients).toHaveLength(1);
+      const client = clients[0][1];
+      // A public client: no secret to keep; the authorization code (redeemed with a PKCE verifier) only.
+      expect(client).toMatchObject({ GenerateSecret: false, AllowedOAuthFlows: ['code'], AllowedOAuthFlowsUserPoolClient: true });
+      // {base_url} without a custom domain: the API's execute-api URL with the stage, built from the
+      // API's id (not restApi.url, whose reference to the stage would close a dependency cycle).
+      const stageUrl = { 'Fn::Join': ['', ['https://', { Ref: cfnId(stack.api.restApi) }, `.execute-api.us-east-1.`, { Ref: 'AWS::URLSuffix' }, `/${stage}`]] };
+      const resolved = (value: unknown) => JSON.stringify(resolveIntrinsics(value));
+      expect(resolved(client.CallbackURLs)).toBe(resolved([{ 'Fn::Join': ['', [stageUrl, '/console/api/auth/callback']] }]));
+      expect(resolved(client.LogoutURLs)).toBe(resolved([{ 'Fn::Join': ['', [stageUrl, '/console/']] }]));
+      expect(referencedLogicalIds(client.CallbackURLs)).toEqual([cfnId(stack.api.restApi)]);
+    });
+
+    it('names the pool, its hosted UI and the console URL in the stack outputs', () => {
+      const outputs = get(stage).template.toJSON().Outputs;
+      const ids = poolIds();
+      expect(outputs.ConsoleSignInDomain.Value).toEqual(ids.domain);
+      expect(outputs.ConsoleUserPoolId.Value).toEqual(ids.pool);
+      expect(JSON.stringify(resolveIntrinsics(outputs.ConsoleUrl.Value))).toMatch(new RegExp(`execute-api\\.us-east-1\\.amazonaws\\.com/${stage}/console/"$`));
+    });
+
+    it('tells exactly the routes that sign in (ROUTE_CAPABILITIES.consoleIdentity) the pool, client and hosted UI, through declared parameters', () => {
+      const { stack, nested } = get(stage);
+      const ids = poolIds();
+      for (const route of ROUTES) {
+        const env = envOf(stack.api.routeFunctions.get(route.id)!);
+        const cognito = Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('FC_CONSOLE_COGNITO_')));
+        expect({ route: route.id, cognito }).toEqual({
+          route: route.id,
+          cognito: routeAccessFor(route).consoleIdentity
+            ? { [ENV_VARS.consoleCognitoDomain]: ids.domain, [ENV_VARS.consoleCognitoClientId]: ids.client, [ENV_VARS.consoleCognitoUserPoolId]: ids.pool }
+            : {},
+        });
+      }
+      const declaring = stack.api.routeStacks.filter((s) => 'ConsoleCognitoClientId' in (nested.find((n) => n.stack === s)!.template.toJSON().Parameters ?? {}));
+      expect(declaring.map((s) => s.node.id).sort()).toEqual(
+        [...new Set(ROUTES.filter((r) => routeAccessFor(r).consoleIdentity).map(routeStackId))].sort(),
+      );
+      // The hosted UI and the token endpoint are public HTTPS endpoints: nobody gets a Cognito IAM action.
+      const { resources } = get(stage);
+      for (const [id] of ofType(resources, 'AWS::IAM::Role')) {
+        expect(roleStatements(resources, id).flatMap((st) => st.actions).filter((a) => a.startsWith('cognito'))).toEqual([]);
+      }
+    });
+
+    it('calls back to the custom domain when the stage has one', () => {
+      const custom = synthesize(stage, {}, { customDomain: { domainName: 'api.example.com', certificateArn: 'arn:aws:acm:us-east-1:111111111111:certificate/abc' } });
+      const [[, client]] = ofType(custom.resources, 'AWS::Cognito::UserPoolClient');
+      expect(client.CallbackURLs).toEqual(['https://api.example.com/console/api/auth/callback']);
+      expect(client.LogoutURLs).toEqual(['https://api.example.com/console/']);
+      expect(custom.template.toJSON().Outputs.ConsoleUrl.Value).toBe('https://api.example.com/console/');
+    });
+  });
+
   describe('observability', () => {
     it('alarms on API 5xx rate, p99 latency, throttles of every function, and each DLQ, to an encrypted topic', () => {
       const { stack, resources } = get(stage);
@@ -1246,15 +1418,19 @@ describe('CloudFormation resource limit (500 per stack)', () => {
     }
   });
 
-  it('still fits with a route table of about 70 routes (webhook management, MCP, more in existing tags)', () => {
-    const routes = largerRouteTable(72);
-    expect(routes).toHaveLength(72);
+  it('still fits with 30 more routes (webhook management, more in existing tags)', () => {
+    const size = ROUTES.length + 30;
+    const routes = largerRouteTable(size);
+    expect(routes).toHaveLength(size);
     const { stack, template, nested, resources } = synthesize('production', { routes, handlerEntry: stubEntry });
-    expect(stack.api.routeFunctions.size).toBe(72);
-    expect(ofType(resources, 'AWS::Lambda::Function')).toHaveLength(72 + 1 + WORKER_COUNT);
+    expect(stack.api.routeFunctions.size).toBe(size);
+    expect(ofType(resources, 'AWS::Lambda::Function')).toHaveLength(size + 1 + WORKER_COUNT);
     expect(resourceCount(template)).toBeLessThan(150);
-    const counts = nested.map((n) => resourceCount(n.template));
-    expect(Math.max(...counts)).toBeLessThan(RESOURCE_BUDGET / 2);
+    const counts = new Map(nested.map((n) => [n.stack.node.id, resourceCount(n.template)]));
+    // The console's stack (36 routes outside /v1, about 7 resources each) is the largest and is not
+    // grown here; the stacks that grow keep half their budget.
+    expect(counts.get('RoutesConsole')).toBeLessThan(300);
+    expect(Math.max(...[...counts].filter(([id]) => id !== 'RoutesConsole').map(([, count]) => count))).toBeLessThan(RESOURCE_BUDGET / 2);
   });
 
   it('takes a new stage deployment when any route stack changes its methods', () => {
@@ -1364,6 +1540,21 @@ describe('the background adapters read the environment the stack sets', () => {
   it('reads the table, stage and secrets key from FC_TABLE_NAME, FC_STAGE and FC_SECRETS_KMS_KEY_ID', () => {
     const config = configFromEnv({ [ENV_VARS.tableName]: 't', [ENV_VARS.stage]: 'sandbox', [ENV_VARS.secretsKeyId]: 'arn:aws:kms:k' });
     expect(config).toMatchObject({ tableName: 't', stage: 'sandbox', secretsKmsKeyId: 'arn:aws:kms:k' });
+  });
+
+  it("signs the console in through the pool named by FC_CONSOLE_COGNITO_*, and refuses local passwords on a deployed stage without them", () => {
+    const identity = consoleIdentityFromEnv({
+      [ENV_VARS.stage]: 'sandbox',
+      AWS_REGION: 'eu-west-1',
+      [ENV_VARS.consoleCognitoDomain]: 'fincore-console-sandbox-111111111111.auth.eu-west-1.amazoncognito.com',
+      [ENV_VARS.consoleCognitoClientId]: 'client123',
+      [ENV_VARS.consoleCognitoUserPoolId]: 'eu-west-1_pool',
+    });
+    expect(identity).toMatchObject({
+      kind: 'cognito',
+      settings: { domain: 'fincore-console-sandbox-111111111111.auth.eu-west-1.amazoncognito.com', clientId: 'client123', userPoolId: 'eu-west-1_pool', region: 'eu-west-1' },
+    });
+    expect(() => consoleIdentityFromEnv({ [ENV_VARS.stage]: 'sandbox' })).toThrow(/Cognito/);
   });
 });
 

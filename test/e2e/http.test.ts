@@ -190,7 +190,8 @@ describe('discovery', () => {
     expect(res.status).toBe(200);
     expect(res.json.openapi).toBe('3.1.0');
     expect(res.json.servers).toEqual([{ url: stack.baseUrl, description: 'This deployment' }]);
-    expect(Object.keys(res.json.paths)).toEqual(expect.arrayContaining(ROUTES.map((r) => r.path)));
+    // Every route but the console's own (Route.console), which only its web app calls.
+    expect(Object.keys(res.json.paths)).toEqual(expect.arrayContaining(ROUTES.filter((r) => !r.console).map((r) => r.path)));
   });
 
   it('never advertises a base URL built from a forged Host or X-Forwarded-Proto', async () => {
@@ -224,10 +225,14 @@ describe('discovery', () => {
     const index = await checked('GET', '/llms.txt', { key: null });
     const full = await checked('GET', '/llms-full.txt', { key: null });
     expect(index.headers.get('content-type')).toMatch(/^text\/plain/);
-    for (const r of ROUTES) {
+    for (const r of ROUTES.filter((route) => !route.console)) {
       expect(index.text).toContain(`${r.method} ${r.path}`);
       expect(full.text).toContain(`### ${r.method} ${r.path}`);
     }
+    // The console's own API is not for integrators or agents.
+    expect(index.text).not.toContain('/console');
+    expect(full.text).not.toContain('/console');
+    expect(full.text).not.toContain('session_required');
     expect(full.text).toContain('invalid_cursor');
     expect(full.text).toContain('access_token (string, required)');
   });

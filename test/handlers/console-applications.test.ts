@@ -2,16 +2,16 @@
 // change moves the application row and the plan stamped on its active keys (ApiKey row and every
 // metering shard), so rate limit, quota and live access follow at once; a revoked key stays revoked.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { createApplication, listApplications, updateApplication, UpdateApplicationInput } from '../../functions/app/console/applications';
-import { parseInput } from '../../functions/app/console/console-errors';
+import { createApplication, listApplications, updateApplication } from '../../functions/app/console/applications';
 import { createKey, revokeKey } from '../../functions/app/console/keys';
+import { UpdateApplicationInput } from '../../functions/contracts/console-schemas';
 import { PLANS } from '../../functions/contracts/limits';
 import { sha256Hex } from '../../functions/core/api-keys';
 import { shardsFor } from '../../functions/core/rate-limit';
 import { authorizeAndMeter, getApplication, listApplicationsOf, putApplication, replanKey, usageByShard } from '../../functions/data/api-keys-repo';
 import { keys } from '../../functions/data/keys';
 import { embeddedDeps, manualClock } from '../support/embedded';
-import { consoleWorld, expectConsoleError, rejectionOf } from './console-fixtures';
+import { consoleWorld, expectConsoleError, parseInput, rejectionOf } from './console-fixtures';
 
 async function world() {
   const deps = await embeddedDeps(manualClock());

@@ -4,7 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import { ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { ConsoleActor } from '../../functions/app/console/actor';
-import { ConsoleError, type ConsoleErrorCode } from '../../functions/app/console/console-errors';
+import type * as z from 'zod';
+import { ApiError, type ErrorCode } from '../../functions/contracts/errors';
+import { schemaError } from '../../functions/platform/middleware';
 import { acceptInvitation, createInvitation } from '../../functions/app/console/invitations';
 import { createOrganization } from '../../functions/app/console/organizations';
 import type { ConsoleRole } from '../../functions/core/console-permissions';
@@ -95,10 +97,17 @@ export async function rejectionOf(call: Promise<unknown>): Promise<Error> {
   throw new Error('expected the call to be refused, and it succeeded');
 }
 
-/** Expects a console error answer: its own code and its HTTP status. */
-export async function expectConsoleError(call: Promise<unknown>, code: ConsoleErrorCode, status: number): Promise<ConsoleError> {
+/** Expects a console error answer: its code and its HTTP status. */
+export async function expectConsoleError(call: Promise<unknown>, code: ErrorCode, status: number): Promise<ApiError> {
   const err = await rejectionOf(call);
-  expect(err).toBeInstanceOf(ConsoleError);
-  expect({ code: (err as ConsoleError).consoleCode, status: (err as ConsoleError).status }).toEqual({ code, status });
-  return err as ConsoleError;
+  expect(err).toBeInstanceOf(ApiError);
+  expect({ code: (err as ApiError).code, status: (err as ApiError).status }).toEqual({ code, status });
+  return err as ApiError;
+}
+
+/** A body parsed by a console route's schema as the middleware parses it (the first problem as the API's 400 answer). */
+export function parseInput<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw schemaError(parsed.error, raw);
+  return parsed.data;
 }

@@ -82,7 +82,7 @@ describe('accepting an invitation', () => {
     expect(joined).toHaveLength(1);
     // The others either lost the race (410) or found the membership already made and the invitation spent.
     for (const r of results) {
-      if (r.status === 'rejected') expect(r.reason).toMatchObject({ consoleCode: 'invitation_expired', status: 410 });
+      if (r.status === 'rejected') expect(r.reason).toMatchObject({ code: 'invitation_expired', status: 410 });
     }
     // Two owners before, one more now: the owner count moved once.
     expect(await ownerCount(deps, w.organizationId)).toBe(3);

@@ -92,7 +92,7 @@ describe('finding an item', () => {
     await createTestItem(deps, 'item_console3');
     await createTestItem(deps, 'item_consolelive', { environment: 'live' });
     const unknown = await refusal(findItem(deps, SCOPE, { item_id: 'item_nosuchitem' }));
-    expect(unknown).toMatchObject({ status: 404, type: 'not_found', consoleCode: 'item_not_found' });
+    expect(unknown).toMatchObject({ status: 404, type: 'not_found', code: 'item_not_found' });
     const foreignApp = await refusal(findItem(deps, { ...SCOPE, applicationId: 'app_other' }, { item_id: 'item_console3' }));
     const foreignEnv = await refusal(findItem(deps, SCOPE, { item_id: 'item_consolelive' }));
     expect(answerOf(foreignApp)).toEqual(answerOf(unknown));

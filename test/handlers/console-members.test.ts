@@ -94,7 +94,7 @@ describe('the last owner', () => {
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       const refused = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       // The loser is either the last owner now (409), or no longer an owner and so no longer allowed (403).
-      expect(['last_owner', 'role_forbidden']).toContain(refused?.reason.consoleCode);
+      expect(['last_owner', 'role_forbidden']).toContain(refused?.reason.code);
       const roles = (await membersOf(deps, organizationId)).map((m) => m.role).sort();
       expect(roles).toEqual(['admin', 'owner']);
       expect(await ownerCount(deps, organizationId)).toBe(1);
@@ -108,7 +108,7 @@ describe('the last owner', () => {
     const everyone = [owner, ...others];
     const results = await Promise.allSettled(everyone.map((u) => removeMember(deps, actorOf(u), { organization_id: organizationId, user_id: u.userId })));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
-    expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.consoleCode)).toEqual(['last_owner']);
+    expect(results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.code)).toEqual(['last_owner']);
     expect((await membersOf(deps, organizationId)).map((m) => m.role)).toEqual(['owner']);
     expect(await ownerCount(deps, organizationId)).toBe(1);
   });
@@ -120,6 +120,6 @@ describe('leaving', () => {
     const w = await consoleWorld(deps);
     await removeMember(deps, w.as('viewer'), { organization_id: w.organizationId, user_id: w.members.viewer.userId });
     const err = await rejectionOf(listMembers(deps, w.as('viewer'), { organization_id: w.organizationId }));
-    expect(err).toMatchObject({ consoleCode: 'organization_not_found', status: 404 });
+    expect(err).toMatchObject({ code: 'organization_not_found', status: 404 });
   });
 });

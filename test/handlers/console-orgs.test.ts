@@ -6,14 +6,14 @@ import { createApplication } from '../../functions/app/console/applications';
 import { createInvitation, peekInvitation } from '../../functions/app/console/invitations';
 import { createKey } from '../../functions/app/console/keys';
 import { listMembers } from '../../functions/app/console/members';
-import { parseInput } from '../../functions/app/console/console-errors';
-import { CreateOrganizationInput, createOrganization, deleteOrganization, listMyOrganizations } from '../../functions/app/console/organizations';
+import { createOrganization, deleteOrganization, listMyOrganizations } from '../../functions/app/console/organizations';
+import { CreateOrganizationInput } from '../../functions/contracts/console-schemas';
 import { ApiError } from '../../functions/contracts/errors';
 import { authorizeAndMeter, getApplication, listApplicationsOf } from '../../functions/data/api-keys-repo';
 import { deleteInvitationsAndMembers, listAuditEntries, listInvitations, listMembers as membersOf, ownerCount } from '../../functions/data/console-repo';
 import { keys } from '../../functions/data/keys';
 import { createTestItem, embeddedDeps } from '../support/embedded';
-import { actorOf, BASE_URL, consoleWorld, expectConsoleError, newUser, rejectionOf, tableRows, tokenOf } from './console-fixtures';
+import { actorOf, BASE_URL, consoleWorld, expectConsoleError, newUser, parseInput, rejectionOf, tableRows, tokenOf } from './console-fixtures';
 
 describe('creating an organisation', () => {
   it('makes the creator its only owner, counts one owner, lists it among theirs, and audits it', async () => {
@@ -78,7 +78,7 @@ describe('deleting an organisation', () => {
     expect(await getApplication(deps, app.application_id)).toMatchObject({ organizationId: null });
     expect(await membersOf(deps, w.organizationId)).toEqual([]);
     expect(await listInvitations(deps, w.organizationId)).toEqual([]);
-    await expect(peekInvitation(deps, tokenOf(invitation.invitation_url))).rejects.toMatchObject({ consoleCode: 'invitation_expired' });
+    await expect(peekInvitation(deps, tokenOf(invitation.invitation_url))).rejects.toMatchObject({ code: 'invitation_expired' });
     const rows = await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: keys.organization(w.organizationId), ConsistentRead: true }));
     expect(rows.Item).toBeUndefined();
     expect(await ownerCount(deps, w.organizationId)).toBe(0);

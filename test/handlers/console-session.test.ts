@@ -15,8 +15,8 @@ import {
   signInWithPassword,
   signOut,
   signUpWithInvitation,
-  SignInRequest,
 } from '../../functions/app/console/session';
+import { SignInRequest } from '../../functions/contracts/console-schemas';
 import type { ConsoleActor } from '../../functions/app/console/actor';
 import { getApplication, putApplication } from '../../functions/data/api-keys-repo';
 import { getMembership, getOrganization } from '../../functions/data/console-repo';
@@ -60,7 +60,7 @@ async function userWithPassword(email = uniqueEmail()) {
 }
 
 interface Refusal {
-  /** The console's own code (ConsoleError) where it has one, else the catalogue code. */
+  /** The catalogue code. */
   code: string;
   status: number;
   message: string;
@@ -72,8 +72,8 @@ async function codeOf(p: Promise<unknown>): Promise<Refusal | 'ok'> {
     await p;
     return 'ok';
   } catch (err) {
-    const e = err as { code: string; consoleCode?: string; status: number; message: string; headers?: Record<string, string> };
-    return { code: e.consoleCode ?? e.code, status: e.status, message: e.message, headers: e.headers };
+    const e = err as { code: string; status: number; message: string; headers?: Record<string, string> };
+    return { code: e.code, status: e.status, message: e.message, headers: e.headers };
   }
 }
 

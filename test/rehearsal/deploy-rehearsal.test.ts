@@ -5,7 +5,7 @@
 // product route, webhooks management with replay, the Link page's API and every worker with the
 // event shape its trigger delivers, asserts the answers, and checks every AWS call each function
 // made against that function's synthesized IAM policy (iam.ts).
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -16,12 +16,15 @@ import { keys } from '../../functions/data/keys';
 import { ensureTable } from '../../functions/platform/local/dynamodb-local';
 import { applySeed } from '../../functions/platform/local/seed';
 import { createDeps, type Deps } from '../../functions/platform/runtime';
-import { generateApiKey } from '../../functions/core/api-keys';
+import { generateApiKey, sha256Hex } from '../../functions/core/api-keys';
+import { CONSOLE_SESSION, csrfTokenOf } from '../../functions/app/console/session';
+import { CONSOLE_SESSION_COOKIE, CONSOLE_SIGN_IN_COOKIE } from '../../functions/contracts/console-schemas';
+import { createSession, createUser } from '../../functions/data/console-sessions-repo';
 import { apiEvent } from '../support/api-event';
 import { apiMethods } from '../cdk/template-helpers';
 import type { Json } from '../support/json';
 import { startAwsStubs, type AwsCall, type AwsStubs } from './aws-stubs';
-import { keyArnOf, rehearsedFunctions, startContainer, type Container, type RehearsedFunction } from './functions';
+import { REHEARSAL_REST_API_ID, keyArnOf, rehearsedFunctions, standInResolver, startContainer, type Container, type RehearsedFunction } from './functions';
 import { allowedBy, allowedOnlyVacuously, statementAllows, tableAccessReport } from './iam';
 import { synthesizeWithBundles, type Synthesis } from './synth';
 
@@ -96,6 +99,8 @@ function worker(name: string): Container {
 interface Answer {
   status: number;
   headers: Record<string, string>;
+  /** The Set-Cookie values (multiValueHeaders), in order. */
+  cookies: string[];
   body: string;
   json: Json;
 }
@@ -104,8 +109,9 @@ interface Answer {
 async function call(
   method: string,
   path: string,
-  init: { body?: unknown; key?: string | null; query?: Record<string, string>; resource?: string; headers?: Record<string, string> } = {},
+  init: { body?: unknown; key?: string | null; query?: Record<string, string>; resource?: string; headers?: Record<string, string>; domainName?: string } = {},
 ): Promise<Answer> {
+  const domainName = init.domainName ?? 'api.rehearsal.example';
   const resource = init.resource ?? path;
   const logicalId = routeFunction.get(`${method} ${resource}`) ?? routeFunction.get(`ANY ${resource}`);
   if (!logicalId) throw new Error(`API Gateway has no method ${method} ${resource}`);
@@ -113,7 +119,8 @@ async function call(
   event.resource = resource;
   event.queryStringParameters = init.query ?? null;
   event.multiValueQueryStringParameters = init.query ? Object.fromEntries(Object.entries(init.query).map(([k, v]) => [k, [v]])) : null;
-  event.headers = { Host: 'api.rehearsal.example', 'User-Agent': 'fincore-rehearsal', 'X-Forwarded-Proto': 'https', ...event.headers, ...init.headers };
+  event.headers = { Host: domainName, 'User-Agent': 'fincore-rehearsal', 'X-Forwarded-Proto': 'https', ...event.headers, ...init.headers };
+  event.multiValueHeaders = Object.fromEntries(Object.entries(event.headers).map(([name, value]) => [name, [value ?? '']]));
   event.requestContext = {
     ...event.requestContext,
     stage: STAGE,
@@ -123,7 +130,7 @@ async function call(
     protocol: 'HTTP/1.1',
     accountId: '111111111111',
     apiId: 'rehearsal',
-    domainName: 'api.rehearsal.example',
+    domainName,
     requestTimeEpoch: Date.now(),
     identity: {
       sourceIp: '198.51.100.20',
@@ -151,7 +158,8 @@ async function call(
   } catch {
     json = undefined;
   }
-  return { status: result.statusCode, headers: (result.headers ?? {}) as Record<string, string>, body, json };
+  const cookies = (result.multiValueHeaders?.['Set-Cookie'] ?? []).map(String);
+  return { status: result.statusCode, headers: (result.headers ?? {}) as Record<string, string>, cookies, body, json };
 }
 
 const post = (path: string, body: unknown, init: { key?: string | null } = {}) => call('POST', path, { body, ...init });
@@ -577,6 +585,229 @@ describe('AI routes', () => {
       expect(aiFunctions.has(byId.get(call.caller))).toBe(true);
       expect(call.resource).toBe(`arn:aws:bedrock:us-east-1::foundation-model/${model?.bedrockModelId}`);
     }
+  });
+});
+
+describe('the console', () => {
+  /** API Gateway's own host for the REST API: {base_url} is then `https://<host>/<stage>`. */
+  const host = `${REHEARSAL_REST_API_ID}.execute-api.us-east-1.amazonaws.com`;
+  const baseUrl = `https://${host}/${STAGE}`;
+
+  interface SignedIn {
+    userId: string;
+    email: string;
+    token: string;
+    csrf: string;
+  }
+  let owner: SignedIn;
+  let invitee: SignedIn;
+  let organizationId: string;
+  let applicationId: string;
+  /** A test key issued through the console, and what the API did with it. */
+  let consoleKey: string;
+  let consoleItem: { itemId: string; accessToken: string };
+  let endpointId: string;
+
+  /**
+   * A console user signed in through Cognito, as the callback leaves them (the local password sign-in
+   * is refused on AWS, and Cognito is not reachable from here): the user with its Cognito identity,
+   * and a session row whose token the cookie carries.
+   */
+  async function signedInUser(email: string, name: string): Promise<SignedIn> {
+    const user = await createUser(tableDeps, { email, name, identity: { provider: 'cognito', subject: `sub-${randomUUID()}` } });
+    const token = randomBytes(32).toString('base64url');
+    const now = Date.now();
+    await createSession(tableDeps, {
+      tokenHash: sha256Hex(token),
+      userId: user.userId,
+      email: user.email,
+      name: user.name,
+      identity: 'cognito',
+      createdAt: now,
+      absoluteExpiresAt: now + CONSOLE_SESSION.absoluteMs,
+      idleMs: CONSOLE_SESSION.idleMs,
+    });
+    return { userId: user.userId, email: user.email, token, csrf: csrfTokenOf(token) };
+  }
+
+  /** A console call as the console's page makes it: same origin, the session cookie, the CSRF token. */
+  const consoleCall = (routeId: string, body: unknown, as: SignedIn | null, init: { csrf?: string } = {}) =>
+    call('POST', routeById(routeId).path, {
+      body,
+      key: null,
+      domainName: host,
+      headers: {
+        Origin: `https://${host}`,
+        'Sec-Fetch-Site': 'same-origin',
+        ...(as ? { Cookie: `${CONSOLE_SESSION_COOKIE}=${as.token}`, 'X-CSRF-Token': init.csrf ?? as.csrf } : {}),
+      },
+    });
+  const ok = async (routeId: string, body: unknown, as: SignedIn = owner): Promise<Json> => {
+    const answer = await consoleCall(routeId, body, as);
+    expectStatus(answer, 200);
+    return answer.json;
+  };
+  const scope = (environment: 'test' | 'live' = 'test') => ({ application_id: applicationId, environment });
+
+  beforeAll(async () => {
+    owner = await signedInUser(`owner-${randomUUID().slice(0, 8)}@rehearsal.example`, 'Rehearsal Owner');
+    invitee = await signedInUser(`dev-${randomUUID().slice(0, 8)}@rehearsal.example`, 'Rehearsal Developer');
+  });
+
+  it('serves the page, which signs in through Cognito on AWS, and refuses password sign-in and sign-up', async () => {
+    const page = await call('GET', '/console/', { key: null, resource: '/console', domainName: host });
+    expectStatus(page, 200);
+    expect(page.body).toContain('<meta name="fc-console-identity" content="cognito">');
+    const login = await consoleCall('console.auth.login', { email: owner.email, password: 'not-a-password-here' }, null);
+    expect(login.json.error.code).toBe('sign_in_method_unavailable');
+    const signup = await consoleCall('console.auth.signup', { email: owner.email, password: 'Not-a-password-1', name: 'x', invitation_token: 'fc_inv_x' }, null);
+    expect(signup.json.error.code).toBe('sign_in_method_unavailable');
+  });
+
+  it('sends the browser to the hosted UI with PKCE, back to the callback URL the app client allows, keeping the state in a cookie under the stage path', async () => {
+    const start = await call('GET', '/console/api/auth/start', { key: null, domainName: host });
+    expectStatus(start, 302);
+    const location = new URL(start.headers.Location);
+    expect(`${location.origin}${location.pathname}`).toBe(`https://fincore-console-rehearsal-111111111111.auth.us-east-1.amazoncognito.com/oauth2/authorize`);
+    expect(location.searchParams.get('client_id')).toBe('rehearsalconsoleclient');
+    expect(location.searchParams.get('code_challenge_method')).toBe('S256');
+    // The redirect URI must be one the template's app client lists, byte for byte, or Cognito refuses it.
+    const [[, client]] = Object.entries(synthesis.resources).filter(([, r]) => r.Type === 'AWS::Cognito::UserPoolClient');
+    const callbackUrls = standInResolver(synthesis.resources, { tableName: 'unused', stubEndpoint: 'unused' }, unresolved)(client.Properties!.CallbackURLs) as string[];
+    expect(callbackUrls).toEqual([`${baseUrl}/console/api/auth/callback`]);
+    expect(location.searchParams.get('redirect_uri')).toBe(callbackUrls[0]);
+    const stateCookie = start.cookies.find((c) => c.startsWith(`${CONSOLE_SIGN_IN_COOKIE}=`));
+    expect(stateCookie).toMatch(new RegExp(`; Path=/${STAGE}/console/api/auth; Max-Age=600; HttpOnly; SameSite=Lax; Secure$`));
+    const state = stateCookie!.split(';')[0].split('=')[1];
+    expect(state).toBe(location.searchParams.get('state'));
+
+    // Back from Cognito: the sign-in's state is taken (one use); the code cannot be redeemed from
+    // here (no Internet), which the callback answers as the provider being unavailable.
+    const callback = await call('GET', '/console/api/auth/callback', {
+      key: null,
+      domainName: host,
+      query: { code: 'rehearsal-code', state },
+      headers: { Cookie: `${CONSOLE_SIGN_IN_COOKIE}=${state}` },
+    });
+    expect(callback.json.error.code).toBe('identity_provider_unavailable');
+    expect(callback.cookies.find((c) => c.startsWith(`${CONSOLE_SIGN_IN_COOKIE}=;`))).toContain('Max-Age=0');
+    const again = await call('GET', '/console/api/auth/callback', { key: null, domainName: host, query: { code: 'rehearsal-code', state }, headers: { Cookie: `${CONSOLE_SIGN_IN_COOKIE}=${state}` } });
+    expect(again.json.error.code).toBe('sign_in_failed');
+  });
+
+  it('answers the session with the CSRF token, and refuses a missing cookie or a wrong CSRF token', async () => {
+    const session = await ok('console.session', {});
+    expect(session).toMatchObject({ user: { user_id: owner.userId }, organizations: [], csrf_token: owner.csrf, identity: 'cognito' });
+    expect((await consoleCall('console.session', {}, null)).json.error.code).toBe('session_required');
+    expect((await consoleCall('console.orgs.create', { name: 'x' }, owner, { csrf: 'wrong' })).json.error.code).toBe('csrf_failed');
+  });
+
+  it('creates an organisation and an application, issues a test key shown once, and lists it without the secret', async () => {
+    organizationId = (await ok('console.orgs.create', { name: 'Rehearsal Org' })).organization_id;
+    expect((await ok('console.session', {})).organizations).toEqual([expect.objectContaining({ organization_id: organizationId, role: 'owner' })]);
+    applicationId = (await ok('console.applications.create', { organization_id: organizationId, name: 'Console App', plan: 'growth' })).application_id;
+    expect((await ok('console.applications.list', { organization_id: organizationId })).applications.map((a: Json) => a.application_id)).toEqual([applicationId]);
+    expect((await ok('console.applications.update', { application_id: applicationId, name: 'Console App (renamed)' })).name).toBe('Console App (renamed)');
+    const created = await ok('console.keys.create', { application_id: applicationId, environment: 'test' });
+    consoleKey = created.key;
+    expect(consoleKey).toMatch(/^fc_sk_test_/);
+    const listed = await consoleCall('console.keys.list', { application_id: applicationId }, owner);
+    expectStatus(listed, 200);
+    expect(listed.json.keys).toEqual([expect.objectContaining({ key_id: created.key_id, status: 'active' })]);
+    expect(listed.body).not.toContain(consoleKey);
+  });
+
+  it('records a data route\u2019s request in the request log, under the route function\u2019s own policy, and finds it by request id', async () => {
+    const before = stubs.calls.length;
+    const categories = await post('/v1/categories/get', {}, { key: consoleKey });
+    expectStatus(categories, 200);
+    const requestId = categories.headers['X-Request-Id'];
+    const fn = functions.find((f) => f.logicalId === routeFunction.get('POST /v1/categories/get'))!;
+    const logWrite = stubs.calls.slice(before).filter((c) => c.caller === fn.accessKeyId && c.action === 'dynamodb:BatchWriteItem');
+    expect(logWrite).toHaveLength(1);
+    expect([...logWrite[0].context['dynamodb:LeadingKeys']].sort()).toEqual([`REQID#${requestId}`, expect.stringMatching(new RegExp(`^REQLOG#${applicationId}#test#\\d{4}-\\d{2}-\\d{2}#[0-3]$`))].sort());
+    expect(allowedBy(fn.statements, logWrite[0])).toBe(true);
+
+    const found = await ok('console.requests.search', { ...scope(), request_id: requestId });
+    expect(JSON.stringify(found)).toContain(requestId);
+    expect(JSON.stringify(found)).toContain('categories.get');
+    // And by route and status over the day's shards (Queries, newest first).
+    expect(JSON.stringify(await ok('console.requests.search', { ...scope(), route: 'categories.get', status: 200 }))).toContain(requestId);
+    // An error answer's request id finds its entry too.
+    const refused = await post('/v1/items/get', { access_token: 'not an access token' }, { key: consoleKey });
+    expect(refused.status).toBe(400);
+    const refusedEntry = await ok('console.requests.search', { ...scope(), request_id: refused.headers['X-Request-Id'] });
+    expect(JSON.stringify(refusedEntry)).toContain(`"${refused.json.error.code}"`);
+  });
+
+  it('shows usage, an item and its refresh, for the console\u2019s own application', async () => {
+    const publicToken = await post('/v1/sandbox/public_token/create', { institution_id: 'ins_sandbox_first_bank', products: ['transactions'] }, { key: consoleKey });
+    expectStatus(publicToken, 200);
+    const exchanged = await post('/v1/link/token/exchange', { public_token: publicToken.json.public_token }, { key: consoleKey });
+    expectStatus(exchanged, 200);
+    consoleItem = { itemId: exchanged.json.item_id, accessToken: exchanged.json.access_token };
+
+    const usage = await ok('console.usage.get', scope());
+    expect(usage.used.api).toBeGreaterThanOrEqual(4);
+    expect(usage.connected_users.count).toBe(1);
+    expect(usage.daily.some((d: Json) => (d.api ?? 0) >= 4)).toBe(true);
+
+    expect((await ok('console.items.get', { ...scope(), item_id: consoleItem.itemId })).item).toMatchObject({ item_id: consoleItem.itemId, institution_id: 'ins_sandbox_first_bank' });
+    const before = stubs.messages.length;
+    expect(await ok('console.items.refresh', { ...scope(), item_id: consoleItem.itemId })).toEqual({ refreshing: true });
+    expect(stubs.messages.slice(before).filter((m) => m.queueUrl.endsWith('.fifo')).map((m) => JSON.parse(m.body))).toEqual([{ item_id: consoleItem.itemId, reason: 'on_demand' }]);
+  });
+
+  it('manages webhooks: an endpoint with its secret shown once, rotation, the delivery log, a replay, removal', async () => {
+    const created = await ok('console.webhooks.endpoints.create', { ...scope(), url: 'https://93.184.215.14/console-rehearsal' });
+    endpointId = created.endpoint.endpoint_id;
+    expect(created.secret).toEqual(expect.any(String));
+    expect((await ok('console.webhooks.endpoints.list', scope())).endpoints.map((e: Json) => e.endpoint_id)).toEqual([endpointId]);
+    expect(await ok('console.webhooks.secret.rotate', { ...scope(), grace_hours: 1 })).toMatchObject({ secret: expect.any(String) });
+    const fired = await post('/v1/sandbox/fire_webhook', { access_token: consoleItem.accessToken, webhook_type: 'item.error' }, { key: consoleKey });
+    expectStatus(fired, 200);
+    const executions = stubs.executions.length;
+    const replayed = await ok('console.webhooks.events.replay', { ...scope(), event_id: fired.json.event_id });
+    expect(replayed.delivery_ids.length).toBe(1);
+    expect(stubs.executions.length).toBe(executions + 1);
+    const deliveries = await ok('console.webhooks.deliveries.list', scope());
+    expect(deliveries.deliveries.map((d: Json) => d.delivery_id)).toContain(replayed.delivery_ids[0]);
+    expect(await ok('console.webhooks.endpoints.delete', { ...scope(), endpoint_id: endpointId })).toEqual({ deleted: true });
+  });
+
+  it('invites a member, who joins, is limited by their role, changed and removed; invitations are listed and revoked', async () => {
+    const invitation = await ok('console.invitations.create', { organization_id: organizationId, email: invitee.email, role: 'developer' });
+    const token = String(invitation.invitation_url).split('#/invitations/')[1];
+    expect(invitation.invitation_url).toBe(`${baseUrl}/console/#/invitations/${token}`);
+    expect(await ok('console.invitations.accept', { token }, invitee)).toMatchObject({ organization_id: organizationId, role: 'developer', joined: true });
+    const members = await ok('console.members.list', { organization_id: organizationId });
+    expect(members.members.map((m: Json) => [m.user_id, m.role]).sort()).toEqual([[owner.userId, 'owner'], [invitee.userId, 'developer']].sort());
+    // A developer may not issue live keys (and the refusal is audited).
+    expect((await consoleCall('console.keys.create', { application_id: applicationId, environment: 'live' }, invitee)).json.error.code).toBe('role_forbidden');
+    expect(await ok('console.members.update', { organization_id: organizationId, user_id: invitee.userId, role: 'viewer' })).toEqual({ user_id: invitee.userId, role: 'viewer' });
+    expect(await ok('console.members.remove', { organization_id: organizationId, user_id: invitee.userId })).toMatchObject({ removed: true });
+
+    const pending = await ok('console.invitations.create', { organization_id: organizationId, email: 'later@rehearsal.example', role: 'viewer' });
+    expect((await ok('console.invitations.list', { organization_id: organizationId })).invitations.map((i: Json) => i.invitation_id)).toEqual([pending.invitation_id]);
+    expect(await ok('console.invitations.revoke', { organization_id: organizationId, invitation_id: pending.invitation_id })).toMatchObject({ revoked: true });
+  });
+
+  it('revokes the key, shows the audit log, deletes an empty organisation and signs out', async () => {
+    const [key] = (await ok('console.keys.list', { application_id: applicationId })).keys;
+    expect(await ok('console.keys.revoke', { application_id: applicationId, key_id: key.key_id })).toMatchObject({ status: 'revoked' });
+    expect((await post('/v1/categories/get', {}, { key: consoleKey })).json.error.code).toBe('revoked_api_key');
+
+    const audit = await ok('console.audit.list', { organization_id: organizationId });
+    const actions = audit.entries.map((e: Json) => `${e.action} ${e.outcome}`);
+    expect(actions).toEqual(expect.arrayContaining(['console.keys.create allowed', 'console.keys.create denied', 'console.keys.revoke allowed', 'console.members.remove allowed']));
+
+    const scratch = await ok('console.orgs.create', { name: 'Scratch' });
+    expect(await ok('console.orgs.delete', { organization_id: scratch.organization_id, confirm_name: 'Scratch' })).toMatchObject({ deleted: true });
+
+    const out = await consoleCall('console.auth.logout', {}, owner);
+    expectStatus(out, 200);
+    expect(out.cookies).toEqual([expect.stringMatching(new RegExp(`^${CONSOLE_SESSION_COOKIE}=; Path=/${STAGE}/console; Max-Age=0; HttpOnly; SameSite=Strict; Secure$`))]);
+    expect((await consoleCall('console.session', {}, owner)).json.error.code).toBe('session_required');
   });
 });
 

@@ -56,6 +56,16 @@ export function standInResolver(resources: Resources, standIns: StandIns, unreso
       case 'AWS::SecretsManager::Secret':
         // A secret's Ref is its ARN (with the random suffix Secrets Manager adds).
         return `arn:aws:secretsmanager:${region}:${account}:secret:${id.replace(/\W/g, '-')}-AbCdEf`;
+      // The REST API's id: the console's Cognito client names the API's URL as its callback.
+      case 'AWS::ApiGateway::RestApi':
+        return REHEARSAL_REST_API_ID;
+      // The console's user pool: ids as Cognito spells them (the functions only ever send them to Cognito).
+      case 'AWS::Cognito::UserPool':
+        return `${region}_Rehearsal`;
+      case 'AWS::Cognito::UserPoolClient':
+        return 'rehearsalconsoleclient';
+      case 'AWS::Cognito::UserPoolDomain':
+        return `fincore-console-rehearsal-${account}`;
       case 'AWS::Lambda::Function':
       case 'AWS::Logs::LogGroup':
       case 'AWS::SNS::Topic':
@@ -125,6 +135,9 @@ export function standInResolver(resources: Resources, standIns: StandIns, unreso
   };
   return resolve;
 }
+
+/** The stand-in id of the REST API: requests to the console arrive at `<id>.execute-api.<region>.amazonaws.com`. */
+export const REHEARSAL_REST_API_ID = 'rehearsalapi';
 
 const keyIdOf = (logicalId: string) => `key-${logicalId.replace(/\W/g, '-')}`;
 export function keyArnOf(keyId: string): string {

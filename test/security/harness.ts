@@ -48,9 +48,14 @@ export function envelopeProblems(res: CallResult): string[] {
 }
 
 /**
- * Every row of the stack's table except API-key rows (each request updates its key's rate-limit
- * and usage counters, by design), as one comparable string: a refused request must not change it.
+ * Every row of the stack's table except what every request writes by design: API-key rows (its key's
+ * rate-limit and usage counters), the request log (one entry and its request-id lookup per
+ * key-authenticated request, refused ones included) and console sessions (a signed-in request moves
+ * its session's idle deadline every 5 minutes), as one comparable string: a refused request must not
+ * change it.
  */
+const BY_DESIGN = ['KEY#', 'REQLOG#', 'REQID#', 'SESSION#'];
+
 export async function tableFingerprint(stack: TestStack): Promise<string> {
   // Taken only once background work (deliveries, refreshes) has settled: their own rows (durable
   // executions, attempts) change on their own, and would look like a write by the request under test.
@@ -63,7 +68,7 @@ export async function tableFingerprint(stack: TestStack): Promise<string> {
     start = page.LastEvaluatedKey;
   } while (start);
   return rows
-    .filter((row) => !String(row.pk).startsWith('KEY#'))
+    .filter((row) => !BY_DESIGN.some((prefix) => String(row.pk).startsWith(prefix)))
     .map((row) => JSON.stringify(Object.keys(row).sort().map((k) => [k, row[k]])))
     .sort()
     .join('\n');
@@ -78,9 +83,9 @@ export async function quiesce(stack: TestStack): Promise<void> {
 export async function rawCall(
   stack: TestStack,
   path: string,
-  init: { key: string; body: Uint8Array | string; contentType?: string; accept?: string },
+  init: { key: string; body: Uint8Array | string; contentType?: string; accept?: string; headers?: Record<string, string> },
 ): Promise<CallResult> {
-  const headers: Record<string, string> = { Authorization: `Bearer ${init.key}` };
+  const headers: Record<string, string> = { Authorization: `Bearer ${init.key}`, ...init.headers };
   if (init.contentType !== undefined) headers['Content-Type'] = init.contentType;
   if (init.accept !== undefined) headers.Accept = init.accept;
   const res = await fetch(stack.baseUrl + path, { method: 'POST', headers, body: init.body, signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });

@@ -6,8 +6,9 @@
 // another seed, FC_RUNS=<n> changes the number of bodies per route.
 import fc from 'fast-check';
 import { ROUTES, type Route } from '../../functions/contracts/routes';
+import { ensureConsoleOwner } from '../../functions/platform/local/console-owner';
 import { makeKey, startTestStack, type TestStack } from '../support/stack';
-import { TOKEN, VALID } from '../support/valid-bodies';
+import { APP, ORG, TOKEN, VALID } from '../support/valid-bodies';
 import { hostileButMaybeValidBody, invalidBody, requestJsonSchema, type HostileRequest } from './body-mutations';
 import { envelopeProblems, quiesce, rawCall, tableFingerprint } from './harness';
 
@@ -18,6 +19,8 @@ let stack: TestStack;
 const key = makeKey('test');
 /** The valid bodies with a real access token and link token, so a wrongly accepted body would act. */
 const validBodies: Record<string, Record<string, unknown>> = {};
+/** The console's routes are sent by a signed-in owner (session cookie and CSRF token), so their bodies are parsed at all. */
+const consoleHeaders: Record<string, string> = {};
 
 beforeAll(async () => {
   stack = await startTestStack([{ application: 'Acme', plan: 'enterprise', keys: [key] }]);
@@ -25,10 +28,22 @@ beforeAll(async () => {
   const exchanged = await stack.call('/v1/link/token/exchange', { key, body: { public_token: pt.json.public_token } });
   const link = await stack.call('/v1/link/token/create', { key, body: { user: { client_user_id: 'u' }, products: ['transactions'] } });
   expect([pt.status, exchanged.status, link.status, pt.text]).toEqual([200, 200, 200, pt.text]);
+  const owner = await ensureConsoleOwner(stack.deps, { applicationIds: stack.keys.map((k) => k.applicationId) });
+  const signIn = await fetch(`${stack.baseUrl}/console/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: owner.email, password: owner.password }),
+  });
+  const session = /^fc_console_session=([^;]+)/.exec(signIn.headers.getSetCookie().join('\n'))?.[1];
+  expect([signIn.status, typeof session]).toEqual([200, 'string']);
+  consoleHeaders.Cookie = `fc_console_session=${session}`;
+  consoleHeaders['X-CSRF-Token'] = ((await signIn.json()) as { csrf_token: string }).csrf_token;
   for (const route of postRoutes) {
     const body: Record<string, unknown> = { ...VALID[route.id] };
     if (body.access_token === TOKEN) body.access_token = exchanged.json.access_token;
     if (typeof body.link_token === 'string') body.link_token = link.json.link_token;
+    if (body.organization_id === ORG) body.organization_id = owner.organizationId;
+    if (body.application_id === APP) body.application_id = stack.keys[0].applicationId;
     validBodies[route.id] = body;
   }
   await quiesce(stack);
@@ -40,7 +55,8 @@ const postRoutes = ROUTES.filter(
   (r): r is Route & { request: NonNullable<Route['request']> } => r.method === 'POST' && r.request !== null && !r.protocol,
 );
 
-const send = (route: Route, req: HostileRequest) => rawCall(stack, route.path, { key, body: req.body, contentType: req.contentType });
+const send = (route: Route, req: HostileRequest) =>
+  rawCall(stack, route.path, { key, body: req.body, contentType: req.contentType, headers: route.console ? consoleHeaders : undefined });
 
 const describeAnswer = (req: HostileRequest, status: number, text: string, problems: string[]) =>
   `${req.what}: ${problems.join('; ')} (answer ${status}: ${text.slice(0, 300)})`;
@@ -60,6 +76,8 @@ describe('malformed bodies on every POST route, derived from the route table', (
       fc.asyncProperty(invalidBody(route, validBodies[route.id]), async (req) => {
         const res = await send(route, req);
         const problems = envelopeProblems(res);
+        // A console route must judge the body itself, not stop at the session or CSRF check.
+        if (['session_required', 'csrf_failed'].includes(res.json?.error?.code)) problems.push(`stopped before the body by ${res.json.error.code}`);
         if (problems.length) throw new Error(describeAnswer(req, res.status, res.text, problems));
       }),
       { seed: SEED, numRuns: RUNS },

@@ -2,6 +2,9 @@
 // The bad-input suite fails when a POST route has no entry here.
 export const TOKEN = 'fc_at_abc123';
 const LINK = 'fc_link_abc123';
+/** Stand-ins for a console organisation and application (well-formed; no such rows unless a suite puts real ids in). */
+export const ORG = 'org_0000000000000000';
+export const APP = 'app_console_stand_in';
 
 /** A minimal valid body per route; the suite fails if a POST route has none. */
 export const VALID: Record<string, Record<string, unknown>> = {
@@ -54,5 +57,37 @@ export const VALID: Record<string, Record<string, unknown>> = {
   'webhooks.secret.rotate': { grace_period_hours: 1 },
   'webhooks.deliveries.list': { count: 5 },
   'webhooks.events.replay': { event_id: 'evt_unknown' },
+  // The console's own API (signed-in session and CSRF token needed; test/security/malformed-bodies.test.ts
+  // puts in the real organisation and application of its signed-in owner for ORG and APP).
+  'console.auth.login': { email: 'owner@localhost', password: 'not-the-password' },
+  'console.auth.signup': { email: 'new@example.com', password: 'a-long-enough-password', name: 'New Member', invitation_token: 'fc_inv_unknown' },
+  'console.auth.logout': {},
+  'console.session': {},
+  'console.orgs.create': { name: 'Acme Team' },
+  'console.orgs.delete': { organization_id: ORG, confirm_name: 'not the organisation name' },
+  'console.members.list': { organization_id: ORG },
+  'console.members.update': { organization_id: ORG, user_id: 'usr_0000000000000000', role: 'viewer' },
+  'console.members.remove': { organization_id: ORG, user_id: 'usr_0000000000000000' },
+  'console.invitations.create': { organization_id: ORG, email: 'invitee@example.com', role: 'developer' },
+  'console.invitations.list': { organization_id: ORG },
+  'console.invitations.revoke': { organization_id: ORG, invitation_id: 'inv_0000000000000000' },
+  'console.invitations.accept': { token: 'fc_inv_unknown' },
+  'console.applications.list': { organization_id: ORG },
+  'console.applications.create': { organization_id: ORG, name: 'Acme App' },
+  'console.applications.update': { application_id: APP, name: 'Acme App' },
+  'console.keys.list': { application_id: APP },
+  'console.keys.create': { application_id: APP, environment: 'test' },
+  'console.keys.revoke': { application_id: APP, key_id: 'key_0000000000000000' },
+  'console.webhooks.endpoints.list': { application_id: APP, environment: 'test' },
+  'console.webhooks.endpoints.create': { application_id: APP, environment: 'test', url: 'http://127.0.0.1:9/hook' },
+  'console.webhooks.endpoints.delete': { application_id: APP, environment: 'test', endpoint_id: 'whep_unknown' },
+  'console.webhooks.secret.rotate': { application_id: APP, environment: 'test', grace_hours: 1 },
+  'console.webhooks.deliveries.list': { application_id: APP, environment: 'test', count: 5 },
+  'console.webhooks.events.replay': { application_id: APP, environment: 'test', event_id: 'evt_unknown' },
+  'console.requests.search': { application_id: APP, environment: 'test', status: '4xx' },
+  'console.usage.get': { application_id: APP, environment: 'test' },
+  'console.items.get': { application_id: APP, environment: 'test', item_id: 'item_unknown' },
+  'console.items.refresh': { application_id: APP, environment: 'test', item_id: 'item_unknown' },
+  'console.audit.list': { organization_id: ORG },
 };
 

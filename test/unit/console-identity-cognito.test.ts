@@ -286,7 +286,7 @@ describe('completing a sign-in', () => {
     const back = pool.authorize(started.url);
     await expect(
       completeCognitoSignIn(noStorage, cognito, { code: back.code, state, expectedState: started.state, verifier: started.verifier, redirectUri: REDIRECT }),
-    ).rejects.toMatchObject({ consoleCode: 'sign_in_failed', status: 400 });
+    ).rejects.toMatchObject({ code: 'sign_in_failed', status: 400 });
     expect(pool.tokenRequests).toHaveLength(0);
   });
 
@@ -298,11 +298,11 @@ describe('completing a sign-in', () => {
       return completeCognitoSignIn(noStorage, cognito, { code: back.code, state: back.state, expectedState: started.state, verifier: started.verifier, redirectUri: REDIRECT });
     };
     pool.claims = idClaims({ email_verified: false });
-    await expect(attempt()).rejects.toMatchObject({ consoleCode: 'email_not_verified', status: 403 });
+    await expect(attempt()).rejects.toMatchObject({ code: 'email_not_verified', status: 403 });
     pool.claims = idClaims({ aud: 'another-client' });
-    await expect(attempt()).rejects.toMatchObject({ consoleCode: 'sign_in_failed', status: 400 });
+    await expect(attempt()).rejects.toMatchObject({ code: 'sign_in_failed', status: 400 });
     pool.tokenMode = 'error500';
-    await expect(attempt()).rejects.toMatchObject({ consoleCode: 'identity_provider_unavailable', status: 502 });
+    await expect(attempt()).rejects.toMatchObject({ code: 'identity_provider_unavailable', status: 502 });
   });
 });
 

@@ -1,12 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ERRORS } from '../../functions/contracts/errors';
+import { ERRORS, isPublicErrorCode, type ErrorCode } from '../../functions/contracts/errors';
 import { EVENT_TYPES } from '../../functions/contracts/events';
 import { ROUTES } from '../../functions/contracts/routes';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../functions/core/webhook-signature';
 import { buildOpenApi } from '../../functions/platform/openapi';
 
 const committed = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi.json'), 'utf8'));
+
+/** The console's own routes and errors (Route.console, ErrorDef.console) are not part of the public document. */
+const PUBLIC_ROUTES = ROUTES.filter((r) => !r.console);
+const CONSOLE_ROUTES = ROUTES.filter((r) => r.console);
 
 /** The part of an error response the catalogue test reads. */
 interface ErrorResponseDoc {
@@ -19,7 +23,17 @@ describe('openapi.json', () => {
   });
 
   it('describes every route with its method', () => {
-    for (const r of ROUTES) expect(committed.paths[r.path]?.[r.method.toLowerCase()]?.operationId).toBeDefined();
+    for (const r of PUBLIC_ROUTES) expect(committed.paths[r.path]?.[r.method.toLowerCase()]?.operationId).toBeDefined();
+  });
+
+  it("leaves out the console's own routes and error codes, which no API key can reach", () => {
+    expect(CONSOLE_ROUTES.length).toBeGreaterThan(30);
+    expect(CONSOLE_ROUTES.filter((r) => committed.paths[r.path] !== undefined).map((r) => r.id)).toEqual([]);
+    expect(Object.keys(committed.paths).filter((path) => path.startsWith('/console'))).toEqual([]);
+    const text = JSON.stringify(committed);
+    const consoleCodes = (Object.keys(ERRORS) as ErrorCode[]).filter((code) => !isPublicErrorCode(code));
+    expect(consoleCodes).toEqual(expect.arrayContaining(['session_required', 'csrf_failed', 'role_forbidden', 'invitation_expired']));
+    expect(consoleCodes.filter((code) => text.includes(`"${code}"`) || text.includes(`\`${code}\``))).toEqual([]);
   });
 
   it('lists every error code of the catalogue in a response', () => {
@@ -31,11 +45,11 @@ describe('openapi.json', () => {
     for (const methods of Object.values(committed.paths as Record<string, Record<string, { responses: Record<string, { 'x-fc-error-codes'?: string[] }> }>>)) {
       for (const op of Object.values(methods)) for (const response of Object.values(op.responses)) for (const code of response['x-fc-error-codes'] ?? []) listed.add(code);
     }
-    expect([...listed].sort()).toEqual(Object.keys(ERRORS).sort());
+    expect([...listed].sort()).toEqual((Object.keys(ERRORS) as ErrorCode[]).filter(isPublicErrorCode).sort());
   });
 
   it('marks key routes as bearer-authenticated and public documents and the Link page API as keyless', () => {
-    for (const r of ROUTES) {
+    for (const r of PUBLIC_ROUTES) {
       const op = committed.paths[r.path][r.method.toLowerCase()];
       expect(op.security).toEqual(r.auth === 'key' ? [{ bearerAuth: [] }] : []);
     }

@@ -46,9 +46,9 @@ const markerOf = (route: Route) => ([...(route.summary.match(/[A-Za-z0-9 ,.:;()/
 
 const byId = (id: string) => ROUTES.find((r) => r.id === id)!;
 
-// Plain routes of each kind (item, the Link page and its API, webhooks management, public) and an AI
-// route, whose rules answers' schemas are the largest of the contract.
-const PLAIN_ROUTES = ['accounts.get', 'transactions.sync', 'link.session', 'link.page', 'webhooks.secret.rotate', 'health.get'];
+// Plain routes of each kind (item, the Link page and its API, webhooks management, public, the
+// console's API and page) and an AI route, whose rules answers' schemas are the largest of the contract.
+const PLAIN_ROUTES = ['accounts.get', 'transactions.sync', 'link.session', 'link.page', 'webhooks.secret.rotate', 'health.get', 'console.session', 'console.keys.create', 'console.usage.get', 'console.page'];
 const AI_ROUTE = 'ai.subscriptions';
 
 describe('route declarations', () => {

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROUTES, aliasPaths } from '../../functions/contracts/routes';
+import { AI_METERED_ROUTE_IDS, ROUTES, aliasPaths } from '../../functions/contracts/routes';
 
 const API_DIR = join(__dirname, '..', '..', 'functions', 'api');
 
@@ -68,6 +68,10 @@ describe('the route table', () => {
 
   it('meters the AI paths against the AI quota', () => {
     for (const r of ROUTES.filter((x) => x.path.startsWith('/v1/ai/'))) expect(r.metering).toBe('ai');
+  });
+
+  it('lists exactly the AI-metered routes in AI_METERED_ROUTE_IDS (the console counts AI requests by it)', () => {
+    expect([...AI_METERED_ROUTE_IDS].sort()).toEqual(ROUTES.filter((r) => r.metering === 'ai').map((r) => r.id).sort());
   });
 
   it('takes a JSON body on every POST route', () => {

@@ -15,3 +15,22 @@ export interface ConsoleActor {
   userAgent: string;
   requestId: string;
 }
+
+/** What the edge knows of a signed-in console request (functions/platform/middleware.ts SignedInCaller). */
+export interface SignedInRequest {
+  session: { tokenHash: string; user: ConsoleUser };
+  clientAddress: string;
+  userAgent: string;
+}
+
+/** The actor of a signed-in console request, as every console use case takes it. */
+export function consoleActor(caller: SignedInRequest, requestId: string): ConsoleActor {
+  const { userId, email, name } = caller.session.user;
+  return {
+    user: { userId, email, name },
+    sessionHash: caller.session.tokenHash,
+    clientAddress: caller.clientAddress,
+    userAgent: caller.userAgent.slice(0, 200),
+    requestId,
+  };
+}

@@ -5,24 +5,14 @@
 // the rate limit, quotas and live access of the keys follow at once. A key issued in the moment
 // between the two reads the application's plan when it is issued.
 import { randomBytes } from 'node:crypto';
-import * as z from 'zod';
-import { PLAN_NAMES, PLANS, type PlanName } from '../../contracts/limits';
+import type * as z from 'zod';
+import type { CreateApplicationInput, ListApplicationsInput, UpdateApplicationInput } from '../../contracts/console-schemas';
+import { ApiError } from '../../contracts/errors';
+import { PLANS } from '../../contracts/limits';
 import { getApplication, listApplicationsOf, listKeys, putApplication, replanKey, updateApplication as patchApplication, type StoredApplication } from '../../data/api-keys-repo';
 import type { Deps } from '../../platform/runtime';
 import type { ConsoleActor } from './actor';
 import { authorize, authorizeApplication } from './authorize';
-import { ConsoleError } from './console-errors';
-import { OrganizationId } from './organizations';
-
-export const ApplicationId = z.string().regex(/^app_[A-Za-z0-9_-]{1,64}$/, 'expected an application_id (app_...)');
-export const PlanInput = z.enum(PLAN_NAMES as [PlanName, ...PlanName[]]);
-const ApplicationName = z.string().trim().min(1).max(120);
-
-export const ListApplicationsInput = z.strictObject({ organization_id: OrganizationId });
-export const CreateApplicationInput = z.strictObject({ organization_id: OrganizationId, name: ApplicationName, plan: PlanInput.optional() });
-export const UpdateApplicationInput = z
-  .strictObject({ application_id: ApplicationId, name: ApplicationName.optional(), plan: PlanInput.optional() })
-  .refine((input) => input.name !== undefined || input.plan !== undefined, { message: 'give name or plan', path: ['name'] });
 
 export const publicApplication = (app: StoredApplication) => ({
   application_id: app.applicationId,
@@ -57,7 +47,7 @@ export async function updateApplication(deps: Deps, actor: ConsoleActor, input: 
     ...(input.name === undefined ? {} : { name: input.name }),
     ...(input.plan === undefined ? {} : { plan: input.plan }),
   });
-  if (!updated) throw new ConsoleError('application_not_found');
+  if (!updated) throw new ApiError('application_not_found');
   let replannedKeys = 0;
   if (input.plan !== undefined && input.plan !== application.plan) {
     for (const key of await listKeys(deps, application.applicationId)) {

@@ -1,24 +1,15 @@
 // The organisation's audit log, for its admins and owners: every console action that changed
 // something and every denied one (who, role, what, on what, when, from where), newest first,
 // between two instants, a page at a time.
-import * as z from 'zod';
+import type * as z from 'zod';
+import type { ListAuditInput } from '../../contracts/console-schemas';
 import { ApiError } from '../../contracts/errors';
 import { listAuditEntries, AUDIT_RETENTION_DAYS, type AuditEntry } from '../../data/console-repo';
 import type { Deps } from '../../platform/runtime';
 import type { ConsoleActor } from './actor';
 import { authorize } from './authorize';
-import { OrganizationId } from './organizations';
 
 const AUDIT_PAGE_DEFAULT = 50;
-const AUDIT_PAGE_MAX = 200;
-
-export const ListAuditInput = z.strictObject({
-  organization_id: OrganizationId,
-  from: z.iso.datetime().optional(),
-  to: z.iso.datetime().optional(),
-  cursor: z.string().max(512).optional(),
-  limit: z.number().int().min(1).max(AUDIT_PAGE_MAX).optional(),
-});
 
 /** An audit entry's sort key: `<ISO timestamp>#<request id>`. */
 const AUDIT_SORT_KEY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z#[\w.:-]{1,128}$/;

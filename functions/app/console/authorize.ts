@@ -11,12 +11,14 @@
 // - A member's allowed call to an action that changes something writes an audit row (outcome
 //   `allowed`) before the use case acts: the row records the decision, so a change that then fails
 //   (say, the last owner refusing to leave) still shows who tried. Allowed reads are not audited.
+import { ApiError } from '../../contracts/errors';
+import type { Environment } from '../../contracts/schemas';
 import { canPerform, ruleOf, type ConsoleRole, type ConsoleTarget, type MemberActionId } from '../../core/console-permissions';
 import { getApplication, type StoredApplication } from '../../data/api-keys-repo';
 import { organizationAndMembership, putAuditEntry, type OrganizationRecord } from '../../data/console-repo';
+import type { ApplicationScope } from '../../data/request-log-repo';
 import type { Deps } from '../../platform/runtime';
 import type { ConsoleActor } from './actor';
-import { ConsoleError } from './console-errors';
 
 /** What the permission depends on: known up front, or loaded once membership is established. */
 export type TargetOf<S> = ConsoleTarget | ((scope: S) => Promise<ConsoleTarget> | ConsoleTarget);
@@ -40,7 +42,7 @@ export interface AuthorizedForApplication extends Authorized {
 /** Checks and audits `action` in organisation `organizationId`; returns the actor's role there. */
 export async function authorize(deps: Deps, actor: ConsoleActor, organizationId: string, request: AuthorizeRequest<Authorized>): Promise<Authorized> {
   const { organization, membership } = await organizationAndMembership(deps, organizationId, actor.user.userId);
-  if (!organization || !membership) throw new ConsoleError('organization_not_found');
+  if (!organization || !membership) throw new ApiError('organization_not_found');
   const scope: Authorized = { role: membership.role, organization };
   await decide(deps, actor, scope, request, { organization_id: organizationId });
   return scope;
@@ -55,12 +57,29 @@ export async function authorizeApplication(
 ): Promise<AuthorizedForApplication> {
   const application = await getApplication(deps, applicationId);
   const organizationId = application?.organizationId;
-  if (!application || !organizationId) throw new ConsoleError('application_not_found');
+  if (!application || !organizationId) throw new ApiError('application_not_found');
   const { organization, membership } = await organizationAndMembership(deps, organizationId, actor.user.userId);
-  if (!organization || !membership) throw new ConsoleError('application_not_found');
+  if (!organization || !membership) throw new ApiError('application_not_found');
   const scope: AuthorizedForApplication = { role: membership.role, organization, application: { ...application, organizationId } };
   await decide(deps, actor, scope, request, { organization_id: organizationId, application_id: applicationId });
   return scope;
+}
+
+/**
+ * Checks and audits `action` on one environment of an application (webhooks, request log, usage,
+ * items): the scope those use cases then act on. `subject` adds ids to the audit row.
+ */
+export async function authorizeScope(
+  deps: Deps,
+  actor: ConsoleActor,
+  action: MemberActionId,
+  input: { application_id: string; environment: Environment },
+  subject: Record<string, string | undefined> = {},
+): Promise<ApplicationScope> {
+  const ids: Record<string, string> = { environment: input.environment };
+  for (const [name, value] of Object.entries(subject)) if (value !== undefined) ids[name] = value;
+  await authorizeApplication(deps, actor, input.application_id, { action, subject: ids });
+  return { applicationId: input.application_id, environment: input.environment };
 }
 
 async function decide<S extends Authorized>(deps: Deps, actor: ConsoleActor, scope: S, request: AuthorizeRequest<S>, ids: Record<string, string>): Promise<void> {
@@ -76,7 +95,7 @@ async function decide<S extends Authorized>(deps: Deps, actor: ConsoleActor, sco
       outcome: 'denied',
       reason: permission.reason,
     });
-    throw new ConsoleError('role_forbidden', `Your role in this organisation (${scope.role}) does not allow this action: it needs the ${permission.required} role.`);
+    throw new ApiError('role_forbidden', `Your role in this organisation (${scope.role}) does not allow this action: it needs the ${permission.required} role.`);
   }
   if (ruleOf(request.action).changes) {
     await recordAudit(deps, actor, { organizationId: scope.organization.organizationId, action: request.action, role: scope.role, target: subject, outcome: 'allowed' });

@@ -3,7 +3,9 @@
 // (checked against the clock when accepted; the row's TTL removes it later), for one use, revocable.
 // Only a user signed in with the invited address may accept it (compared case-insensitively).
 import { randomBytes } from 'node:crypto';
-import * as z from 'zod';
+import type * as z from 'zod';
+import type { AcceptInvitationInput, CreateInvitationInput, ListInvitationsInput, RevokeInvitationInput } from '../../contracts/console-schemas';
+import { ApiError } from '../../contracts/errors';
 import { sha256Hex } from '../../core/api-keys';
 import {
   acceptInvitation as spendInvitation,
@@ -19,22 +21,11 @@ import { normaliseEmail } from '../../data/console-sessions-repo';
 import type { Deps } from '../../platform/runtime';
 import type { ConsoleActor } from './actor';
 import { authorize, recordAudit } from './authorize';
-import { ConsoleError } from './console-errors';
-import { ConsoleRoleInput } from './members';
-import { OrganizationId } from './organizations';
 
 export const INVITATION_LIFETIME_MS = 7 * 24 * 3600 * 1000;
 const TOKEN_PREFIX = 'fc_inv_';
 /** `fc_inv_` and 32 random bytes in base64url (43 characters). */
 const INVITATION_TOKEN = /^fc_inv_[A-Za-z0-9_-]{43}$/;
-
-export const InvitationId = z.string().regex(/^inv_[0-9a-f]{16}$/, 'expected an invitation_id (inv_ and 16 hex digits)');
-export const InvitationToken = z.string().max(200);
-
-export const CreateInvitationInput = z.strictObject({ organization_id: OrganizationId, email: z.email().max(254), role: ConsoleRoleInput });
-export const ListInvitationsInput = z.strictObject({ organization_id: OrganizationId });
-export const RevokeInvitationInput = z.strictObject({ organization_id: OrganizationId, invitation_id: InvitationId });
-export const AcceptInvitationInput = z.strictObject({ token: InvitationToken });
 
 function newInvitationToken(): string {
   return `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
@@ -93,12 +84,12 @@ export async function revokeInvitation(deps: Deps, actor: ConsoleActor, input: z
     target: async () => {
       const now = deps.clock.now();
       seen.invitation = (await invitationsOf(deps, input.organization_id)).find((inv) => inv.invitationId === input.invitation_id && isOpen(inv, now));
-      if (!seen.invitation) throw new ConsoleError('invitation_not_found');
+      if (!seen.invitation) throw new ApiError('invitation_not_found');
       return { grantedRole: seen.invitation.role };
     },
   });
   if (!seen.invitation || !(await markRevoked(deps, seen.invitation.tokenHash, new Date(deps.clock.now()).toISOString()))) {
-    throw new ConsoleError('invitation_not_found');
+    throw new ApiError('invitation_not_found');
   }
   return { invitation_id: input.invitation_id, revoked: true };
 }
@@ -106,7 +97,7 @@ export async function revokeInvitation(deps: Deps, actor: ConsoleActor, input: z
 /** The open invitation a token names; 410 invitation_expired for anything else (unknown, spent, revoked, expired). */
 async function openInvitation(deps: Deps, token: string): Promise<InvitationRecord> {
   const inv = INVITATION_TOKEN.test(token) ? await getInvitation(deps, sha256Hex(token)) : undefined;
-  if (!inv || !isOpen(inv, deps.clock.now())) throw new ConsoleError('invitation_expired');
+  if (!inv || !isOpen(inv, deps.clock.now())) throw new ApiError('invitation_expired');
   return inv;
 }
 
@@ -117,7 +108,7 @@ async function openInvitation(deps: Deps, token: string): Promise<InvitationReco
 export async function peekInvitation(deps: Deps, token: string) {
   const inv = await openInvitation(deps, token);
   const org = await getOrganization(deps, inv.organizationId);
-  if (!org) throw new ConsoleError('invitation_expired');
+  if (!org) throw new ApiError('invitation_expired');
   return { organization_id: org.organizationId, organization_name: org.name, email: inv.email, role: inv.role, expires_at: new Date(inv.expiresAt).toISOString() };
 }
 
@@ -127,10 +118,10 @@ export async function acceptInvitation(deps: Deps, actor: ConsoleActor, input: z
   const audit = { organizationId: inv.organizationId, action: 'console.invitations.accept', role: null, target: { invitation_id: inv.invitationId } };
   if (normaliseEmail(actor.user.email) !== inv.email) {
     await recordAudit(deps, actor, { ...audit, outcome: 'denied', reason: 'signed in with another e-mail address than the invitation names' });
-    throw new ConsoleError('invitation_email_mismatch');
+    throw new ApiError('invitation_email_mismatch');
   }
   const outcome = await spendInvitation(deps, inv, actor.user.userId, deps.clock.now());
-  if (outcome === 'spent') throw new ConsoleError('invitation_expired');
+  if (outcome === 'spent') throw new ApiError('invitation_expired');
   await recordAudit(deps, actor, { ...audit, outcome: 'allowed' });
   const org = await getOrganization(deps, inv.organizationId);
   const role = outcome === 'accepted' ? inv.role : ((await getMembership(deps, inv.organizationId, actor.user.userId))?.role ?? inv.role);

@@ -2,21 +2,20 @@
 // its id within one application's environment, sees its state, and may ask for a refresh through
 // the same use case as POST /v1/items/refresh. The caller has authorised the application and
 // environment.
-import * as z from 'zod';
-import { LIMITS } from '../../contracts/limits';
+import type * as z from 'zod';
+import type { ItemFields } from '../../contracts/console-schemas';
+import { ApiError } from '../../contracts/errors';
 import { getItem, type ItemRecord } from '../../data/items-repo';
 import type { ApplicationScope } from '../../data/request-log-repo';
 import type { Deps } from '../../platform/runtime';
 import { requestRefresh } from '../item-state';
-import { ConsoleError } from './console-errors';
 
-export const itemInput = z.strictObject({ item_id: z.string().min(1).max(LIMITS.idMaxLength) });
-export type ItemInput = z.output<typeof itemInput>;
+export type ItemInput = z.output<typeof ItemFields>;
 
 async function itemOfScope(deps: Deps, scope: ApplicationScope, itemId: string): Promise<ItemRecord> {
   const item = await getItem(deps, itemId);
   // Another application's or environment's item answers exactly as an unknown id: nothing leaks.
-  if (!item || item.applicationId !== scope.applicationId || item.environment !== scope.environment) throw new ConsoleError('item_not_found');
+  if (!item || item.applicationId !== scope.applicationId || item.environment !== scope.environment) throw new ApiError('item_not_found');
   return item;
 }
 

@@ -4,24 +4,15 @@
 // One active key per application and environment (the spec): creating a key revokes the one before
 // (issueKey). Live keys are an admin's (the permission table) and only on plans with live access
 // (403 live_access_not_in_plan, the error the API itself answers a live key on such a plan).
-import * as z from 'zod';
+import type * as z from 'zod';
+import type { CreateKeyInput, ListKeysInput, RevokeKeyInput } from '../../contracts/console-schemas';
 import { ApiError } from '../../contracts/errors';
 import { PLANS } from '../../contracts/limits';
-import { ENVIRONMENTS } from '../../contracts/schemas';
 import { generateApiKey, keyIdFromHash, sha256Hex } from '../../core/api-keys';
 import { issueKey, lastUsedOfKeys, listKeys as keysOf, revokeKeyByHash, type StoredKey } from '../../data/api-keys-repo';
 import type { Deps } from '../../platform/runtime';
 import type { ConsoleActor } from './actor';
-import { ApplicationId } from './applications';
 import { authorizeApplication } from './authorize';
-import { ConsoleError } from './console-errors';
-
-export const EnvironmentInput = z.enum(ENVIRONMENTS);
-export const KeyId = z.string().regex(/^key_[0-9a-f]{16}$/, 'expected a key_id (key_ and 16 hex digits)');
-
-export const ListKeysInput = z.strictObject({ application_id: ApplicationId, environment: EnvironmentInput.optional() });
-export const CreateKeyInput = z.strictObject({ application_id: ApplicationId, environment: EnvironmentInput });
-export const RevokeKeyInput = z.strictObject({ application_id: ApplicationId, key_id: KeyId });
 
 const publicKey = (key: StoredKey, lastUsed: number | null | undefined) => ({
   key_id: key.keyId,
@@ -61,11 +52,11 @@ export async function revokeKey(deps: Deps, actor: ConsoleActor, input: z.infer<
     subject: { key_id: input.key_id },
     target: async ({ application }) => {
       seen.key = (await keysOf(deps, application.applicationId)).find((k) => k.keyId === input.key_id);
-      if (!seen.key) throw new ConsoleError('key_not_found');
+      if (!seen.key) throw new ApiError('key_not_found');
       return { environment: seen.key.environment };
     },
   });
-  if (!seen.key) throw new ConsoleError('key_not_found');
+  if (!seen.key) throw new ApiError('key_not_found');
   // Revoking a revoked key changes nothing; the answer is the same.
   if (seen.key.status === 'active') await revokeKeyByHash(deps, seen.key.keyHash);
   return { key_id: seen.key.keyId, environment: seen.key.environment, status: 'revoked' as const };

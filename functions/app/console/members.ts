@@ -4,22 +4,14 @@
 // owner; admins manage admins, developers and viewers; anyone may leave). The rule that an
 // organisation keeps at least one owner is the owner count's condition, in the same transaction as
 // the membership write (functions/data/console-repo.ts): it holds however many changes race.
-import * as z from 'zod';
-import { CONSOLE_ROLES } from '../../core/console-permissions';
+import type * as z from 'zod';
+import type { ListMembersInput, RemoveMemberInput, UpdateMemberInput } from '../../contracts/console-schemas';
+import { ApiError } from '../../contracts/errors';
 import { changeMemberRole, getMembership, listMembers as membersOf, removeMember as deleteMember, type MembershipRecord } from '../../data/console-repo';
 import { getUsers } from '../../data/console-sessions-repo';
 import type { Deps } from '../../platform/runtime';
 import type { ConsoleActor } from './actor';
 import { authorize } from './authorize';
-import { ConsoleError } from './console-errors';
-import { OrganizationId } from './organizations';
-
-export const UserId = z.string().regex(/^usr_[0-9a-f]{16}$/, 'expected a user_id (usr_ and 16 hex digits)');
-export const ConsoleRoleInput = z.enum(CONSOLE_ROLES);
-
-export const ListMembersInput = z.strictObject({ organization_id: OrganizationId });
-export const UpdateMemberInput = z.strictObject({ organization_id: OrganizationId, user_id: UserId, role: ConsoleRoleInput });
-export const RemoveMemberInput = z.strictObject({ organization_id: OrganizationId, user_id: UserId });
 
 /** A role change or removal that met a concurrent change of the same member is decided again, this often. */
 const MEMBER_CHANGE_TRIES = 3;
@@ -41,7 +33,7 @@ export async function listMembers(deps: Deps, actor: ConsoleActor, input: z.infe
 
 async function memberOrFail(deps: Deps, organizationId: string, userId: string): Promise<MembershipRecord> {
   const member = await getMembership(deps, organizationId, userId);
-  if (!member) throw new ConsoleError('member_not_found');
+  if (!member) throw new ApiError('member_not_found');
   return member;
 }
 
@@ -58,9 +50,9 @@ export async function updateMember(deps: Deps, actor: ConsoleActor, input: z.inf
     });
     const outcome = await changeMemberRole(deps, input.organization_id, input.user_id, roleSeen(seen), input.role);
     if (outcome === 'done') return { user_id: input.user_id, role: input.role };
-    if (outcome === 'last_owner') throw new ConsoleError('last_owner');
+    if (outcome === 'last_owner') throw new ApiError('last_owner');
     // The member changed meanwhile: decide again on what they are now.
-    if (attempt >= MEMBER_CHANGE_TRIES) throw new ConsoleError('member_not_found', 'The member changed while this request was made; reload and try again.');
+    if (attempt >= MEMBER_CHANGE_TRIES) throw new ApiError('member_not_found', 'The member changed while this request was made; reload and try again.');
   }
 }
 
@@ -84,7 +76,7 @@ export async function removeMember(deps: Deps, actor: ConsoleActor, input: z.inf
     });
     const outcome = await deleteMember(deps, input.organization_id, input.user_id, roleSeen(seen));
     if (outcome === 'done') return { user_id: input.user_id, removed: true };
-    if (outcome === 'last_owner') throw new ConsoleError('last_owner');
-    if (attempt >= MEMBER_CHANGE_TRIES) throw new ConsoleError('member_not_found', 'The member changed while this request was made; reload and try again.');
+    if (outcome === 'last_owner') throw new ApiError('last_owner');
+    if (attempt >= MEMBER_CHANGE_TRIES) throw new ApiError('member_not_found', 'The member changed while this request was made; reload and try again.');
   }
 }

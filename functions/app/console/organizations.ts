@@ -10,8 +10,9 @@
 // owner's membership last, so a delete that fails half-way can be run again by the same owner.
 // The audit log stays until its TTL.
 import { randomBytes } from 'node:crypto';
-import * as z from 'zod';
-import { ApiError } from '../../contracts/errors';
+import type * as z from 'zod';
+import type { CreateOrganizationInput, DeleteOrganizationInput } from '../../contracts/console-schemas';
+import { ApiError, ERRORS } from '../../contracts/errors';
 import { ENVIRONMENTS } from '../../contracts/schemas';
 import { detachApplication, listApplicationsOf, listKeys, revokeKeyByHash } from '../../data/api-keys-repo';
 import {
@@ -24,13 +25,6 @@ import {
 import type { Deps } from '../../platform/runtime';
 import type { ConsoleActor } from './actor';
 import { authorize, recordAudit } from './authorize';
-import { CONSOLE_ERRORS, ConsoleError } from './console-errors';
-
-export const OrganizationId = z.string().regex(/^org_[0-9a-f]{16}$/, 'expected an organization_id (org_ and 16 hex digits)');
-export const OrganizationName = z.string().trim().min(1).max(100);
-
-export const CreateOrganizationInput = z.strictObject({ name: OrganizationName });
-export const DeleteOrganizationInput = z.strictObject({ organization_id: OrganizationId, confirm_name: z.string().max(200) });
 
 export function newOrganizationId(): string {
   return `org_${randomBytes(8).toString('hex')}`;
@@ -62,7 +56,7 @@ export async function deleteOrganization(deps: Deps, actor: ConsoleActor, input:
   for (const app of applications) {
     for (const environment of ENVIRONMENTS) {
       if (await applicationHasItems(deps, app.applicationId, environment)) {
-        throw new ConsoleError('organization_not_empty', `${CONSOLE_ERRORS.organization_not_empty.message} (application ${app.applicationId} has ${environment} items)`);
+        throw new ApiError('organization_not_empty', `${ERRORS.organization_not_empty.message} (application ${app.applicationId} has ${environment} items)`);
       }
     }
   }

@@ -2,13 +2,12 @@
 // envelope), or by time range newest first with optional route and status filters, a page at a
 // time behind an opaque cursor. The caller has authorised the application and environment.
 import * as z from 'zod';
+import { STATUS_CLASSES, type RequestSearchFields } from '../../contracts/console-schemas';
 import { ApiError } from '../../contracts/errors';
-import { LIMITS } from '../../contracts/limits';
 import { sha256Hex } from '../../core/api-keys';
 import {
   dayOf,
   readRequestLog,
-  REQUEST_ID_PATTERN,
   REQUEST_LOG_SHARDS,
   requestEntryById,
   type ApplicationScope,
@@ -20,28 +19,14 @@ import type { Deps } from '../../platform/runtime';
 
 /** The longest time range one search covers (the log keeps 35 days). */
 export const MAX_SEARCH_DAYS = 31;
-export const SEARCH_PAGE_MAX = 100;
 const SEARCH_PAGE_DEFAULT = 50;
 /** A search without a range covers the last day. */
 const DEFAULT_RANGE_MS = 86_400_000;
 const DAY_MS = 86_400_000;
 
-const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
 type StatusInput = number | (typeof STATUS_CLASSES)[number];
 
-export const requestSearchInput = z.strictObject({
-  request_id: z.string().regex(REQUEST_ID_PATTERN).optional(),
-  route: z
-    .string()
-    .regex(/^[a-z0-9_.-]{1,64}$/)
-    .optional(),
-  status: z.union([z.int().min(100).max(599), z.enum(STATUS_CLASSES)]).optional(),
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
-  cursor: z.string().max(LIMITS.cursorMaxLength).optional(),
-  limit: z.int().min(1).max(SEARCH_PAGE_MAX).optional(),
-});
-export type RequestSearchInput = z.output<typeof requestSearchInput>;
+export type RequestSearchInput = z.output<typeof RequestSearchFields>;
 
 export interface RequestSearchResult {
   requests: RequestLogEntry[];

@@ -14,9 +14,11 @@
 // per 15 minutes) in fixed windows, counted before the password is checked; an unknown address and
 // a wrong password get the same answer after the same work (a dummy scrypt verify).
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import * as z from 'zod';
-import { fail } from '../../contracts/errors';
+import type * as z from 'zod';
+import { CONSOLE_SESSION_COOKIE, type SignInRequest, type SignUpRequest } from '../../contracts/console-schemas';
+import { ApiError, fail } from '../../contracts/errors';
 import { sha256Hex } from '../../core/api-keys';
+import type { ConsoleRole } from '../../core/console-permissions';
 import {
   bindIdentity,
   countSignInAttempt,
@@ -33,19 +35,20 @@ import {
   type SessionRecord,
   type UserRecord,
 } from '../../data/console-sessions-repo';
+import { putSignInState, takeSignInState } from '../../data/console-sign-in-states';
 import { CognitoSignInError, type CognitoIdentity } from '../../platform/console-identity-cognito';
-import { localPasswordIdentity, PASSWORD_LENGTH, type LocalPasswordIdentity } from '../../platform/console-identity';
+import { consoleIdentityFromEnv, localPasswordIdentity, type ConsoleIdentity, type LocalPasswordIdentity } from '../../platform/console-identity';
 import { logger } from '../../platform/observability';
 import type { Deps } from '../../platform/runtime';
 import type { ConsoleActor, ConsoleUser } from './actor';
-import { ConsoleError } from './console-errors';
 import { acceptInvitation, peekInvitation } from './invitations';
+import { listMyOrganizations } from './organizations';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 export const CONSOLE_SESSION = {
-  cookieName: 'fc_console_session',
+  cookieName: CONSOLE_SESSION_COOKIE,
   idleMs: 12 * HOUR,
   absoluteMs: 7 * 24 * HOUR,
   /** The idle deadline is moved at most this often (one write per session per interval). */
@@ -58,18 +61,6 @@ export const SIGN_IN_LIMITS = { windowMs: 15 * MINUTE, perEmail: 10, perAddress:
 export interface ConsoleCaller {
   clientAddress: string | null;
 }
-
-// ---------- input schemas (the route table takes these over) ----------
-
-// Not z.email(): that wants a dotted domain, and the local first owner is owner@localhost.
-const Email = z.string().trim().min(3).max(254).regex(/^[^\s@]+@[^\s@]+$/, 'an e-mail address');
-export const SignInRequest = z.strictObject({ email: Email, password: z.string().min(1).max(PASSWORD_LENGTH.max) });
-export const SignUpRequest = z.strictObject({
-  email: Email,
-  password: z.string().min(PASSWORD_LENGTH.min, `at least ${PASSWORD_LENGTH.min} characters`).max(PASSWORD_LENGTH.max),
-  name: z.string().trim().min(1).max(120),
-  invitation_token: z.string().min(1).max(200),
-});
 
 // ---------- sessions ----------
 
@@ -160,6 +151,23 @@ export function csrfMatches(session: Pick<ActiveSession, 'csrfToken'>, header: s
   return timingSafeEqual(digest(header), digest(session.csrfToken));
 }
 
+/**
+ * What the edge needs to authenticate a console session route (defineOperation's `sessions`): the
+ * edge calls no use case itself, so each session route's handler hands it these.
+ */
+export const consoleSessions = { current: currentSession, csrfMatches } as const;
+
+/** console.session: who is signed in, their organisations with their role in each, and the CSRF token again. */
+export async function sessionOverview(deps: Deps, session: Pick<ActiveSession, 'user' | 'csrfToken' | 'identity'>) {
+  const organizations = await listMyOrganizations(deps, { user: session.user });
+  return {
+    user: { user_id: session.user.userId, email: session.user.email, name: session.user.name },
+    organizations,
+    csrf_token: session.csrfToken,
+    identity: session.identity,
+  };
+}
+
 // ---------- password sign-in (local identity) ----------
 
 async function throttleSignIn(deps: Deps, email: string, caller: ConsoleCaller): Promise<void> {
@@ -188,7 +196,7 @@ export async function signInWithPassword(
   const credentials = await passwordCredentialsOf(deps, email);
   // Unknown address, a user without a local password and a wrong password: one answer, one verify.
   const verified = await identity.verifyPassword(input.password, credentials?.passwordHash ?? null);
-  if (!credentials || !verified) throw new ConsoleError('console_invalid_credentials');
+  if (!credentials || !verified) throw new ApiError('console_invalid_credentials');
   return startSession(deps, credentials.user, 'local');
 }
 
@@ -211,16 +219,16 @@ export async function signUpWithInvitation(
   caller: SignUpCaller,
   input: z.output<typeof SignUpRequest>,
   identity: LocalPasswordIdentity = localPasswordIdentity,
-): Promise<SignedIn & { answer: { organization: { organization_id: string; name: string | null; role: string } | null } }> {
+): Promise<SignedIn & { answer: { organization: { organization_id: string; name: string | null; role: ConsoleRole } | null } }> {
   const email = normaliseEmail(input.email);
   await throttleSignIn(deps, email, caller);
   const invitation = await peekInvitation(deps, input.invitation_token);
-  if (normaliseEmail(invitation.email) !== email) throw new ConsoleError('invitation_email_mismatch');
+  if (normaliseEmail(invitation.email) !== email) throw new ApiError('invitation_email_mismatch');
   let user: UserRecord;
   try {
     user = await createUser(deps, { email, name: input.name, passwordHash: await identity.hashPassword(input.password) });
   } catch (err) {
-    if (err instanceof EmailTakenError) throw new ConsoleError('email_taken');
+    if (err instanceof EmailTakenError) throw new ApiError('email_taken');
     throw err;
   }
   const signedIn = await startSession(deps, user, 'local');
@@ -231,14 +239,14 @@ export async function signUpWithInvitation(
     userAgent: caller.userAgent.slice(0, 200),
     requestId: caller.requestId,
   };
-  let organization: { organization_id: string; name: string | null; role: string } | null = null;
+  let organization: { organization_id: string; name: string | null; role: ConsoleRole } | null = null;
   try {
     const joined = await acceptInvitation(deps, actor, { token: input.invitation_token });
     organization = { organization_id: joined.organization_id, name: joined.name, role: joined.role };
   } catch (err) {
     // Spent or revoked between the check and now: the account stands and the person is signed in;
     // they can ask for a new invitation. Anything else is a fault.
-    if (!(err instanceof ConsoleError)) throw err;
+    if (!(err instanceof ApiError)) throw err;
   }
   return { ...signedIn, answer: { ...signedIn.answer, organization } };
 }
@@ -283,7 +291,7 @@ async function userForCognito(deps: Deps, sub: string, email: string, name: stri
 }
 
 export async function completeCognitoSignIn(deps: Deps, cognito: CognitoIdentity, callback: CognitoCallback): Promise<SignedIn> {
-  if (!sameSecret(callback.state, callback.expectedState) || callback.verifier === '') throw new ConsoleError('sign_in_failed');
+  if (!sameSecret(callback.state, callback.expectedState) || callback.verifier === '') throw new ApiError('sign_in_failed');
   let claims;
   try {
     claims = await cognito.exchangeCode({ code: callback.code, verifier: callback.verifier, redirectUri: callback.redirectUri });
@@ -291,10 +299,52 @@ export async function completeCognitoSignIn(deps: Deps, cognito: CognitoIdentity
     if (!(err instanceof CognitoSignInError)) throw err;
     // The operator needs the reason (a wrong client id shows as an aud mismatch); the user gets the outcome.
     logger.warn('console Cognito sign-in failed', { reason: err.reason, detail: err.message });
-    if (err.reason === 'unavailable') throw new ConsoleError('identity_provider_unavailable');
-    if (err.reason === 'email_not_verified') throw new ConsoleError('email_not_verified');
-    throw new ConsoleError('sign_in_failed');
+    if (err.reason === 'unavailable') throw new ApiError('identity_provider_unavailable');
+    if (err.reason === 'email_not_verified') throw new ApiError('email_not_verified');
+    throw new ApiError('sign_in_failed');
   }
   const user = await userForCognito(deps, claims.sub, normaliseEmail(claims.email), claims.name);
   return startSession(deps, user, 'cognito');
 }
+
+let identity: ConsoleIdentity | undefined;
+
+/**
+ * How this deployment's console users sign in, read once per process from the environment: Cognito
+ * where FC_CONSOLE_COGNITO_* are set, local passwords in the local stage; a deployed stage without
+ * Cognito is a configuration error (consoleIdentityFromEnv throws), never a fallback to passwords.
+ */
+export function deploymentIdentity(): ConsoleIdentity {
+  identity ??= consoleIdentityFromEnv();
+  return identity;
+}
+
+/** How long a Cognito sign-in may take between auth/start and the callback. */
+export const COGNITO_SIGN_IN_MS = 10 * MINUTE;
+
+/**
+ * console.auth.start: where to send the browser, and the state the browser keeps (in a cookie) for
+ * the callback. The PKCE verifier stays here, under the state's hash (data/console-sign-in-states.ts).
+ */
+export async function beginCognitoSignIn(deps: Deps, cognito: CognitoIdentity, redirectUri: string): Promise<{ url: string; state: string }> {
+  const begun = cognito.beginSignIn(redirectUri);
+  await putSignInState(deps, { stateHash: sha256Hex(begun.state), verifier: begun.verifier, redirectUri, expiresAt: deps.clock.now() + COGNITO_SIGN_IN_MS });
+  return { url: begun.url, state: begun.state };
+}
+
+/**
+ * console.auth.callback: the sign-in the browser's state cookie names is taken (once), its state must
+ * equal the one Cognito sent back, and the code is redeemed with its verifier. Anything missing,
+ * spent, expired or mismatched is 400 sign_in_failed.
+ */
+export async function finishCognitoSignIn(
+  deps: Deps,
+  cognito: CognitoIdentity,
+  input: { code: string | undefined; state: string | undefined; keptState: string | undefined },
+): Promise<SignedIn> {
+  if (!input.code || !input.state || !input.keptState) throw new ApiError('sign_in_failed');
+  const kept = await takeSignInState(deps, sha256Hex(input.keptState));
+  if (!kept) throw new ApiError('sign_in_failed');
+  return completeCognitoSignIn(deps, cognito, { code: input.code, state: input.state, expectedState: input.keptState, verifier: kept.verifier, redirectUri: kept.redirectUri });
+}
+

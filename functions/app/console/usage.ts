@@ -9,10 +9,11 @@
 //   kept in a UsageDay row, so a month's page counts only today and days never counted before;
 // - connected users: the environment's items, counted on their index;
 // - notices: the usage.limit_approaching events of the month, from their monthly index.
-import * as z from 'zod';
+import type * as z from 'zod';
+import type { UsageFields } from '../../contracts/console-schemas';
 import { ApiError } from '../../contracts/errors';
 import { PLANS } from '../../contracts/limits';
-import { ROUTES } from '../../contracts/routes';
+import { AI_METERED_ROUTE_IDS } from '../../contracts/routes';
 import { bucketFor } from '../../core/rate-limit';
 import { getApplication, listKeys, monthlyUsageByHash } from '../../data/api-keys-repo';
 import {
@@ -28,7 +29,6 @@ import {
   type DayCounts,
 } from '../../data/request-log-repo';
 import type { Deps } from '../../platform/runtime';
-import { ConsoleError } from './console-errors';
 
 const DAY_MS = 86_400_000;
 /**
@@ -40,15 +40,9 @@ const SETTLE_MS = 5 * 60_000;
 const DAYS_IN_FLIGHT = 4;
 
 /** The routes metered against the AI quota: their requests are the AI share of a day's count. */
-const AI_ROUTES: readonly string[] = ROUTES.filter((r) => r.metering === 'ai').map((r) => r.id);
+const AI_ROUTES: readonly string[] = AI_METERED_ROUTE_IDS;
 
-export const usageInput = z.strictObject({
-  month: z
-    .string()
-    .regex(/^\d{4}-(0[1-9]|1[0-2])$/)
-    .optional(),
-});
-export type UsageInput = z.output<typeof usageInput>;
+export type UsageInput = z.output<typeof UsageFields>;
 
 /** The month's counts per day; null for a day the log no longer holds and that was never counted. */
 async function dailyCounts(deps: Deps, scope: ApplicationScope, days: string[]): Promise<Array<{ date: string } & { [K in keyof DayCounts]: number | null }>> {
@@ -86,7 +80,7 @@ export async function usageOf(deps: Deps, scope: ApplicationScope, input: UsageI
   if (month > thisMonth) throw new ApiError('invalid_field', 'month is in the future.');
   const app = await getApplication(deps, scope.applicationId);
   // The caller authorised an application that exists; one that vanished since is not found.
-  if (!app) throw new ConsoleError('application_not_found');
+  if (!app) throw new ApiError('application_not_found');
   const plan = PLANS[app.plan];
   const monthStart = Date.parse(`${month}-01T00:00:00.000Z`);
   const monthEnd = Date.UTC(new Date(monthStart).getUTCFullYear(), new Date(monthStart).getUTCMonth() + 1, 1);

@@ -6,34 +6,22 @@
 // Secrets: the signing secret appears in exactly two answers, each time only when that very call
 // created it (an endpoint creation that created the environment's secret, and a rotation). Nothing
 // else here returns a secret or anything a secret could be recovered from.
-import * as z from 'zod';
+import type * as z from 'zod';
+import { CONSOLE_PAGES, type DeliveriesListFields, type EndpointCreateFields, type EndpointDeleteFields, type EventReplayFields, type SecretRotateFields } from '../../contracts/console-schemas';
 import { ApiError } from '../../contracts/errors';
-import { LIMITS } from '../../contracts/limits';
 import { DEFAULT_ROTATION_GRACE_HOURS, publicEndpoint, registerEndpoint, removeEndpoint, replayEvent, rotateSecret } from '../webhooks';
 import type { ApplicationScope } from '../../data/request-log-repo';
-import { isDeliveryCursor, listDeliveries, listEndpoints, type DeliveryRecord, type DeliveryStatus } from '../../data/webhooks-repo';
+import { isDeliveryCursor, listDeliveries, listEndpoints, type DeliveryRecord } from '../../data/webhooks-repo';
 import type { Deps } from '../../platform/runtime';
 
-const DELIVERY_STATUSES = ['pending', 'delivered', 'dead_lettered', 'cancelled'] as const satisfies readonly DeliveryStatus[];
 const DELIVERIES_PAGE_DEFAULT = 50;
-const DELIVERIES_PAGE_MAX = 100;
+/** A page read while filtering by status: the most a page may hold. */
+const DELIVERIES_PAGE_MAX = CONSOLE_PAGES.deliveriesMax;
 /**
  * With a status filter, deliveries are read a page at a time until the page is full or this many
  * have been read; the cursor then points after the last one read, so the next call goes on from there.
  */
 const FILTERED_READ_BUDGET = 1_000;
-
-const Id = z.string().min(1).max(LIMITS.idMaxLength);
-
-export const endpointCreateInput = z.strictObject({ url: z.url({ protocol: /^https?$/ }).max(LIMITS.stringMaxLength) });
-export const endpointDeleteInput = z.strictObject({ endpoint_id: Id });
-export const secretRotateInput = z.strictObject({ grace_hours: z.int().min(0).max(168).optional() });
-export const deliveriesListInput = z.strictObject({
-  status: z.enum(DELIVERY_STATUSES).optional(),
-  cursor: z.string().max(LIMITS.cursorMaxLength).optional(),
-  count: z.int().min(1).max(DELIVERIES_PAGE_MAX).optional(),
-});
-export const eventReplayInput = z.strictObject({ event_id: Id, endpoint_id: Id.optional() });
 
 /** console.webhooks.endpoints.list */
 export async function listWebhookEndpoints(deps: Deps, scope: ApplicationScope) {
@@ -45,13 +33,13 @@ export async function listWebhookEndpoints(deps: Deps, scope: ApplicationScope) 
  * secret only when this call created it (the first endpoint of the environment), else null: it is
  * shown once, and a lost one is replaced by a rotation.
  */
-export async function createWebhookEndpoint(deps: Deps, scope: ApplicationScope, input: z.output<typeof endpointCreateInput>) {
+export async function createWebhookEndpoint(deps: Deps, scope: ApplicationScope, input: z.output<typeof EndpointCreateFields>) {
   const result = await registerEndpoint(deps, scope, input.url);
   return { endpoint: publicEndpoint(result.endpoint), created: result.created, secret: result.secret };
 }
 
 /** console.webhooks.endpoints.delete: its pending deliveries are cancelled at their next attempt. */
-export async function deleteWebhookEndpoint(deps: Deps, scope: ApplicationScope, input: z.output<typeof endpointDeleteInput>) {
+export async function deleteWebhookEndpoint(deps: Deps, scope: ApplicationScope, input: z.output<typeof EndpointDeleteFields>) {
   await removeEndpoint(deps, scope, input.endpoint_id);
   return { deleted: true };
 }
@@ -61,7 +49,7 @@ export async function deleteWebhookEndpoint(deps: Deps, scope: ApplicationScope,
  * signing for the grace period. The other secrets that still sign are named by their last four
  * characters.
  */
-export async function rotateWebhookSecret(deps: Deps, scope: ApplicationScope, input: z.output<typeof secretRotateInput>) {
+export async function rotateWebhookSecret(deps: Deps, scope: ApplicationScope, input: z.output<typeof SecretRotateFields>) {
   return rotateSecret(deps, scope, input.grace_hours ?? DEFAULT_ROTATION_GRACE_HOURS);
 }
 
@@ -88,7 +76,7 @@ const positionOf = (d: DeliveryRecord) => `${d.createdAt}#${d.deliveryId}`;
  * latency, error). `status: 'dead_lettered'` lists the dead letters: deliveries whose every retry
  * failed.
  */
-export async function listWebhookDeliveries(deps: Deps, scope: ApplicationScope, input: z.output<typeof deliveriesListInput>) {
+export async function listWebhookDeliveries(deps: Deps, scope: ApplicationScope, input: z.output<typeof DeliveriesListFields>) {
   const cursor = input.cursor === '' ? undefined : input.cursor;
   if (cursor !== undefined && !isDeliveryCursor(cursor)) {
     throw new ApiError('invalid_cursor', 'The cursor is not a next_cursor of this list. List again without a cursor.');
@@ -116,6 +104,6 @@ export async function listWebhookDeliveries(deps: Deps, scope: ApplicationScope,
 }
 
 /** console.webhooks.events.replay: a new delivery of the event (same event id) to each endpoint, or to one. */
-export async function replayWebhookEvent(deps: Deps, scope: ApplicationScope, input: z.output<typeof eventReplayInput>) {
+export async function replayWebhookEvent(deps: Deps, scope: ApplicationScope, input: z.output<typeof EventReplayFields>) {
   return { delivery_ids: await replayEvent(deps, scope, input.event_id, input.endpoint_id) };
 }

@@ -38,8 +38,9 @@ export function loadHandlers(): { handlers: HandlerTable; fallback: LambdaHandle
 /** Every path a route answers at, its aliases included (`/api/v1/...`, `/api/mcp`), as API Gateway has them. */
 const routeIndex = new Map<string, Route>(ROUTES.flatMap((r) => aliasPaths(r).map((path): [string, Route] => [`${r.method} ${path}`, r])));
 
+/** As API Gateway does, a path with a trailing slash reaches the route without it (the event keeps the path as sent). */
 export function matchRoute(method: string, path: string): Route | undefined {
-  return routeIndex.get(`${method} ${path}`);
+  return routeIndex.get(`${method} ${path}`) ?? (path.length > 1 && path.endsWith('/') ? routeIndex.get(`${method} ${path.slice(0, -1)}`) : undefined);
 }
 
 function toEvent(req: IncomingMessage, body: string, route: Route | undefined, requestId: string): APIGatewayProxyEvent {
@@ -178,7 +179,9 @@ export function createLocalServer(table: { handlers: HandlerTable; fallback: Lam
       handler(event, lambdaContext(route?.id ?? 'fallback', requestId))
         .then((result) => {
           const body = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
-          res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), 'Content-Length': String(body.length) });
+          // multiValueHeaders carries what must be sent as several headers (Set-Cookie), as API Gateway sends it.
+          const multi = Object.fromEntries(Object.entries(result.multiValueHeaders ?? {}).map(([name, values]) => [name, values.map(String)]));
+          res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), ...multi, 'Content-Length': String(body.length) });
           res.end(body);
         })
         .catch(() => writeGatewayError(res, new ApiError('internal_error')));
