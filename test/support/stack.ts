@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Environment } from '../../functions/contracts/schemas';
 import { generateApiKey } from '../../functions/core/api-keys';
+import { ensureConsoleOwner } from '../../functions/platform/local/console-owner';
 import { startLocalStack, type LocalStack } from '../../functions/platform/local/local-stack';
 import type { Clock } from '../../functions/platform/runtime';
 import type { SeedApplication } from '../../functions/platform/local/seed';
@@ -17,6 +18,12 @@ export interface TestStack extends LocalStack {
    * work to run out (no timers, no polling) and then checks the item's status.
    */
   historyLoaded(itemId: string): Promise<void>;
+  /**
+   * The console's first owner, created as `npm start` creates it (bin/local.ts), with the password
+   * its start banner shows once; null unless the test asked for it (`consoleOwner: true`), so tests
+   * that ensure the owner themselves still get its password.
+   */
+  consoleOwner: { email: string; password: string; organizationId: string } | null;
 }
 
 export interface CallInit {
@@ -42,7 +49,14 @@ export function makeKey(environment: Environment = 'test'): string {
 
 export async function startTestStack(
   seed?: SeedApplication[],
-  options: { webhookTimeScale?: number; clock?: Clock; /** Live connectors' configuration (e.g. pointed at provider fakes). */ connectorEnv?: Record<string, string> } = {},
+  options: {
+    webhookTimeScale?: number;
+    clock?: Clock;
+    /** Live connectors' configuration (e.g. pointed at provider fakes). */
+    connectorEnv?: Record<string, string>;
+    /** Create the console's first owner at start, as `npm start` does. */
+    consoleOwner?: boolean;
+  } = {},
 ): Promise<TestStack> {
   const endpoint = process.env.FC_TEST_DYNAMODB_ENDPOINT;
   if (!endpoint) throw new Error('FC_TEST_DYNAMODB_ENDPOINT is not set: run through jest, from a layer with DynamoDB Local (handlers, e2e, browser; see jest.config.js)');
@@ -75,5 +89,12 @@ export async function startTestStack(
     }
     return { status: res.status, headers: res.headers, text, json };
   };
-  return Object.assign(stack, { call, historyLoaded: (itemId: string) => historyLoadedLocally(stack, itemId) });
+  let consoleOwner: TestStack['consoleOwner'] = null;
+  if (options.consoleOwner) {
+    const owner = await ensureConsoleOwner(stack.deps, { applicationIds: stack.keys.map((k) => k.applicationId) });
+    // A fresh table: this start created the owner, so its password is the one shown.
+    if (owner.password === null) throw new Error(`the console owner ${owner.email} already existed on a fresh table`);
+    consoleOwner = { email: owner.email, password: owner.password, organizationId: owner.organizationId };
+  }
+  return Object.assign(stack, { call, historyLoaded: (itemId: string) => historyLoadedLocally(stack, itemId), consoleOwner });
 }

@@ -446,3 +446,30 @@ export function StatusBadge({ status, label }: { status: string; label?: string 
 export function EmptyState({ children }: { children: ReactNode }) {
   return <p className="empty">{children}</p>;
 }
+
+/**
+ * Where a data table scrolls sideways when it is wider than the screen, instead of widening the
+ * whole page (reflow on a phone exempts data tables, not the page around them). While it scrolls it
+ * is a named region with a tab stop, so a keyboard can scroll it too; when the table fits, it is
+ * neither, and a wide screen gets no tab stop that does nothing.
+ */
+export function TableScroll({ label, children }: { label: string; children: ReactNode }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return undefined;
+    const measure = () => setScrolls(element.scrollWidth > element.clientWidth + 1);
+    measure();
+    // The box changes with the window, the table with its rows.
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <div ref={box} className="table-scroll" {...(scrolls ? { role: 'region', 'aria-label': label, tabIndex: 0 } : {})}>
+      {children}
+    </div>
+  );
+}

@@ -2,7 +2,20 @@
 import { useState, type FormEvent } from 'react';
 import { PLANS, type PlanName } from '../../../contracts/limits';
 import { callConsole } from '../api';
-import { ActionButton, EmptyState, ErrorNotice, Field, Loading, PageTitle, SelectField, Time, useAction, useAnnounce, useLoad } from '../components/ui';
+import {
+  ActionButton,
+  EmptyState,
+  ErrorNotice,
+  Field,
+  Loading,
+  PageTitle,
+  SelectField,
+  TableScroll,
+  Time,
+  useAction,
+  useAnnounce,
+  useLoad,
+} from '../components/ui';
 import { permission } from '../permissions';
 import { href } from '../route';
 import { membershipOf, useSession } from '../session';
@@ -72,45 +85,47 @@ export function ApplicationsPage({ org }: { org: string }) {
         ) : apps.data.length === 0 ? (
           <EmptyState>No applications yet.</EmptyState>
         ) : (
-          <table>
-            <caption className="visually-hidden">Applications of {membership?.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Application ID</th>
-                <th scope="col">Plan</th>
-                <th scope="col">Created</th>
-                <th scope="col">Open</th>
-              </tr>
-            </thead>
-            <tbody>
-              {apps.data.map((app) => (
-                <tr key={app.application_id}>
-                  <th scope="row">{app.name}</th>
-                  <td>
-                    <code>{app.application_id}</code>
-                  </td>
-                  <td>
-                    <PlanCell key={app.plan} app={app} role={role} onChanged={apps.reload} />
-                  </td>
-                  <td>
-                    <Time iso={app.created_at} />
-                  </td>
-                  <td className="links">
-                    <a href={href.application(org, app.application_id, 'test', 'keys')}>
-                      Keys<span className="visually-hidden"> of {app.name}</span>
-                    </a>
-                    <a href={href.application(org, app.application_id, 'test', 'webhooks')}>
-                      Webhooks<span className="visually-hidden"> of {app.name}</span>
-                    </a>
-                    <a href={href.application(org, app.application_id, 'test', 'usage')}>
-                      Usage<span className="visually-hidden"> of {app.name}</span>
-                    </a>
-                  </td>
+          <TableScroll label="Applications">
+            <table>
+              <caption className="visually-hidden">Applications of {membership?.name}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Application ID</th>
+                  <th scope="col">Plan</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Open</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {apps.data.map((app) => (
+                  <tr key={app.application_id}>
+                    <th scope="row">{app.name}</th>
+                    <td>
+                      <code>{app.application_id}</code>
+                    </td>
+                    <td>
+                      <PlanCell key={app.plan} app={app} role={role} onChanged={apps.reload} />
+                    </td>
+                    <td>
+                      <Time iso={app.created_at} />
+                    </td>
+                    <td className="links">
+                      <a href={href.application(org, app.application_id, 'test', 'keys')}>
+                        Keys<span className="visually-hidden"> of {app.name}</span>
+                      </a>
+                      <a href={href.application(org, app.application_id, 'test', 'webhooks')}>
+                        Webhooks<span className="visually-hidden"> of {app.name}</span>
+                      </a>
+                      <a href={href.application(org, app.application_id, 'test', 'usage')}>
+                        Usage<span className="visually-hidden"> of {app.name}</span>
+                      </a>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         )}
       </section>
       <section aria-labelledby="apps-create">

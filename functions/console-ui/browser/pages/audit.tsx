@@ -2,7 +2,7 @@
 // and every refused one, with who, what, when and from where. Newest first, page by page.
 import { useState, type FormEvent } from 'react';
 import { callConsole } from '../api';
-import { Button, EmptyState, ErrorNotice, Field, Loading, PageTitle, StatusBadge, Time, useAction, useAnnounce, useLoad } from '../components/ui';
+import { Button, EmptyState, ErrorNotice, Field, Loading, PageTitle, StatusBadge, TableScroll, Time, useAction, useAnnounce, useLoad } from '../components/ui';
 import { localInputToIso, roleLabel } from '../format';
 import { permission } from '../permissions';
 import { membershipOf, useSession } from '../session';
@@ -65,7 +65,7 @@ export function AuditPage({ org }: { org: string }) {
           ) : rows.length === 0 ? (
             <EmptyState>No entries in this period.</EmptyState>
           ) : (
-            <div className="table-scroll" role="region" aria-label="Audit entries" tabIndex={0}>
+            <TableScroll label="Audit entries">
               <table>
                 <caption className="visually-hidden">Audit entries, newest first</caption>
                 <thead>
@@ -110,7 +110,7 @@ export function AuditPage({ org }: { org: string }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           )}
           {loadMore.error ? <ErrorNotice error={loadMore.error} /> : null}
           {cursor ? (

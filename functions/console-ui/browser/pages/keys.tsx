@@ -5,7 +5,22 @@
 import { useState } from 'react';
 import { PLANS, type PlanName } from '../../../contracts/limits';
 import { callConsole } from '../api';
-import { ActionButton, Button, ConfirmDialog, EmptyState, ErrorNotice, Loading, Modal, ShownOnce, StatusBadge, Time, useAction, useAnnounce, useLoad } from '../components/ui';
+import {
+  ActionButton,
+  Button,
+  ConfirmDialog,
+  EmptyState,
+  ErrorNotice,
+  Loading,
+  Modal,
+  ShownOnce,
+  StatusBadge,
+  TableScroll,
+  Time,
+  useAction,
+  useAnnounce,
+  useLoad,
+} from '../components/ui';
 import { environmentLabel } from '../format';
 import { permission, type UiPermission } from '../permissions';
 import type { CreatedKey, KeyView } from '../types';
@@ -79,48 +94,50 @@ export function KeysSection({ app, env, role }: SectionProps) {
       ) : keys.data.length === 0 ? (
         <EmptyState>No {env} keys yet.</EmptyState>
       ) : (
-        <table>
-          <caption className="visually-hidden">{environmentLabel(env)} keys</caption>
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data.map((key) => (
-              <tr key={key.key_id}>
-                <th scope="row">
-                  <code>{key.display}</code>
-                </th>
-                <td>
-                  <StatusBadge status={key.status} />
-                </td>
-                <td>
-                  <Time iso={key.created_at} />
-                </td>
-                <td>{key.last_used_at ? <Time iso={key.last_used_at} /> : 'Never'}</td>
-                <td>
-                  {key.status === 'active' ? (
-                    <ActionButton
-                      variant="danger"
-                      permission={permission(role, 'console.keys.revoke', { environment: env })}
-                      onClick={() => {
-                        revoke.clearError();
-                        setRevoking(key);
-                      }}
-                    >
-                      Revoke<span className="visually-hidden"> key {key.display}</span>
-                    </ActionButton>
-                  ) : null}
-                </td>
+        <TableScroll label="Keys">
+          <table>
+            <caption className="visually-hidden">{environmentLabel(env)} keys</caption>
+            <thead>
+              <tr>
+                <th scope="col">Key</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Actions</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {keys.data.map((key) => (
+                <tr key={key.key_id}>
+                  <th scope="row">
+                    <code className="nowrap">{key.display}</code>
+                  </th>
+                  <td>
+                    <StatusBadge status={key.status} />
+                  </td>
+                  <td>
+                    <Time iso={key.created_at} />
+                  </td>
+                  <td>{key.last_used_at ? <Time iso={key.last_used_at} /> : 'Never'}</td>
+                  <td>
+                    {key.status === 'active' ? (
+                      <ActionButton
+                        variant="danger"
+                        permission={permission(role, 'console.keys.revoke', { environment: env })}
+                        onClick={() => {
+                          revoke.clearError();
+                          setRevoking(key);
+                        }}
+                      >
+                        Revoke<span className="visually-hidden"> key {key.display}</span>
+                      </ActionButton>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
 
       <ConfirmDialog

@@ -17,6 +17,7 @@ import {
   PageTitle,
   SelectField,
   ShownOnce,
+  TableScroll,
   Time,
   useAction,
   useAnnounce,
@@ -103,36 +104,38 @@ export function MembersPage({ org }: { org: string }) {
         {members.data === null ? (
           members.state === 'loading' ? <Loading what="members" /> : null
         ) : (
-          <table>
-            <caption className="visually-hidden">Members of {membership?.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Member</th>
-                <th scope="col">Role</th>
-                <th scope="col">Joined</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {members.data.map((m) => (
-                <MemberRow
-                  key={`${m.user_id}-${m.role}`}
-                  org={org}
-                  member={m}
-                  role={role}
-                  self={m.user_id === session.user.user_id}
-                  onChanged={() => {
-                    members.reload();
-                    if (m.user_id === session.user.user_id) void refresh();
-                  }}
-                  onRemove={(member) => {
-                    remove.clearError();
-                    setRemoving(member);
-                  }}
-                />
-              ))}
-            </tbody>
-          </table>
+          <TableScroll label="Members">
+            <table>
+              <caption className="visually-hidden">Members of {membership?.name}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Member</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Joined</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {members.data.map((m) => (
+                  <MemberRow
+                    key={`${m.user_id}-${m.role}`}
+                    org={org}
+                    member={m}
+                    role={role}
+                    self={m.user_id === session.user.user_id}
+                    onChanged={() => {
+                      members.reload();
+                      if (m.user_id === session.user.user_id) void refresh();
+                    }}
+                    onRemove={(member) => {
+                      remove.clearError();
+                      setRemoving(member);
+                    }}
+                  />
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         )}
       </section>
       <Invitations org={org} role={role} />
@@ -211,37 +214,39 @@ function Invitations({ org, role }: { org: string; role: ConsoleRole | null }) {
       ) : invitations.data.length === 0 ? (
         <EmptyState>No pending invitations.</EmptyState>
       ) : (
-        <table>
-          <caption className="visually-hidden">Invitations</caption>
-          <thead>
-            <tr>
-              <th scope="col">E-mail</th>
-              <th scope="col">Role</th>
-              <th scope="col">Invited</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {invitations.data.map((inv) => (
-              <tr key={inv.invitation_id}>
-                <th scope="row">{inv.email}</th>
-                <td>{roleLabel(inv.role)}</td>
-                <td>
-                  <Time iso={inv.created_at} />
-                </td>
-                <td>
-                  <Time iso={inv.expires_at} />
-                </td>
-                <td>
-                  <ActionButton permission={permission(role, 'console.invitations.revoke', { grantedRole: inv.role })} busy={revoke.busy} onClick={() => void runRevoke(inv)}>
-                    Revoke<span className="visually-hidden"> invitation for {inv.email}</span>
-                  </ActionButton>
-                </td>
+        <TableScroll label="Invitations">
+          <table>
+            <caption className="visually-hidden">Invitations</caption>
+            <thead>
+              <tr>
+                <th scope="col">E-mail</th>
+                <th scope="col">Role</th>
+                <th scope="col">Invited</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Actions</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {invitations.data.map((inv) => (
+                <tr key={inv.invitation_id}>
+                  <th scope="row">{inv.email}</th>
+                  <td>{roleLabel(inv.role)}</td>
+                  <td>
+                    <Time iso={inv.created_at} />
+                  </td>
+                  <td>
+                    <Time iso={inv.expires_at} />
+                  </td>
+                  <td>
+                    <ActionButton permission={permission(role, 'console.invitations.revoke', { grantedRole: inv.role })} busy={revoke.busy} onClick={() => void runRevoke(inv)}>
+                      Revoke<span className="visually-hidden"> invitation for {inv.email}</span>
+                    </ActionButton>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       <Modal title="Invitation link" open={created !== null} onClose={() => setCreated(null)}>
         {created ? (

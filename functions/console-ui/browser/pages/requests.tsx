@@ -3,7 +3,7 @@
 // The search is in the URL (#/...requests?request_id=...), so a link to a request can be shared.
 import { useState, type FormEvent } from 'react';
 import { callConsole } from '../api';
-import { Button, EmptyState, ErrorNotice, Field, Loading, Time, useAction, useAnnounce, useLoad } from '../components/ui';
+import { Button, EmptyState, ErrorNotice, Field, Loading, TableScroll, Time, useAction, useAnnounce, useLoad } from '../components/ui';
 import { localInputToIso, requestIdFrom } from '../format';
 import { permission } from '../permissions';
 import { href, navigate } from '../route';
@@ -136,7 +136,7 @@ export function RequestsSection({ org, app, env, role, params }: SectionProps) {
       ) : rows.length === 0 ? (
         <EmptyState>{search.request_id ? `No request ${search.request_id} in this environment (it may be older than 35 days, or of the other environment).` : 'No request matches.'}</EmptyState>
       ) : (
-        <div className="table-scroll" role="region" aria-label="Requests found" tabIndex={0}>
+        <TableScroll label="Requests found">
           <table>
             <caption className="visually-hidden">Requests found, newest first</caption>
             <thead>
@@ -171,8 +171,8 @@ export function RequestsSection({ org, app, env, role, params }: SectionProps) {
                     <span className={statusClass(r.status)}>{r.status}</span>
                   </td>
                   <td>{r.latency_ms} ms</td>
-                  <td>{r.key_display ? <code>{r.key_display}</code> : '—'}</td>
-                  <td>{r.error_code ? <code>{r.error_code}</code> : '—'}</td>
+                  <td>{r.key_display ? <code className="nowrap">{r.key_display}</code> : '—'}</td>
+                  <td>{r.error_code ? <code className="nowrap">{r.error_code}</code> : '—'}</td>
                   <td>
                     {r.item_id ? (
                       <a href={href.application(org, app.application_id, env, 'items', { item_id: r.item_id })}>
@@ -186,7 +186,7 @@ export function RequestsSection({ org, app, env, role, params }: SectionProps) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       {loadMore.error ? <ErrorNotice error={loadMore.error} /> : null}
       {cursor ? (

@@ -3,7 +3,7 @@
 // requests per day as a bar chart (chart.js) with the same numbers in a table.
 import { useState } from 'react';
 import { DailyUsageChart } from '../components/daily-chart';
-import { ErrorNotice, Field, Loading, Notice, Time, useLoad } from '../components/ui';
+import { ErrorNotice, Field, Loading, Notice, TableScroll, Time, useLoad } from '../components/ui';
 import { callConsole } from '../api';
 import { currentMonth, formatNumber, percentOf } from '../format';
 import type { UsageView } from '../types';
@@ -113,25 +113,27 @@ export function UsageSection({ app, env }: SectionProps) {
                 />
                 <details>
                   <summary>Requests per day as a table</summary>
-                  <table>
-                    <caption className="visually-hidden">Requests per day</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Day</th>
-                        <th scope="col">API requests</th>
-                        <th scope="col">AI requests</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {data.daily.map((d) => (
-                        <tr key={d.date}>
-                          <th scope="row">{d.date}</th>
-                          <td>{d.api === null ? 'not kept' : formatNumber(d.api)}</td>
-                          <td>{d.ai === null ? 'not kept' : formatNumber(d.ai)}</td>
+                  <TableScroll label="Requests per day">
+                    <table>
+                      <caption className="visually-hidden">Requests per day</caption>
+                      <thead>
+                        <tr>
+                          <th scope="col">Day</th>
+                          <th scope="col">API requests</th>
+                          <th scope="col">AI requests</th>
                         </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                      </thead>
+                      <tbody>
+                        {data.daily.map((d) => (
+                          <tr key={d.date}>
+                            <th scope="row">{d.date}</th>
+                            <td>{d.api === null ? 'not kept' : formatNumber(d.api)}</td>
+                            <td>{d.ai === null ? 'not kept' : formatNumber(d.ai)}</td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </TableScroll>
                 </details>
               </>
             )}

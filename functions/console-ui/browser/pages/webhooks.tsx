@@ -15,6 +15,7 @@ import {
   SelectField,
   ShownOnce,
   StatusBadge,
+  TableScroll,
   Time,
   useAction,
   useAnnounce,
@@ -101,44 +102,46 @@ function EndpointsPart({ app, env, role, onSecret }: SectionProps & { onSecret: 
       ) : endpoints.data.length === 0 ? (
         <EmptyState>No endpoints yet: events of this environment are not sent anywhere.</EmptyState>
       ) : (
-        <table>
-          <caption className="visually-hidden">Webhook endpoints</caption>
-          <thead>
-            <tr>
-              <th scope="col">URL</th>
-              <th scope="col">Endpoint ID</th>
-              <th scope="col">Added</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {endpoints.data.map((endpoint) => (
-              <tr key={endpoint.endpoint_id}>
-                <th scope="row" className="wrap">
-                  {endpoint.url}
-                </th>
-                <td>
-                  <code>{endpoint.endpoint_id}</code>
-                </td>
-                <td>
-                  <Time iso={endpoint.created_at} />
-                </td>
-                <td>
-                  <ActionButton
-                    variant="danger"
-                    permission={permission(role, 'console.webhooks.endpoints.delete')}
-                    onClick={() => {
-                      remove.clearError();
-                      setDeleting(endpoint);
-                    }}
-                  >
-                    Delete<span className="visually-hidden"> endpoint {endpoint.url}</span>
-                  </ActionButton>
-                </td>
+        <TableScroll label="Webhook endpoints">
+          <table>
+            <caption className="visually-hidden">Webhook endpoints</caption>
+            <thead>
+              <tr>
+                <th scope="col">URL</th>
+                <th scope="col">Endpoint ID</th>
+                <th scope="col">Added</th>
+                <th scope="col">Actions</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {endpoints.data.map((endpoint) => (
+                <tr key={endpoint.endpoint_id}>
+                  <th scope="row" className="wrap">
+                    {endpoint.url}
+                  </th>
+                  <td>
+                    <code>{endpoint.endpoint_id}</code>
+                  </td>
+                  <td>
+                    <Time iso={endpoint.created_at} />
+                  </td>
+                  <td>
+                    <ActionButton
+                      variant="danger"
+                      permission={permission(role, 'console.webhooks.endpoints.delete')}
+                      onClick={() => {
+                        remove.clearError();
+                        setDeleting(endpoint);
+                      }}
+                    >
+                      Delete<span className="visually-hidden"> endpoint {endpoint.url}</span>
+                    </ActionButton>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       <form onSubmit={submit} className="stack form-card" noValidate>
         <h3>Add an endpoint</h3>
@@ -333,45 +336,47 @@ function DeliveriesPart({ app, env, role }: SectionProps) {
           ) : rows.length === 0 ? (
             <EmptyState>{applied === 'dead_lettered' ? 'No dead letters.' : 'No deliveries yet.'}</EmptyState>
           ) : (
-            <table className="deliveries">
-              <caption className="visually-hidden">Webhook deliveries, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Endpoint</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((d) => (
-                  <tr key={d.delivery_id} data-delivery-id={d.delivery_id}>
-                    <th scope="row">
-                      <span className="event-type">{d.event_type}</span>
-                      <br />
-                      <code>{d.event_id}</code>
-                    </th>
-                    <td className="wrap">{d.url}</td>
-                    <td>
-                      <StatusBadge status={d.status} label={d.status === 'dead_lettered' ? 'dead letter' : undefined} />
-                    </td>
-                    <td>
-                      <Attempts delivery={d} />
-                    </td>
-                    <td>
-                      <Time iso={d.created_at} />
-                    </td>
-                    <td>
-                      <ActionButton permission={canReplay} busy={replay.busy} onClick={() => void runReplay(d)}>
-                        Replay<span className="visually-hidden"> event {d.event_id} to {d.url}</span>
-                      </ActionButton>
-                    </td>
+            <TableScroll label="Webhook deliveries">
+              <table className="deliveries">
+                <caption className="visually-hidden">Webhook deliveries, newest first</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Event</th>
+                    <th scope="col">Endpoint</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Attempts</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Actions</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {rows.map((d) => (
+                    <tr key={d.delivery_id} data-delivery-id={d.delivery_id}>
+                      <th scope="row">
+                        <span className="event-type">{d.event_type}</span>
+                        <br />
+                        <code>{d.event_id}</code>
+                      </th>
+                      <td className="wrap">{d.url}</td>
+                      <td>
+                        <StatusBadge status={d.status} label={d.status === 'dead_lettered' ? 'dead letter' : undefined} />
+                      </td>
+                      <td>
+                        <Attempts delivery={d} />
+                      </td>
+                      <td>
+                        <Time iso={d.created_at} />
+                      </td>
+                      <td>
+                        <ActionButton permission={canReplay} busy={replay.busy} onClick={() => void runReplay(d)}>
+                          Replay<span className="visually-hidden"> event {d.event_id} to {d.url}</span>
+                        </ActionButton>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
           )}
           {loadMore.error ? <ErrorNotice error={loadMore.error} /> : null}
           {cursor ? (
