@@ -333,10 +333,11 @@ export function lambdaProxy(functionArn: string): apigw.Integration {
 /**
  * The execute-api path a route's function may be invoked through: its one path, or for /v1 routes a
  * pattern matching exactly its alias paths (/v1/x and /api/v1/x). One Lambda permission per route
- * instead of one per alias.
+ * instead of one per alias. A greedy path (`/plaid/{proxy+}`) is invoked with the request's own path
+ * below it, so its parameter becomes a wildcard (`/plaid/*`), as CDK's own method ARNs spell it.
  */
 export function invokeSourcePath(route: Route): string {
-  const paths = aliasPaths(route);
+  const paths = aliasPaths(route).map((path) => path.replace(/\{[^}]*\}/g, '*'));
   if (paths.length === 1) return paths[0];
   if (!paths.every((p) => p.endsWith(route.path))) throw new Error(`Alias paths of ${route.path} do not share its suffix`);
   return `/*${route.path.slice(1)}`;
@@ -362,7 +363,7 @@ export function acknowledgeNoGatewayAuth(method: apigw.Method, route: Route | nu
               ? `${route.id} is the console's own API: the function authenticates the HttpOnly session cookie (its ` +
                 'SHA-256 looked up in DynamoDB, idle and absolute expiry) and the session\'s CSRF token. Cognito only ' +
                 'signs people in; the API never sees a Cognito token, so a Cognito authorizer has nothing to check.'
-              : `${route.id} authenticates in the Lambda: the bearer secret key is hashed (SHA-256) and checked against ` +
+              : `${route.id} authenticates in the Lambda: the ${route.protocol === 'plaid' ? "secret key (Plaid's `secret`)" : 'bearer secret key'} is hashed (SHA-256) and checked against ` +
                 'the hashed ApiKey row in DynamoDB in the same conditional write that rate-limits and meters it; API ' +
                 'clients hold keys, not IAM credentials or Cognito tokens, so neither authorizer applies.';
   Validations.of(method).acknowledge(

@@ -38,7 +38,7 @@ import {
   webhookDeliveryAsl,
 } from '../functions/workers/state-machines';
 import { WEBHOOK_RETRY_DELAYS_SECONDS } from '../functions/workers/webhook-schedule';
-import { ENV_VARS, EVENT_PARTITIONS, SECRETS_KEY_CONDITIONS, TABLE_KEY_ACTIONS } from './api-grants';
+import { DELIVERY_SIGNING_KEY_CONDITIONS, ENV_VARS, EVENT_PARTITIONS, SECRETS_KEY_CONDITIONS, TABLE_KEY_ACTIONS, type secretsKeyConditions } from './api-grants';
 import { FincoreFunction, InlinePolicyRole } from './fincore-function';
 import type { StageConfig } from './stage-config';
 
@@ -82,6 +82,8 @@ export interface WorkerAccess {
   refreshQueue: boolean;
   /** FC_SECRETS_KMS_KEY_ID + these actions on the secrets key. */
   secretsKey: readonly string[];
+  /** The encryption contexts those actions are limited to (their purposes); SECRETS_KEY_CONDITIONS when absent. */
+  secretsKeyConditions?: ReturnType<typeof secretsKeyConditions>;
   /** FC_WEBHOOK_DELIVERY_STATE_MACHINE_ARN + states:StartExecution on WebhookDelivery. */
   startsDeliveries: boolean;
   /** FC_CONNECTOR_SECRET_ARN + secretsmanager:GetSecretValue on the connector credentials secret. */
@@ -91,21 +93,25 @@ export interface WorkerAccess {
 export const WORKER_ACCESS: Record<WorkerName, WorkerAccess> = {
   dispatch: {
     does:
-      'reads the event with its deliveries and the endpoints with the secret record (one Query each), opens the signing secrets, ' +
-      'makes the first attempt of each delivery and writes its row, and starts a WebhookDelivery execution for a failed one',
+      'reads the event with its deliveries and the endpoints with the secret record (one Query each), opens the signing secrets ' +
+      '(and Plaid webhook keys), makes the first attempt of each delivery and writes its row, and starts a WebhookDelivery execution for a failed one',
     table: 'read-write',
     eventsQueue: false,
     refreshQueue: false,
     secretsKey: ['kms:Decrypt'],
+    secretsKeyConditions: DELIVERY_SIGNING_KEY_CONDITIONS,
     startsDeliveries: true,
     connectorConfig: false,
   },
   delivery: {
-    does: 'reads the delivery, endpoint and secret record (one BatchGetItem), opens the signing secrets and appends the attempt',
+    does:
+      'reads the delivery, endpoint and secret record (one BatchGetItem), opens the signing secrets (or reads and opens the Plaid ' +
+      'webhook key) and appends the attempt',
     table: 'read-write',
     eventsQueue: false,
     refreshQueue: false,
     secretsKey: ['kms:Decrypt'],
+    secretsKeyConditions: DELIVERY_SIGNING_KEY_CONDITIONS,
     startsDeliveries: false,
     connectorConfig: false,
   },
@@ -245,7 +251,7 @@ export class AsyncJobs extends Construct {
       fn.fn.addEnvironment(ENV_VARS.refreshQueueUrl, this.itemRefresh.queue.queueUrl);
     }
     if (access.secretsKey.length > 0) {
-      allow(access.secretsKey, [props.secretsKey.keyArn], SECRETS_KEY_CONDITIONS);
+      allow(access.secretsKey, [props.secretsKey.keyArn], access.secretsKeyConditions ?? SECRETS_KEY_CONDITIONS);
       fn.fn.addEnvironment(ENV_VARS.secretsKeyId, props.secretsKey.keyArn);
     }
     if (access.connectorConfig) {

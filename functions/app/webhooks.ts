@@ -2,6 +2,12 @@
 // endpoints, delivery attempts and dead letters, replay and rotation. Events themselves are
 // recorded and published by the outbox in data/events.ts.
 //
+// An endpoint receives our `{id, type, created, data}` envelope signed with FC-Signature, or, when
+// the Plaid-compatible API registered it (`format: 'plaid'`), Plaid's webhook body for the event
+// (functions/core/plaid/webhooks.ts) with a Plaid-Verification JWT made afresh for every attempt
+// (./plaid-webhook-keys.ts). Everything else (the retries, the attempt log, dead letters, replay) is
+// the same for both.
+//
 // Dispatch makes the first attempt of every delivery itself and writes the delivery row with it
 // (a conditional put, so a duplicate queue message makes no second delivery). Only a delivery
 // whose first attempt failed gets a WebhookDelivery execution, for the retries: a webhook that
@@ -11,6 +17,8 @@ import { fail } from '../contracts/errors';
 import { DELIVERY_ATTEMPT_HEADER, EVENT_ID_HEADER } from '../contracts/events';
 import { WEBHOOK_ATTEMPT_TIMEOUT_MS, type DeliveryAttemptInput, type DeliveryOutcome, type DeliveryRef } from '../contracts/worker-messages';
 import { randomToken } from '../core/api-keys';
+import { PLAID_VERIFICATION_HEADER } from '../core/plaid/webhook-jwt';
+import { plaidWebhookOf, renderPlaidWebhook, type AnyEvent } from '../core/plaid/webhooks';
 import { checkWebhookUrl, disallowedUrlCharacter, normalizeWebhookUrl, type WebhookUrlFailureReason } from '../core/webhook-url';
 import { webhookHeaders } from '../core/webhook-signature';
 import { publishEvent, type EventTenant } from '../data/events';
@@ -41,8 +49,10 @@ import {
   type RetiringSecret,
   type SecretRecord,
   type WebhookEndpoint,
+  type WebhookFormat,
 } from '../data/webhooks-repo';
 import { decryptSecret, encryptSecret, type KeyProvider, type SealedSecret } from '../platform/crypto/envelope';
+import { currentPlaidKey, signPlaidWebhook } from './plaid-webhook-keys';
 import { postWebhook } from './webhook-http';
 import type { Deps } from '../platform/runtime';
 
@@ -197,15 +207,36 @@ async function validateUrl(deps: Deps, t: Tenant, url: string): Promise<void> {
 const ENDPOINT_INSERT_TRIES = 3;
 
 /**
+ * A Plaid registration that finds the URL registered for our own webhooks: those are not Plaid's
+ * bodies and carry no Plaid-Verification header, so the integrator's Plaid code would reject every
+ * one of them. Refused rather than silently kept.
+ */
+function refuseOurFormatForPlaid(endpoint: WebhookEndpoint, format: WebhookFormat | undefined): WebhookEndpoint {
+  if (format === 'plaid' && endpoint.format !== 'plaid') {
+    fail(
+      'invalid_webhook_url',
+      'This URL is registered already for Fincore-shaped webhooks (FC-Signature), which Plaid\u2019s webhook verification rejects. Use another URL for Plaid-shaped webhooks, or delete that endpoint first.',
+    );
+  }
+  return endpoint;
+}
+
+/**
  * Registers an endpoint (idempotent per normalized URL) and makes sure the environment has a
  * secret. The URL's uniqueness and the cap are conditions of the insert itself, so concurrent
  * registrations can neither exceed the cap nor store one URL twice.
+ *
+ * `format` is what a new endpoint receives: `plaid` through registerPlaidEndpoint; ours otherwise
+ * (the /v1 and console routes, and link.token.create, which find a URL registered in either format
+ * as it is). A Plaid registration of a URL registered for our webhooks is refused
+ * (refuseOurFormatForPlaid).
  */
-export async function registerEndpoint(deps: Deps, t: Tenant, url: string) {
+export async function registerEndpoint(deps: Deps, t: Tenant, url: string, format?: WebhookFormat) {
   await validateUrl(deps, t, url);
   const normalized = normalizeWebhookUrl(url);
   // Endpoints stored before URL rows existed are found by listing.
   const same = (await listEndpoints(deps, t.applicationId, t.environment)).find((e) => normalizeWebhookUrl(e.url) === normalized);
+  if (same) refuseOurFormatForPlaid(same, format);
   const { secret, created: secretCreated } = await ensureSecret(deps, t);
   const shownSecret = secretCreated ? secret : null;
   if (same) return { endpoint: same, created: false, secret: shownSecret };
@@ -216,17 +247,28 @@ export async function registerEndpoint(deps: Deps, t: Tenant, url: string) {
       environment: t.environment,
       url,
       createdAt: new Date(deps.clock.now()).toISOString(),
+      format: format ?? 'fincore',
     };
     const result = await insertEndpoint(deps, endpoint, MAX_ENDPOINTS_PER_ENVIRONMENT);
     if (result.inserted) return { endpoint, created: true, secret: shownSecret };
     if (result.reason === 'too_many') fail('too_many_webhook_endpoints');
     if (result.reason === 'duplicate_url') {
       const existing = await endpointOfUrl(deps, t.applicationId, t.environment, url);
-      if (existing) return { endpoint: existing, created: false, secret: shownSecret };
+      if (existing) return { endpoint: refuseOurFormatForPlaid(existing, format), created: false, secret: shownSecret };
       // That endpoint was deleted in between: the URL is free again.
     }
     if (attempt >= ENDPOINT_INSERT_TRIES) throw new Error('registering a webhook endpoint kept racing other writes');
   }
+}
+
+/**
+ * Registers a Plaid-shaped endpoint (the Plaid-compatible API's `webhook` and `options.webhook`),
+ * creating the environment's Plaid webhook key first, so that its deliveries only ever open the key
+ * (as they only ever open the webhook secret): no delivery can find the endpoint without it.
+ */
+export async function registerPlaidEndpoint(deps: Deps, t: Tenant, url: string) {
+  await currentPlaidKey(deps, t);
+  return registerEndpoint(deps, t, url, 'plaid');
 }
 
 export async function removeEndpoint(deps: Deps, t: Tenant, endpointId: string): Promise<void> {
@@ -260,6 +302,18 @@ export function eventBody(event: Pick<EventRecord, 'eventId' | 'type' | 'created
 }
 
 /**
+ * The body an endpoint of this format is sent for an event (identical bytes on every attempt): ours,
+ * or Plaid's webhook for it. Null when Plaid has no webhook for the event (usage.limit_approaching):
+ * a Plaid-shaped endpoint gets no delivery of it.
+ */
+export function bodyFor(event: Pick<EventRecord, 'eventId' | 'type' | 'created' | 'data' | 'environment'>, format: WebhookFormat): string | null {
+  if (format === 'fincore') return eventBody(event);
+  // Stored events are the catalogue's (functions/contracts/events.ts): their data is that type's.
+  const plaid = plaidWebhookOf({ type: event.type, data: event.data } as AnyEvent, event.environment);
+  return plaid ? renderPlaidWebhook(plaid) : null;
+}
+
+/**
  * One event to every endpoint of its application and environment, each delivery created once.
  *
  * Reads: the event's partition (the event and any deliveries an earlier dispatch made) and the
@@ -281,27 +335,30 @@ export async function dispatchEvent(deps: Deps, eventId: string): Promise<number
   if (!event) return 0;
   const tenant = { applicationId: event.applicationId, environment: event.environment };
   const { endpoints, secret } = await webhookTargets(deps, tenant.applicationId, tenant.environment);
-  const body = eventBody(event);
-  // Opened once per dispatch, and only when some endpoint gets an attempt.
+  // Opened once per dispatch, and only when some endpoint of ours gets an attempt.
   let opened: Promise<string[]> | undefined;
   const secrets = () => (opened ??= signingSecretsOf(deps, tenant, secret));
+  const targets = endpoints.flatMap((endpoint) => {
+    const body = bodyFor(event, endpoint.format);
+    return body === null ? [] : [{ endpoint, body }];
+  });
   const outcomes = await Promise.allSettled(
-    endpoints.map((endpoint) => {
+    targets.map(({ endpoint, body }) => {
       const earlier = deliveries.find((d) => d.endpointId === endpoint.endpointId && d.replay === 0);
       return earlier ? startRetries(deps, event, body, earlier) : firstAttempt(deps, event, body, endpoint, secrets);
     }),
   );
   const failed = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as Error] : []));
   if (failed.length > 0) {
-    throw new Error(`dispatch of ${eventId} did not finish for ${failed.length} of ${endpoints.length} endpoints: ${failed[0].message}`, { cause: failed[0] });
+    throw new Error(`dispatch of ${eventId} did not finish for ${failed.length} of ${targets.length} endpoints: ${failed[0].message}`, { cause: failed[0] });
   }
-  return endpoints.length;
+  return targets.length;
 }
 
 /** Attempt 1 of a new delivery, then its row; the retries go to an execution if it failed. */
 async function firstAttempt(deps: Deps, event: EventRecord, body: string, endpoint: WebhookEndpoint, secrets: () => Promise<string[]>): Promise<void> {
   const tenant = { applicationId: event.applicationId, environment: event.environment };
-  const outcome = await attemptDelivery(deps, { tenant, url: endpoint.url, eventId: event.eventId, body, secrets }, 1);
+  const outcome = await attemptDelivery(deps, { tenant, url: endpoint.url, eventId: event.eventId, body, signature: signerOf(deps, tenant, endpoint.format, body, secrets) }, 1);
   const status = outcome.delivered ? 'delivered' : 'pending';
   const created = await createDelivery(deps, event, endpoint, 0, { attempt: outcome.attempt, status });
   if (created) {
@@ -340,10 +397,13 @@ export async function replayEvent(deps: Deps, t: Tenant, eventId: string, endpoi
   if (endpointId && endpoints.length === 0) fail('webhook_endpoint_not_found');
   const ids: string[] = [];
   for (const endpoint of endpoints) {
+    // An event Plaid has no webhook for is not replayed to a Plaid-shaped endpoint, as it was never sent there.
+    const body = bodyFor(event, endpoint.format);
+    if (body === null) continue;
     const replay = Math.max(-1, ...existing.filter((d) => d.endpointId === endpoint.endpointId).map((d) => d.replay)) + 1;
     if (await createDelivery(deps, event, endpoint, replay)) {
       const ref = deliveryRef(event, endpoint.endpointId, replay);
-      await deps.ports.deliveries.start({ ...ref, body: eventBody(event), attempts_made: 0 });
+      await deps.ports.deliveries.start({ ...ref, body, attempts_made: 0 });
       ids.push(ref.delivery_id);
     }
   }
@@ -357,8 +417,18 @@ interface AttemptTarget {
   url: string;
   eventId: string;
   body: string;
-  /** The secrets that sign it; a failure to open them is a failed attempt. */
-  secrets: () => Promise<string[]>;
+  /** The signature headers of one attempt, made when it is sent; a failure to make them is a failed attempt. */
+  signature: () => Promise<Record<string, string>>;
+}
+
+/**
+ * How each attempt of a delivery to an endpoint of this format is signed, afresh (a receiver rejects
+ * an old timestamp or `iat`): FC-Signature with every secret that signs now, or a Plaid-Verification
+ * JWT with the environment's current Plaid webhook key.
+ */
+function signerOf(deps: Deps, tenant: Tenant, format: WebhookFormat, body: string, secrets: () => Promise<string[]>): () => Promise<Record<string, string>> {
+  if (format === 'plaid') return async () => ({ [PLAID_VERIFICATION_HEADER]: await signPlaidWebhook(deps, tenant, body) });
+  return async () => webhookHeaders(await secrets(), Math.floor(deps.clock.now() / 1000), body);
 }
 
 interface AttemptOutcome {
@@ -368,14 +438,14 @@ interface AttemptOutcome {
   status: number;
 }
 
-/** One signed POST with a fresh timestamp. Never throws: whatever went wrong is in the attempt. */
+/** One signed POST, signed when it is sent. Never throws: whatever went wrong is in the attempt. */
 async function attemptDelivery(deps: Deps, target: AttemptTarget, attempt: number): Promise<AttemptOutcome> {
   const { tenant, body } = target;
   const started = Date.now();
   let status: number | null = null;
   let error: string | null = null;
   try {
-    const headers = webhookHeaders(await target.secrets(), Math.floor(deps.clock.now() / 1000), body);
+    const headers = await target.signature();
     // Checked again at send time (DNS may now point somewhere it did not at registration), and the
     // connection goes to the very addresses that were checked.
     const sent = await postWebhook(
@@ -426,21 +496,22 @@ export async function deliverAttempt(deps: Deps, input: DeliveryAttemptInput): P
     await finishDelivery(deps, ids, 'cancelled');
     return { delivered: true, status: 0, error: 'endpoint_deleted' };
   }
-  // Executions started before bodies were carried read the event.
-  const body = input.body ?? (await bodyOfEvent(deps, input.event_id));
+  // Executions started before bodies were carried read the event (they predate Plaid-shaped endpoints).
+  const body = input.body ?? (await bodyOfEvent(deps, input.event_id, endpoint.format));
   if (body === undefined) return { delivered: true, status: 0, error: 'unknown_delivery' };
+  const secrets = () => signingSecretsOf(deps, tenant, secret);
   const outcome = await attemptDelivery(
     deps,
-    { tenant, url: endpoint.url, eventId: input.event_id, body, secrets: () => signingSecretsOf(deps, tenant, secret) },
+    { tenant, url: endpoint.url, eventId: input.event_id, body, signature: signerOf(deps, tenant, endpoint.format, body, secrets) },
     input.attempt,
   );
   await recordAttempt(deps, ids, outcome.attempt, outcome.delivered ? 'delivered' : 'pending');
   return { delivered: outcome.delivered, status: outcome.status, ...(outcome.attempt.error ? { error: outcome.attempt.error } : {}) };
 }
 
-async function bodyOfEvent(deps: Deps, eventId: string): Promise<string | undefined> {
+async function bodyOfEvent(deps: Deps, eventId: string, format: WebhookFormat): Promise<string | undefined> {
   const event = await getEvent(deps, eventId);
-  return event && eventBody(event);
+  return (event && bodyFor(event, format)) ?? undefined;
 }
 
 export async function deadLetter(deps: Deps, input: DeliveryRef): Promise<void> {

@@ -159,8 +159,10 @@ export type ResponseKind = keyof typeof CONTENT_TYPES;
  * protocol's library parses and validates it; `request` only documents it), answers with its own
  * status codes, and every error the shared middlewares raise (key, rate limit, size) is rendered in
  * that protocol's error format instead of the REST envelope (functions/platform/protocols.ts).
+ * `plaid` is Plaid's own API (functions/surfaces/plaid): its key travels in Plaid's credentials and
+ * its errors are Plaid's error objects, both handed to the middlewares by its handler.
  */
-export type Protocol = 'graphql' | 'mcp';
+export type Protocol = 'graphql' | 'mcp' | 'plaid';
 
 export interface Route {
   id: string;
@@ -197,8 +199,14 @@ export interface Route {
   longRunning?: boolean;
   response: z.ZodType;
   responseKind: ResponseKind;
-  /** Set on the GraphQL and MCP endpoints; absent on REST routes. */
+  /** Set on the GraphQL, MCP and Plaid-compatible endpoints; absent on REST routes. */
   protocol?: Protocol;
+  /**
+   * Left out of our public contract (openapi.json, llms.txt, the SDKs, GraphQL and MCP) although an
+   * API key calls it: a route that speaks another API's contract, documented as that API
+   * (the Plaid-compatible API, docs/plaid-migration.md).
+   */
+  unlisted?: true;
   /**
    * The console's page and its own API (/console/...): called by the console's web app only, so a
    * cross-site POST is refused; never metered or rate-limited by an API key, never in the request
@@ -1097,6 +1105,23 @@ export const discoveryMcp = /* @__PURE__ */ route('discovery.mcp', () => ({
   request: null,
   response: loose('The MCP server descriptor.'),
 }));
+// ---------- the Plaid-compatible API (functions/surfaces/plaid; docs/plaid-migration.md) ----------
+// One route for every Plaid endpoint served: the greedy path takes Plaid's own paths below /plaid
+// (`/plaid/transactions/sync`), as a Plaid client configured with the base path `{base_url}/plaid` calls them.
+export const plaidCall = /* @__PURE__ */ route('plaid.call', () => ({
+  protocol: 'plaid',
+  unlisted: true,
+  dataAccess: true,
+  path: '/plaid/{proxy+}',
+  tag: 'Plaid',
+  summary: 'The Plaid-compatible API: Plaid request and response shapes for Link, items, accounts, transactions and webhook keys.',
+  description:
+    'POST /plaid/<Plaid endpoint path> with Plaid\'s JSON body; client_id (the application id) and secret (the API key) in the ' +
+    'PLAID-CLIENT-ID and PLAID-SECRET headers or the body. Answers and errors are Plaid\'s. Each HTTP request counts as one API request.',
+  request: z.looseObject({ client_id: z.string().optional(), secret: z.string().optional() }),
+  response: z.looseObject({ request_id: z.string() }),
+}));
+
 export const discoveryAiPlugin = /* @__PURE__ */ route('discovery.ai-plugin', () => ({
   method: 'GET',
   path: '/.well-known/ai-plugin.json',
@@ -1517,6 +1542,7 @@ const DECLARED_ROUTES = [
   mcpDescribe,
   discoveryMcp,
   discoveryAiPlugin,
+  plaidCall,
   consolePage,
   consoleAuthLogin,
   consoleAuthSignup,
@@ -1605,6 +1631,20 @@ export const AI_METERED_ROUTE_IDS = [
   'ai.purchase-analysis',
   'ai.weekly-report',
 ] as const satisfies readonly RouteId[];
+
+/** Whether a route is part of our public contract (openapi.json, llms.txt, the SDKs): every route but the console's own and the unlisted. */
+export const inPublicContract = (r: Route): boolean => !r.console && !r.unlisted;
+
+/** The last segment of a greedy path (`/plaid/{proxy+}`): one or more segments of any path below its prefix, as API Gateway's. */
+export const GREEDY_SEGMENT = '{proxy+}';
+
+/**
+ * The prefix below which a greedy path answers (`/plaid/` for `/plaid/{proxy+}`: `/plaid/item/get`,
+ * not `/plaid` itself), or null for a path of fixed segments.
+ */
+export function greedyPrefixOf(path: string): string | null {
+  return path.endsWith(`/${GREEDY_SEGMENT}`) ? path.slice(0, -GREEDY_SEGMENT.length) : null;
+}
 
 /** The alias prefix: /api/v1/... answers exactly like /v1/... */
 export const ALIAS_PREFIX = '/api';

@@ -1,5 +1,5 @@
 // The ES256 keys that sign an application environment's Plaid-shaped webhooks
-// (functions/surfaces/plaid/verification-keys.ts). One row per key under the application's
+// (functions/app/plaid-webhook-keys.ts). One row per key under the application's
 // partition, `PLAIDKEY#<env>#<kid>`, kept after it stops signing so that /webhook_verification_key/get
 // can still describe it; and `PLAIDKEYCURRENT#<env>`, a copy of the key that signs now, so signing is
 // one GetItem. Both are written in one transaction, conditioned so that two first uses create one

@@ -20,12 +20,20 @@ import type { Deps } from '../platform/runtime';
 
 // ---------- endpoints ----------
 
+/**
+ * What an endpoint receives: `fincore`, our `{id, type, created, data}` envelope signed with
+ * FC-Signature (docs/webhooks-verify.md); `plaid`, Plaid's webhook bodies signed with a
+ * Plaid-Verification JWT (an endpoint registered through the Plaid-compatible API, docs/plaid-migration.md).
+ */
+export type WebhookFormat = 'fincore' | 'plaid';
+
 export interface WebhookEndpoint {
   endpointId: string;
   applicationId: string;
   environment: Environment;
   url: string;
   createdAt: string;
+  format: WebhookFormat;
 }
 
 const endpointFromRow = (r: Row): WebhookEndpoint => ({
@@ -34,6 +42,8 @@ const endpointFromRow = (r: Row): WebhookEndpoint => ({
   environment: r.environment,
   url: r.url,
   createdAt: r.created_at,
+  // Rows without `format` (every endpoint registered before Plaid-shaped ones existed) are ours.
+  format: r.format === 'plaid' ? 'plaid' : 'fincore',
 });
 
 export async function listEndpoints(deps: Deps, applicationId: string, environment: Environment): Promise<WebhookEndpoint[]> {
@@ -119,6 +129,8 @@ export async function insertEndpoint(deps: Deps, e: WebhookEndpoint, max: number
           environment: e.environment,
           url: e.url,
           created_at: e.createdAt,
+          // Only the exception is written: a row without it is ours (endpointFromRow).
+          ...(e.format === 'plaid' ? { format: e.format } : {}),
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       },

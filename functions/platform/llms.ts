@@ -5,7 +5,7 @@ import { ERRORS, publicErrorCodes, statusOf } from '../contracts/errors';
 import { EVENT_CATALOGUE, EVENT_TYPES, type EventType } from '../contracts/events';
 import { LIMITS } from '../contracts/limits';
 import { MCP_TOOLS } from '../contracts/mcp-tools';
-import { ROUTES, routeById, type Route } from '../contracts/routes';
+import { ROUTES, inPublicContract, routeById, type Route } from '../contracts/routes';
 import { API_VERSION } from '../contracts/schemas';
 
 type JsonSchema = {
@@ -108,8 +108,11 @@ function surfacesBlock(baseUrl: string, depth: 'index' | 'full'): string[] {
   ];
 }
 
-/** What llms.txt describes: every route but the console's own (Route.console), which only its web app calls. */
-const PUBLIC_ROUTES = /* @__PURE__ */ ROUTES.filter((r) => !r.console);
+/**
+ * What llms.txt describes: every route but the console's own (Route.console), which only its web app
+ * calls, and the unlisted (Route.unlisted: the Plaid-compatible API, Plaid's contract).
+ */
+const PUBLIC_ROUTES = /* @__PURE__ */ ROUTES.filter(inPublicContract);
 
 export function buildLlmsTxt(baseUrl: string, depth: 'index' | 'full'): string {
   const head = [

@@ -1,10 +1,12 @@
 // The middleware stack every operation runs (middy), in order:
 //   requestContext  -> request id in, X-Request-Id / FC-Version / X-RateLimit-* out, access log
 //   errorEnvelope   -> any failure becomes {"error": {type, code, message, request_id}} (on the
-//                      GraphQL and MCP endpoints, that protocol's error format: ./protocols.ts)
+//                      GraphQL and MCP endpoints, that protocol's error format: ./protocols.ts; on
+//                      the Plaid-compatible API, Plaid's error object: its route's ProtocolHooks)
 //   versionCheck    -> optional FC-Version request header must equal the current version
-//   authenticate    -> bearer key, live access, token bucket, monthly quota: one DynamoDB write on
-//                      one of the key's metering shards (functions/data/api-keys-repo.ts)
+//   authenticate    -> bearer key (on the Plaid-compatible API, Plaid's `secret`), live access,
+//                      token bucket, monthly quota: one DynamoDB write on one of the key's metering
+//                      shards (functions/data/api-keys-repo.ts)
 //   consoleGate     -> the console's routes (Route.console): same-origin POSTs only; on `auth:
 //                      'session'` routes the session cookie's session and its CSRF token
 //   parseBody       -> content type, size, JSON, zod schema (naming the offending field); on the
@@ -36,7 +38,7 @@ import { authorizeAndMeter, rateLimitHeaderValues, type AuthContext } from '../d
 import { emitEvent } from '../data/events';
 import { recordRequest, recordUsageNotice, requestLogEntryOf } from '../data/request-log-repo';
 import { currentRequestId, logger, metrics, metricsEnabled } from './observability';
-import { protocolErrorResponse } from './protocols';
+import { protocolErrorResponse, type ProtocolHooks } from './protocols';
 import type { Deps } from './runtime';
 
 export type ApiEvent = APIGatewayProxyEvent;
@@ -379,7 +381,7 @@ export function requestContext(route: Route | null, deps?: () => Deps): ApiMiddl
   };
 }
 
-export function errorEnvelope(route: Route | null = null): ApiMiddleware {
+export function errorEnvelope(route: Route | null = null, hooks?: ProtocolHooks): ApiMiddleware {
   return {
     onError: (request: ApiRequest) => {
       const state = stateOf(request);
@@ -395,13 +397,16 @@ export function errorEnvelope(route: Route | null = null): ApiMiddleware {
         apiError = new ApiError('internal_error');
       }
       state.errorCode = apiError.code;
-      request.response = route?.protocol
-        ? protocolErrorResponse(route.protocol, apiError, state.requestId, state.headers.accept)
-        : {
-            statusCode: apiError.status,
-            headers: { 'Content-Type': 'application/json', ...apiError.headers },
-            body: JSON.stringify(envelope(apiError, state.requestId)),
-          };
+      const protocol = route?.protocol;
+      request.response = hooks
+        ? hooks.errorResponse(apiError, state.requestId)
+        : protocol === 'graphql' || protocol === 'mcp'
+          ? protocolErrorResponse(protocol, apiError, state.requestId, state.headers.accept)
+          : {
+              statusCode: apiError.status,
+              headers: { 'Content-Type': 'application/json', ...apiError.headers },
+              body: JSON.stringify(envelope(apiError, state.requestId)),
+            };
     },
   };
 }
@@ -420,20 +425,30 @@ export function versionCheck(): ApiMiddleware {
 /** Which monthly quota a request counts against, from its raw body (the MCP server: the tool it calls). */
 export type MeterKindOf = (rawBody: string) => 'api' | 'ai';
 
-export function authenticate(route: Route, deps: () => Deps, meterKind?: MeterKindOf): ApiMiddleware {
+/** The bearer key of the Authorization header: exactly one, well formed. */
+function bearerKeyOf(state: RequestState): string {
+  // A bearer key never contains a comma, so a comma means two values folded into one.
+  const header = singleHeader(state, 'authorization', { commaJoined: true });
+  if (header === undefined || header.trim() === '') throw new ApiError('missing_api_key');
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match || !isWellFormedApiKey(match[1])) throw new ApiError('malformed_api_key');
+  return match[1];
+}
+
+/**
+ * Authenticates and meters the key: the Authorization bearer key, or where the route's protocol
+ * carries it elsewhere (Plaid's `secret`), the key its hooks read.
+ */
+export function authenticate(route: Route, deps: () => Deps, meterKind?: MeterKindOf, hooks?: ProtocolHooks): ApiMiddleware {
   return {
     before: async (request: ApiRequest) => {
       // Public documents need no key; the Link page's API is authenticated by its link token.
       if (route.auth !== 'key') return;
       const state = stateOf(request);
-      // A bearer key never contains a comma, so a comma means two values folded into one.
-      const header = singleHeader(state, 'authorization', { commaJoined: true });
-      if (header === undefined || header.trim() === '') throw new ApiError('missing_api_key');
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      if (!match || !isWellFormedApiKey(match[1])) throw new ApiError('malformed_api_key');
+      const key = hooks ? hooks.apiKeyOf({ headers: state.headers, repeatedHeaders: state.repeatedHeaders, rawBody: rawBodyOf(request.event) }) : bearerKeyOf(state);
       state.arrivedAt = deps().clock.now();
-      state.keyDisplay = displayOfKey(match[1]).display;
-      const auth = await authorizeAndMeter(deps(), match[1], meterKindOf(route, request.event, meterKind));
+      state.keyDisplay = displayOfKey(key).display;
+      const auth = await authorizeAndMeter(deps(), key, meterKindOf(route, request.event, meterKind));
       state.auth = auth;
       // The meter marks the one request per month whose write reached a threshold.
       if (auth.usage.thresholdReached !== undefined) await announceUsage(deps(), state, auth, auth.usage.thresholdReached);

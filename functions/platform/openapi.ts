@@ -5,18 +5,19 @@ import * as z from 'zod';
 import { ERRORS, allErrorStatuses, codesForStatus, publicErrorCodes, statusOf } from '../contracts/errors';
 import { DELIVERY_ATTEMPT_HEADER, EVENT_CATALOGUE, EVENT_ENVELOPES, EVENT_ID_HEADER, EVENT_TYPES } from '../contracts/events';
 import { LIMITS, PLANS, PLAN_NAMES } from '../contracts/limits';
-import { ALIAS_PREFIX, CONTENT_TYPES, ROUTES, aliasPaths, type Route } from '../contracts/routes';
+import { ALIAS_PREFIX, CONTENT_TYPES, ROUTES, aliasPaths, inPublicContract, type Route } from '../contracts/routes';
 import { API_VERSION } from '../contracts/schemas';
 import { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../core/webhook-signature';
-import { GRAPHQL_RESPONSE_MEDIA_TYPE } from './protocols';
+import { GRAPHQL_RESPONSE_MEDIA_TYPE, type OwnProtocol } from './protocols';
 
 type Json = Record<string, unknown>;
 
 /**
  * The routes openapi.json describes: every route but the console's own (Route.console), which only
- * the console's web app calls. The SDKs are generated from this document, so they leave them out too.
+ * the console's web app calls, and the unlisted (Route.unlisted: the Plaid-compatible API, which is
+ * Plaid's contract). The SDKs are generated from this document, so they leave them out too.
  */
-const PUBLIC_ROUTES = /* @__PURE__ */ ROUTES.filter((r) => !r.console);
+const PUBLIC_ROUTES = /* @__PURE__ */ ROUTES.filter(inPublicContract);
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
@@ -196,7 +197,7 @@ const PROTOCOL_ERROR_FIELDS: Json = {
 };
 
 /** How a protocol route answers errors: in its own format, with our fields inside. */
-const PROTOCOL_ERROR_SCHEMAS: Record<NonNullable<Route['protocol']>, { name: string; schema: Json; description: string }> = {
+const PROTOCOL_ERROR_SCHEMAS: Record<OwnProtocol, { name: string; schema: Json; description: string }> = {
   graphql: {
     name: 'GraphQLErrorResponse',
     description: 'A GraphQL response with `errors` (each with our `type`, `code`, `request_id` and `status` in `extensions`) and no `data`.',
@@ -235,7 +236,13 @@ const PROTOCOL_ERROR_SCHEMAS: Record<NonNullable<Route['protocol']>, { name: str
   },
 };
 
-function protocolErrorResponse(protocol: NonNullable<Route['protocol']>, status: number): Json {
+/** A described route's protocol: `plaid` is another API's, on an unlisted route this document leaves out. */
+function ownProtocolOf(route: Route): OwnProtocol | undefined {
+  if (route.protocol === 'plaid') throw new Error(`${route.id} speaks Plaid's API: openapi.json does not describe it`);
+  return route.protocol;
+}
+
+function protocolErrorResponse(protocol: OwnProtocol, status: number): Json {
   const { name, description } = PROTOCOL_ERROR_SCHEMAS[protocol];
   const codes = codesForStatus(status);
   const mediaTypes = protocol === 'graphql' ? ['application/json', GRAPHQL_RESPONSE_MEDIA_TYPE] : ['application/json'];
@@ -276,8 +283,9 @@ function operation(route: Route, requestIds: Map<Route, string>, responseIds: Ma
       content: Object.fromEntries(successTypes.map((m) => [m, { schema: responseSchema }])),
     },
   };
+  const protocol = ownProtocolOf(route);
   for (const status of errorStatusesOf(route)) {
-    responses[status] = route.protocol ? protocolErrorResponse(route.protocol, status) : { $ref: `#/components/responses/Error${status}` };
+    responses[status] = protocol ? protocolErrorResponse(protocol, status) : { $ref: `#/components/responses/Error${status}` };
   }
 
   const op: Json = {

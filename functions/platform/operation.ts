@@ -14,6 +14,7 @@ import {
   CONTENT_TYPES,
   ROUTES,
   aliasPaths,
+  greedyPrefixOf,
   type Protocol,
   type RequestOfRoute,
   type ResponseOfRoute,
@@ -43,6 +44,7 @@ import {
   type SignedInCaller,
 } from './middleware';
 import { inRequestScope, logger } from './observability';
+import type { ProtocolHooks } from './protocols';
 import { runtime, type Deps } from './runtime';
 
 // Where the base URL and request headers are read (they moved to ./middleware, which needs them too).
@@ -97,6 +99,11 @@ export interface RenderedResponse {
   statusCode: number;
   headers: Record<string, string>;
   body: string;
+  /**
+   * The catalogue code of a failure a protocol route answered itself (in its own format), for the
+   * request log's `error_code` as the middlewares' refusals have it. Never sent.
+   */
+  errorCode?: string;
 }
 
 const isRendered = (result: unknown): result is RenderedResponse =>
@@ -126,6 +133,13 @@ export interface OperationOptions {
    * without it fails at load.
    */
   sessions?: ConsoleSessions;
+  /**
+   * Where the key travels and how errors look on a route that speaks another API's protocol: the
+   * Plaid-compatible API's handler passes Plaid's credentials reader and error objects
+   * (functions/surfaces/plaid/server.ts plaidProtocolHooks), so that only its bundle carries them; a
+   * `plaid` route without them fails at load.
+   */
+  protocolHooks?: ProtocolHooks;
 }
 
 /** Public documents that are the same for every caller: shared caches may keep them a few minutes. */
@@ -158,6 +172,8 @@ async function resolveItem(deps: Deps, route: Route, auth: AuthContext | null, b
 export function defineOperation<R extends TableRoute>(route: R, impl: OperationImpl<R>, options: OperationOptions = {}): RouteHandler {
   // An MCP request counts against the quota of the tool it calls; without the hook every call would count as API.
   if (route.protocol === 'mcp' && !options.meterKind) throw new Error(`${route.id} is an MCP route: pass options.meterKind (mcpMeterKind)`);
+  // Without its hooks, a Plaid client's key would never be found and every refusal would be in our envelope.
+  if (route.protocol === 'plaid' && !options.protocolHooks) throw new Error(`${route.id} speaks Plaid's API: pass options.protocolHooks (plaidProtocolHooks)`);
   // The middlewares establish what the route's types promise: the body parsed by its schema (an
   // empty object on bodyless routes), the key on key routes, the item on item routes.
   const untyped = impl as (ctx: OperationContext<unknown>) => unknown;
@@ -228,7 +244,9 @@ function operation(route: Route, impl: (ctx: OperationContext<unknown>) => unkno
     });
     if (route.protocol) {
       if (!isRendered(result)) throw new Error(`${route.id} is a protocol route: its handler must return a rendered response`);
-      return result;
+      const { errorCode, ...response } = result;
+      if (errorCode !== undefined) state.errorCode = errorCode;
+      return response;
     }
     if (deps.config.validateResponses && route.responseKind === 'json') {
       // In tests every response is checked against its declared schema, so drift fails at the source.
@@ -248,9 +266,9 @@ function operation(route: Route, impl: (ctx: OperationContext<unknown>) => unkno
     middy<ApiEvent, ApiResult, Error, Context, RequestInternal>(base, { timeoutEarlyInMillis: 0 })
       .use(powertools())
       .use(requestContext(route, runtime))
-      .use(errorEnvelope(route))
+      .use(errorEnvelope(route, options.protocolHooks))
       .use(versionCheck())
-      .use(authenticate(route, runtime, options.meterKind))
+      .use(authenticate(route, runtime, options.meterKind, options.protocolHooks))
       .use(consoleGate(route, runtime, options.sessions))
       .use(parseBody(route)),
   );
@@ -262,12 +280,21 @@ function operation(route: Route, impl: (ctx: OperationContext<unknown>) => unkno
  */
 export function fallbackOperation(): LambdaHandler {
   const allowed = new Map<string, string[]>();
+  // A greedy path (`/plaid/{proxy+}`) allows its methods on every path below its prefix.
+  const allowedBelow = new Map<string, string[]>();
   for (const r of ROUTES) {
-    for (const p of aliasPaths(r)) allowed.set(p, [...(allowed.get(p) ?? []), r.method]);
+    for (const p of aliasPaths(r)) {
+      const prefix = greedyPrefixOf(p);
+      if (prefix) allowedBelow.set(prefix, [...(allowedBelow.get(prefix) ?? []), r.method]);
+      else allowed.set(p, [...(allowed.get(p) ?? []), r.method]);
+    }
   }
+  const methodsBelow = (path: string) => [...allowedBelow].find(([prefix]) => path.startsWith(prefix) && path.length > prefix.length)?.[1];
   const base = async (event: ApiEvent): Promise<ApiResult> => {
-    const methods = allowed.get(event.path.replace(/\/+$/, '') || '/');
-    if (methods) {
+    // One trailing slash reaches the route without it, as in API Gateway's matching (and the local
+    // server's): `/console//` is no route's path, whatever the method.
+    const methods = allowed.get(event.path.replace(/\/$/, '') || '/') ?? methodsBelow(event.path);
+    if (methods && !methods.includes(event.httpMethod)) {
       throw new ApiError('method_not_allowed', `${event.path} accepts ${methods.join(', ')} only.`, { Allow: methods.join(', ') });
     }
     throw new ApiError('route_not_found', `No operation exists at ${event.httpMethod} ${event.path}.`);

@@ -1,8 +1,9 @@
-// What the shared middlewares need to know about the two non-REST protocols (route `protocol`):
-// how an error they raise (missing or bad key, rate limit, quota, oversized body, storage down) is
-// rendered in the protocol's own format; and which quota an MCP request counts against, which the
-// MCP route's handler hands to them. The protocols themselves live in functions/surfaces/graphql and
-// functions/surfaces/mcp.
+// What the shared middlewares need to know about the non-REST protocols (route `protocol`): how an
+// error they raise (missing or bad key, rate limit, quota, oversized body, storage down) is rendered
+// in the protocol's own format; which quota an MCP request counts against, which the MCP route's
+// handler hands to them; and, for the Plaid-compatible API, where the key travels and how its errors
+// look (ProtocolHooks, which its handler hands to them). The protocols themselves live in
+// functions/surfaces/graphql, functions/surfaces/mcp and functions/surfaces/plaid.
 import type { APIGatewayProxyResult as ApiResult } from 'aws-lambda';
 import type { ApiError } from '../contracts/errors';
 import { MCP_TOOLS_BY_NAME } from '../contracts/mcp-tools';
@@ -42,8 +43,27 @@ export function jsonRpcCodeOf(err: ApiError): number {
   }
 }
 
+/**
+ * What the middlewares cannot know of a protocol that is another API's own (`plaid`: Plaid's
+ * credentials and error objects): its route's handler passes them (defineOperation's
+ * `protocolHooks`), so that no other function's bundle carries that API's tables.
+ */
+export interface ProtocolHooks {
+  /**
+   * The API key the request carries, from the request's lower-case headers (and the names sent more
+   * than once) and its raw body; throws ApiError as a missing or malformed bearer key does
+   * (missing_api_key, malformed_api_key, duplicate_header).
+   */
+  apiKeyOf(request: { headers: Readonly<Record<string, string>>; repeatedHeaders: ReadonlySet<string>; rawBody: string }): string;
+  /** An error the middlewares raised (or the wrapper caught), in the API's format with the status it gives that error. */
+  errorResponse(err: ApiError, requestId: string): ApiResult;
+}
+
+/** The protocols whose error format is rendered here; `plaid` renders its own (ProtocolHooks). */
+export type OwnProtocol = Exclude<Protocol, 'plaid'>;
+
 /** An error the middlewares raised, in the route's protocol format, keeping its HTTP status and headers. */
-export function protocolErrorResponse(protocol: Protocol, err: ApiError, requestId: string, accept: string | undefined): ApiResult {
+export function protocolErrorResponse(protocol: OwnProtocol, err: ApiError, requestId: string, accept: string | undefined): ApiResult {
   if (protocol === 'graphql') {
     const mediaType = accept?.toLowerCase().includes(GRAPHQL_RESPONSE_MEDIA_TYPE) ? GRAPHQL_RESPONSE_MEDIA_TYPE : 'application/json';
     return {

@@ -27,7 +27,8 @@ export type PortCall =
   | 'connectorConfig.load'
   | 'consoleIdentity.fromEnv'
   | 'webhookSecret.context'
-  | 'providerSecret.context';
+  | 'providerSecret.context'
+  | 'plaidWebhookKey.context';
 
 /** Interface member -> the capability it stands for. */
 const PORT_METHODS: Record<string, PortCall> = {
@@ -55,6 +56,7 @@ const CAPABILITY_FUNCTIONS: Record<string, PortCall> = {
   'platform/console-identity-cognito.ts#cognitoIdentityFromEnv': 'consoleIdentity.fromEnv',
   'app/webhooks.ts#secretContext': 'webhookSecret.context',
   'app/provider-secrets.ts#contextOf': 'providerSecret.context',
+  'app/plaid-webhook-keys.ts#keyContext': 'plaidWebhookKey.context',
 };
 
 /** What the code reachable from an entry can do to the table. */

@@ -15,6 +15,8 @@ import { ROUTES, type Route } from '../../functions/contracts/routes';
 import { keys } from '../../functions/data/keys';
 import {
   ROUTE_CAPABILITIES,
+  PLAID_WEBHOOK_KEY_CONTEXT_KEYS,
+  PLAID_WEBHOOK_KEY_PURPOSE,
   PROVIDER_SECRET_CONTEXT_KEYS,
   PROVIDER_SECRET_PURPOSE,
   SECRETS_CONTEXT_KEYS,
@@ -53,6 +55,14 @@ const CAPABILITY_CALLS: Record<RouteCapability, readonly PortCall[]> = {
   consoleEvents: ['eventBus.publish'],
   webhookSecrets: ['webhookSecret.context'],
   providerSecrets: ['providerSecret.context'],
+  plaidWebhookKeys: ['plaidWebhookKey.context'],
+};
+
+/** The encryption-context purpose each sealed kind's context function stands for. */
+const PURPOSE_OF_CONTEXT: Partial<Record<PortCall, string>> = {
+  'webhookSecret.context': WEBHOOK_SECRET_PURPOSE,
+  'providerSecret.context': PROVIDER_SECRET_PURPOSE,
+  'plaidWebhookKey.context': PLAID_WEBHOOK_KEY_PURPOSE,
 };
 /** Capabilities listed for some routes only (the API's routes all get the events queue with table access). */
 const CAPABILITY_SCOPE: Partial<Record<RouteCapability, (route: Route) => boolean>> = {
@@ -94,8 +104,8 @@ describe('the capability scan itself', () => {
   it('finds each kind of port call where the code makes it (so an empty result means something)', () => {
     expect(callsOf('api/items.refresh.ts')).toContain('refreshQueue.enqueue');
     expect(callsOf('workers/webhook-dispatch.ts')).toContain('deliveries.start');
-    // The delivery worker opens webhook signing secrets (their encryption context), nothing else.
-    expect(callsOf('workers/webhook-delivery.ts')).toEqual(new Set(['keyProvider.decryptDataKey', 'webhookSecret.context']));
+    // The delivery worker opens webhook signing secrets and Plaid webhook keys (their encryption contexts), nothing else.
+    expect(callsOf('workers/webhook-delivery.ts')).toEqual(new Set(['keyProvider.decryptDataKey', 'webhookSecret.context', 'plaidWebhookKey.context']));
     expect(callsOf('api/console.webhooks.secret.rotate.ts')).toContain('webhookSecret.context');
     expect(callsOf('api/console.webhooks.secret.rotate.ts')).not.toContain('providerSecret.context');
     expect(callsOf('api/accounts.balance.get.ts')).toContain('providerSecret.context');
@@ -158,6 +168,14 @@ describe('WORKER_ACCESS matches what each worker calls', () => {
       secretsKey: [...access.secretsKey].sort(),
     });
   });
+
+  it.each((Object.keys(WORKER_ENTRIES) as WorkerName[]).filter((name) => WORKER_ACCESS[name].secretsKeyConditions))(
+    '%s: its secrets-key grant names exactly the purposes whose contexts its code sends',
+    (name) => {
+      const reached = [...callsOf(WORKER_ENTRIES[name])].flatMap((c) => PURPOSE_OF_CONTEXT[c] ?? []).sort();
+      expect([...WORKER_ACCESS[name].secretsKeyConditions!.StringEquals['kms:EncryptionContext:purpose']].sort()).toEqual(reached);
+    },
+  );
 });
 
 describe('the secrets-key grant conditions match the encryption context the code sends', () => {
@@ -191,19 +209,42 @@ describe('the secrets-key grant conditions match the encryption context the code
     for (const call of calls) expect(call).toMatch(/, contextOf\((owner|item)\)\)/);
   });
 
+  it('binds Plaid webhook keys to application_id, environment, kid and purpose plaid_webhook_key', () => {
+    // functions/app/plaid-webhook-keys.ts builds the context of every seal and open of a key's private half.
+    const source = readFileSync(path.join(FUNCTIONS_DIR, 'app/plaid-webhook-keys.ts'), 'utf8');
+    expect(/export const PLAID_WEBHOOK_KEY_PURPOSE = '([^']+)'/.exec(source)?.[1]).toBe(PLAID_WEBHOOK_KEY_PURPOSE);
+    const context = /const keyContext = \([^)]*\) => \(\{([^}]*)\}\)/.exec(source)?.[1];
+    expect(context).toBeDefined();
+    // `name: value` and shorthand `name` alike.
+    const keys = context!.split(',').map((member) => member.split(':')[0].trim()).filter(Boolean).sort();
+    expect(keys).toEqual([...PLAID_WEBHOOK_KEY_CONTEXT_KEYS].sort());
+    const calls = source.match(/(encrypt|decrypt)Secret\(deps\.keyProvider, [^;]*/g) ?? [];
+    expect(calls.length).toBe(2);
+    for (const call of calls) expect(call).toMatch(/, keyContext\(t, kid\)\)/);
+  });
+
   it('gives each route only the purposes its code seals or opens, with only their context keys', () => {
     for (const id of ROUTE_CAPABILITIES.secretsKey) {
       const webhook = (ROUTE_CAPABILITIES.webhookSecrets as readonly string[]).includes(id);
       const provider = (ROUTE_CAPABILITIES.providerSecrets as readonly string[]).includes(id);
+      const plaid = (ROUTE_CAPABILITIES.plaidWebhookKeys as readonly string[]).includes(id);
       const conditions = routeSecretsKeyConditions(id);
       expect({ id, purposes: conditions.StringEquals['kms:EncryptionContext:purpose'] }).toEqual({
         id,
-        purposes: [...(webhook ? [WEBHOOK_SECRET_PURPOSE] : []), ...(provider ? [PROVIDER_SECRET_PURPOSE] : [])],
+        purposes: [...(webhook ? [WEBHOOK_SECRET_PURPOSE] : []), ...(provider ? [PROVIDER_SECRET_PURPOSE] : []), ...(plaid ? [PLAID_WEBHOOK_KEY_PURPOSE] : [])],
       });
       expect([...conditions['ForAllValues:StringEquals']['kms:EncryptionContextKeys']].sort()).toEqual(
-        [...new Set([...(webhook ? WEBHOOK_SECRET_CONTEXT_KEYS : []), ...(provider ? PROVIDER_SECRET_CONTEXT_KEYS : [])])].sort(),
+        [
+          ...new Set([
+            ...(webhook ? WEBHOOK_SECRET_CONTEXT_KEYS : []),
+            ...(provider ? PROVIDER_SECRET_CONTEXT_KEYS : []),
+            ...(plaid ? PLAID_WEBHOOK_KEY_CONTEXT_KEYS : []),
+          ]),
+        ].sort(),
       );
     }
+    // Only the Plaid-compatible API opens Plaid webhook keys among the routes.
+    expect(ROUTE_CAPABILITIES.plaidWebhookKeys).toEqual(['plaid.call']);
     // The console's webhook routes can never unwrap an item's provider tokens.
     expect(routeSecretsKeyConditions('console.webhooks.endpoints.create').StringEquals['kms:EncryptionContext:purpose']).toEqual([WEBHOOK_SECRET_PURPOSE]);
     expect(routeSecretsKeyConditions('console.webhooks.endpoints.create')['ForAllValues:StringEquals']['kms:EncryptionContextKeys']).not.toContain('item_id');

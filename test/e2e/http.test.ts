@@ -1,6 +1,6 @@
 // End to end over HTTP against the local server; every response is checked against openapi.json.
 import { connect } from 'node:net';
-import { ROUTES } from '../../functions/contracts/routes';
+import { ROUTES, inPublicContract } from '../../functions/contracts/routes';
 import { API_VERSION } from '../../functions/contracts/schemas';
 import { assertMatchesOpenApi } from '../support/openapi-validator';
 import { makeKey, startTestStack, type CallInit, type TestStack } from '../support/stack';
@@ -190,8 +190,10 @@ describe('discovery', () => {
     expect(res.status).toBe(200);
     expect(res.json.openapi).toBe('3.1.0');
     expect(res.json.servers).toEqual([{ url: stack.baseUrl, description: 'This deployment' }]);
-    // Every route but the console's own (Route.console), which only its web app calls.
-    expect(Object.keys(res.json.paths)).toEqual(expect.arrayContaining(ROUTES.filter((r) => !r.console).map((r) => r.path)));
+    // Every route but the console's own (Route.console), which only its web app calls, and the
+    // unlisted Plaid-compatible API (Plaid's contract, docs/plaid-migration.md).
+    expect(Object.keys(res.json.paths)).toEqual(expect.arrayContaining(ROUTES.filter(inPublicContract).map((r) => r.path)));
+    expect(Object.keys(res.json.paths).filter((path) => path.startsWith('/plaid'))).toEqual([]);
   });
 
   it('never advertises a base URL built from a forged Host or X-Forwarded-Proto', async () => {
@@ -225,13 +227,14 @@ describe('discovery', () => {
     const index = await checked('GET', '/llms.txt', { key: null });
     const full = await checked('GET', '/llms-full.txt', { key: null });
     expect(index.headers.get('content-type')).toMatch(/^text\/plain/);
-    for (const r of ROUTES.filter((route) => !route.console)) {
+    for (const r of ROUTES.filter(inPublicContract)) {
       expect(index.text).toContain(`${r.method} ${r.path}`);
       expect(full.text).toContain(`### ${r.method} ${r.path}`);
     }
     // The console's own API is not for integrators or agents.
     expect(index.text).not.toContain('/console');
     expect(full.text).not.toContain('/console');
+    expect(full.text).not.toContain('/plaid/');
     expect(full.text).not.toContain('session_required');
     expect(full.text).toContain('invalid_cursor');
     expect(full.text).toContain('access_token (string, required)');

@@ -4,6 +4,9 @@ import type { Context } from 'aws-lambda';
 import { generateApiKey } from '../../functions/core/api-keys';
 import { issueKey, putApplication } from '../../functions/data/api-keys-repo';
 import { handler as searchInstitutions } from '../../functions/api/institutions.search';
+import { handler as plaidCall } from '../../functions/api/plaid.call';
+import { defineOperation } from '../../functions/platform/operation';
+import { plaidCall as plaidCallRoute } from '../../functions/contracts/routes';
 import { logger } from '../../functions/platform/observability';
 import { configureRuntime, type Deps } from '../../functions/platform/runtime';
 import { apiEvent } from '../support/api-event';
@@ -51,5 +54,31 @@ describe('per-request state', () => {
     // The caller's context object is left as it was given.
     expect(Object.getOwnPropertySymbols(shared)).toEqual([]);
     expect(Object.keys(shared).sort()).toEqual(Object.keys(context).sort());
+  });
+});
+
+describe('a route that speaks another API (the Plaid-compatible API)', () => {
+  const plaidEvent = (proxy: string, init: { headers?: Record<string, string>; body?: unknown; requestId: string }) => {
+    const event = apiEvent('POST', `/plaid/${proxy}`, init);
+    return { ...event, resource: '/plaid/{proxy+}', pathParameters: { proxy } };
+  };
+
+  it('cannot be defined without the hooks that find its key and render its errors', () => {
+    expect(() => defineOperation(plaidCallRoute, () => ({ statusCode: 200, headers: {}, body: '{}' }))).toThrow(/protocolHooks/);
+  });
+
+  it("authenticates Plaid's secret, answers every refusal as Plaid's error, and hands API Gateway only the proxy response's own fields", async () => {
+    configureRuntime(deps);
+    const headers = { 'PLAID-CLIENT-ID': 'app_operation', 'PLAID-SECRET': key };
+    const found = await plaidCall(plaidEvent('institutions/search', { headers, body: { query: 'bank', country_codes: [] }, requestId: 'req_plaid_ok' }), context);
+    expect(found.statusCode).toBe(200);
+    expect(JSON.parse(found.body)).toMatchObject({ institutions: expect.any(Array), request_id: 'req_plaid_ok' });
+    // A bearer key is not where Plaid's clients send theirs: refused by the middleware, in Plaid's format.
+    const bearer = await plaidCall(plaidEvent('institutions/search', { headers: { Authorization: `Bearer ${key}` }, body: { query: 'bank' }, requestId: 'req_plaid_bearer' }), context);
+    expect([bearer.statusCode, JSON.parse(bearer.body)]).toEqual([400, expect.objectContaining({ error_type: 'INVALID_REQUEST', error_code: 'MISSING_FIELDS', request_id: 'req_plaid_bearer' })]);
+    // Refused by the endpoint: our code stays with the request (its log entry), off the answer.
+    const refused = await plaidCall(plaidEvent('item/get', { headers, body: { access_token: 'fc_at_unknown' }, requestId: 'req_plaid_refused' }), context);
+    expect(refused.statusCode).toBe(400);
+    for (const answer of [found, bearer, refused]) expect(Object.keys(answer).sort()).toEqual(['body', 'headers', 'statusCode']);
   });
 });

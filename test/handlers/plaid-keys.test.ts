@@ -6,14 +6,9 @@ import { createPublicKey, verify } from 'node:crypto';
 import type { AuthContext } from '../../functions/data/api-keys-repo';
 import { listPlaidKeys } from '../../functions/data/plaid-keys-repo';
 import { decryptSecret } from '../../functions/platform/crypto/envelope';
-import { PlaidFailure } from '../../functions/surfaces/plaid/errors';
-import {
-  PLAID_KEY_ROTATION_GRACE_MS,
-  currentPlaidKey,
-  rotatePlaidWebhookKey,
-  signPlaidWebhook,
-  webhookVerificationKeyGet,
-} from '../../functions/surfaces/plaid/verification-keys';
+import { PLAID_KEY_ROTATION_GRACE_MS, currentPlaidKey, rotatePlaidWebhookKey, signPlaidWebhook } from '../../functions/app/plaid-webhook-keys';
+import { PlaidFailure } from '../../functions/core/plaid/errors';
+import { webhookVerificationKeyGet } from '../../functions/surfaces/plaid/verification-keys';
 import { embeddedDeps, manualClock } from '../support/embedded';
 
 let tenants = 0;
@@ -34,15 +29,24 @@ function signedBy(jwt: string, jwk: { kty: string; crv: string; x: string; y: st
 const kidOf = (jwt: string) => (JSON.parse(Buffer.from(jwt.split('.')[0], 'base64url').toString('utf8')) as { kid: string }).kid;
 
 describe('Plaid webhook signing keys', () => {
-  it('creates one key for twenty concurrent first uses, and every one of them signs with it', async () => {
+  it('creates one key for twenty concurrent first uses, and every signature is made with it', async () => {
     const deps = await embeddedDeps();
     const tenant = newTenant();
+    const created = await Promise.all(Array.from({ length: 20 }, () => currentPlaidKey(deps, tenant)));
     const jwts = await Promise.all(Array.from({ length: 20 }, () => signPlaidWebhook(deps, tenant, '{}')));
     const stored = await listPlaidKeys(deps, tenant.applicationId, tenant.environment);
     expect(stored).toHaveLength(1);
+    expect(new Set(created.map((k) => k.kid))).toEqual(new Set([stored[0].kid]));
     expect(new Set(jwts.map(kidOf))).toEqual(new Set([stored[0].kid]));
     const { key } = await keyGet(deps, tenant, stored[0].kid);
     expect(jwts.every((jwt) => signedBy(jwt, key))).toBe(true);
+  });
+
+  it('signs only with a key that exists: a delivery opens the key its endpoint\'s registration created, never makes one', async () => {
+    const deps = await embeddedDeps();
+    const tenant = newTenant();
+    await expect(signPlaidWebhook(deps, tenant, '{}')).rejects.toThrow('no Plaid webhook signing key');
+    expect(await listPlaidKeys(deps, tenant.applicationId, tenant.environment)).toEqual([]);
   });
 
   it('seals the private key under its own encryption context only', async () => {
@@ -59,6 +63,7 @@ describe('Plaid webhook signing keys', () => {
     const clock = manualClock();
     const deps = await embeddedDeps(clock);
     const tenant = newTenant();
+    await currentPlaidKey(deps, tenant);
     const before = await signPlaidWebhook(deps, tenant, '{"a":1}');
     const rotated = await rotatePlaidWebhookKey(deps, tenant);
     const after = await signPlaidWebhook(deps, tenant, '{"a":1}');

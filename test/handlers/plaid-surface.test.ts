@@ -1,8 +1,9 @@
-// The Plaid-compatible surface driven by Plaid's own Node client (plaid@47), unchanged but for its
-// base URL and keys, against the local stack. The route that will serve the surface is not wired
-// yet, so a small loopback front stands in for it: it reads the credentials with the surface's own
-// reader, authenticates and meters the key as the middleware does, and hands the request to
-// servePlaidRequest. The journey: sandbox public token, exchange, accounts, a full transactionsSync
+// The Plaid-compatible surface's translation (servePlaidRequest) driven by Plaid's own Node client
+// (plaid@47), unchanged but for its base URL and keys, against DynamoDB Local. A small loopback front
+// stands in for the route (plaid.call, whose middlewares and webhook deliveries
+// test/e2e/plaid-client.test.ts runs over the local server): it reads the credentials with the
+// surface's own reader, authenticates and meters the key as the middleware does, and hands the
+// request to servePlaidRequest. The journey: sandbox public token, exchange, accounts, a full transactionsSync
 // loop, refresh, sync again (the refresh posts the pending card purchases: Plaid's removed + added
 // with pending_transaction_id), transactions/get agreeing with the synced replica, and a webhook
 // signed by the surface verified the way Plaid's guide tells integrators to, with the key fetched
@@ -16,10 +17,10 @@ import { ApiError } from '../../functions/contracts/errors';
 import { authorizeAndMeter } from '../../functions/data/api-keys-repo';
 import { listEndpoints } from '../../functions/data/webhooks-repo';
 import { plaidBearerKey } from '../../functions/surfaces/plaid/credentials';
-import { plaidErrorResponse } from '../../functions/surfaces/plaid/errors';
+import { currentPlaidKey, signPlaidWebhook } from '../../functions/app/plaid-webhook-keys';
+import { plaidErrorResponse } from '../../functions/core/plaid/errors';
 import { servePlaidRequest } from '../../functions/surfaces/plaid/server';
-import { signPlaidWebhook } from '../../functions/surfaces/plaid/verification-keys';
-import { plaidWebhookOf, renderPlaidWebhook } from '../../functions/surfaces/plaid/webhooks';
+import { plaidWebhookOf, renderPlaidWebhook } from '../../functions/core/plaid/webhooks';
 import { manualClock } from '../support/embedded';
 import { startTestStack, type TestStack } from '../support/stack';
 
@@ -31,7 +32,7 @@ let front: Server;
 let frontUrl: string;
 let requests = 0;
 
-/** What the lead's route will do: credentials from the Plaid request, the key metered, then the surface. */
+/** What the route's middlewares do: credentials from the Plaid request, the key metered, then the surface. */
 function startFront(): Promise<Server> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -180,6 +181,8 @@ describe("Plaid's Node client against the Plaid-compatible surface", () => {
     const body = renderPlaidWebhook(
       plaidWebhookOf({ type: 'transactions.sync_updates_available', data: { item_id: exchanged.item_id, initial_update_complete: true, historical_update_complete: true } }, 'test')!,
     );
+    // The environment's key exists once a Plaid-shaped endpoint is registered; none is here.
+    await currentPlaidKey(stack.deps, { applicationId: testKey.applicationId, environment: 'test' });
     const jwt = await signPlaidWebhook(stack.deps, { applicationId: testKey.applicationId, environment: 'test' }, body);
     const [encodedHeader, encodedPayload, signature] = jwt.split('.');
     const header = JSON.parse(Buffer.from(encodedHeader, 'base64url').toString('utf8')) as { alg: string; kid: string; typ: string };

@@ -13,6 +13,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, SQSEvent } from 'aws-
 import { ROUTES, aliasPaths, routeById } from '../../functions/contracts/routes';
 import { AI_MODEL_BY_STAGE } from '../../functions/contracts/stages';
 import { keys } from '../../functions/data/keys';
+import { listPlaidKeys } from '../../functions/data/plaid-keys-repo';
 import { ensureTable } from '../../functions/platform/local/dynamodb-local';
 import { applySeed } from '../../functions/platform/local/seed';
 import { createDeps, type Deps } from '../../functions/platform/runtime';
@@ -44,6 +45,8 @@ const key = generateApiKey('test');
 /** A live key: its Link and item calls read the stage's connector credentials (Secrets Manager). */
 const liveKey = generateApiKey('live');
 let layerStarted = 0;
+/** The seeded application's id (Plaid's `client_id`). */
+let seededApplicationId: string;
 /** The rehearsal's table, reached directly (not through the recording proxy): setup, not a function's calls. */
 let tableDeps: Deps;
 
@@ -68,9 +71,10 @@ beforeAll(async () => {
   // The application and its key exist before any function runs (as after onboarding), written
   // directly rather than through the proxy: they are not a function's calls.
   tableDeps = createDeps({ tableName, stage: STAGE, region: 'us-east-1', dynamodbEndpoint: dynamodbLocal });
-  await applySeed(tableDeps, [
+  const seeded = await applySeed(tableDeps, [
     { application: 'Rehearsal', plan: 'enterprise', keys: [key, liveKey] },
   ]);
+  seededApplicationId = seeded[0].applicationId;
 
   await inParallel(functions, PARALLEL, async (fn) => {
     containers.set(fn.logicalId, await startContainer(fn, { dynamodb: stubs.dynamodbEndpoint, stubs: stubs.stubEndpoint, bedrock: stubs.bedrockEndpoint }));
@@ -109,7 +113,16 @@ interface Answer {
 async function call(
   method: string,
   path: string,
-  init: { body?: unknown; key?: string | null; query?: Record<string, string>; resource?: string; headers?: Record<string, string>; domainName?: string } = {},
+  init: {
+    body?: unknown;
+    key?: string | null;
+    query?: Record<string, string>;
+    resource?: string;
+    /** A greedy resource's path parameters (`proxy`), as API Gateway passes them. */
+    pathParameters?: Record<string, string>;
+    headers?: Record<string, string>;
+    domainName?: string;
+  } = {},
 ): Promise<Answer> {
   const domainName = init.domainName ?? 'api.rehearsal.example';
   const resource = init.resource ?? path;
@@ -117,6 +130,7 @@ async function call(
   if (!logicalId) throw new Error(`API Gateway has no method ${method} ${resource}`);
   const event = apiEvent(method, path, { body: init.body, key: init.key === null ? undefined : (init.key ?? key) }) as APIGatewayProxyEvent & { requestContext: Record<string, unknown> };
   event.resource = resource;
+  event.pathParameters = init.pathParameters ?? null;
   event.queryStringParameters = init.query ?? null;
   event.multiValueQueryStringParameters = init.query ? Object.fromEntries(Object.entries(init.query).map(([k, v]) => [k, [v]])) : null;
   event.headers = { Host: domainName, 'User-Agent': 'fincore-rehearsal', 'X-Forwarded-Proto': 'https', ...event.headers, ...init.headers };
@@ -482,6 +496,80 @@ describe('scheduled work and removal', () => {
 
   it('removes the item', async () => {
     expectStatus(await post('/v1/items/remove', { access_token: accessToken }), 200);
+  });
+});
+
+describe('the Plaid-compatible API', () => {
+  /** One request as Plaid's client sends it: POST /plaid/<endpoint>, the credentials in PLAID-CLIENT-ID and PLAID-SECRET. */
+  const plaid = (endpoint: string, body: Record<string, unknown>) =>
+    call('POST', `/plaid${endpoint}`, {
+      body,
+      key: null,
+      resource: '/plaid/{proxy+}',
+      pathParameters: { proxy: endpoint.slice(1) },
+      headers: { 'PLAID-CLIENT-ID': seededApplicationId, 'PLAID-SECRET': key },
+    });
+  const hook = 'https://93.184.215.14/plaid-rehearsal';
+  let plaidToken: string;
+
+  it('serves Plaid\'s endpoints from its bundle: a sandbox item with a Plaid-shaped webhook, its accounts, institutions, its webhook key', async () => {
+    const institutions = await plaid('/institutions/search', { query: 'sandbox first', country_codes: ['US'] });
+    expectStatus(institutions, 200);
+    expect(institutions.json.institutions[0].institution_id).toBe('ins_sandbox_first_bank');
+    // Registering the Plaid-shaped endpoint creates the environment's Plaid webhook key (KMS, its own purpose).
+    const publicToken = await plaid('/sandbox/public_token/create', { institution_id: 'ins_sandbox_first_bank', initial_products: ['transactions'], options: { webhook: hook } });
+    expectStatus(publicToken, 200);
+    const exchanged = await plaid('/item/public_token/exchange', { public_token: publicToken.json.public_token });
+    expectStatus(exchanged, 200);
+    plaidToken = exchanged.json.access_token;
+    const accounts = await plaid('/accounts/get', { access_token: plaidToken });
+    expectStatus(accounts, 200);
+    expect(accounts.json).toMatchObject({ item: { item_id: exchanged.json.item_id }, request_id: expect.any(String) });
+    expect(accounts.json.accounts.length).toBeGreaterThan(0);
+    const [plaidKey] = await listPlaidKeys(tableDeps, seededApplicationId, 'test');
+    const jwk = await plaid('/webhook_verification_key/get', { key_id: plaidKey.kid });
+    expectStatus(jwk, 200);
+    expect(jwk.json.key).toMatchObject({ kid: plaidKey.kid, alg: 'ES256', kty: 'EC', crv: 'P-256', expired_at: null });
+    expect(stubs.calls.some((c) => c.action === 'kms:GenerateDataKey' && c.context['kms:EncryptionContext:purpose'] === 'plaid_webhook_key')).toBe(true);
+  });
+
+  it("answers a refusal of the middlewares in Plaid's format", async () => {
+    const refused = await call('POST', '/plaid/accounts/get', {
+      body: { access_token: plaidToken },
+      key: null,
+      resource: '/plaid/{proxy+}',
+      pathParameters: { proxy: 'accounts/get' },
+      headers: { 'PLAID-CLIENT-ID': seededApplicationId },
+    });
+    expectStatus(refused, 400);
+    expect(refused.json).toMatchObject({ error_type: 'INVALID_REQUEST', error_code: 'MISSING_FIELDS', request_id: expect.any(String) });
+  });
+
+  it('delivers Plaid\'s webhook body, each attempt signed with the Plaid webhook key in the dispatch and delivery workers', async () => {
+    const messagesBefore = stubs.messages.length;
+    const fired = await plaid('/sandbox/item/fire_webhook', { access_token: plaidToken, webhook_code: 'SYNC_UPDATES_AVAILABLE' });
+    expectStatus(fired, 200);
+    const eventMessages = stubs.messages.slice(messagesBefore).filter((m) => !m.queueUrl.endsWith('.fifo'));
+    expect(eventMessages.length).toBeGreaterThan(0);
+    const before = stubs.executions.length;
+    const dispatched = await worker('WebhookDispatchWorker').invoke<{ batchItemFailures: unknown[] }>(sqsBatch(eventMessages.map((m) => m.body)));
+    expect(dispatched.batchItemFailures).toEqual([]);
+    const endpoints = (await post('/v1/webhooks/endpoints/list', {})).json.endpoints as Json[];
+    const endpointId = endpoints.find((e) => e.url === hook)?.endpoint_id;
+    const input = stubs.executions
+      .slice(before)
+      .map((e) => JSON.parse(e.input) as Record<string, unknown>)
+      .find((i) => i.endpoint_id === endpointId);
+    if (!input) throw new Error(`no delivery started for the Plaid-shaped endpoint: ${JSON.stringify(stubs.executions.slice(before))}`);
+    expect(JSON.parse(String(input.body))).toMatchObject({ webhook_type: 'TRANSACTIONS', webhook_code: 'SYNC_UPDATES_AVAILABLE', environment: 'sandbox' });
+    const outcome = await worker('WebhookDeliveryWorker').invoke<{ delivered: boolean; status: number; error?: string }>({ ...input, attempt: 2 });
+    // Signed, then unreachable (the rehearsal has no Internet): a signing failure would name the key instead.
+    expect(outcome).toMatchObject({ delivered: false, status: 0 });
+    expect(outcome.error).not.toMatch(/Plaid webhook signing key|decrypt/i);
+    const byId = new Map(functions.map((f) => [f.accessKeyId, f.logicalId]));
+    const signers = stubs.calls.filter((c) => c.action === 'kms:Decrypt' && c.context['kms:EncryptionContext:purpose'] === 'plaid_webhook_key').map((c) => byId.get(c.caller) ?? '');
+    expect(signers.some((id) => /^AsyncJobsWebhookDispatchWorkerFunction/.test(id))).toBe(true);
+    expect(signers.some((id) => /^AsyncJobsWebhookDeliveryWorkerFunction/.test(id))).toBe(true);
   });
 });
 

@@ -2,14 +2,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ERRORS, isPublicErrorCode, type ErrorCode } from '../../functions/contracts/errors';
 import { EVENT_TYPES } from '../../functions/contracts/events';
-import { ROUTES } from '../../functions/contracts/routes';
+import { ROUTES, inPublicContract } from '../../functions/contracts/routes';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../functions/core/webhook-signature';
 import { buildOpenApi } from '../../functions/platform/openapi';
 
 const committed = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi.json'), 'utf8'));
 
-/** The console's own routes and errors (Route.console, ErrorDef.console) are not part of the public document. */
-const PUBLIC_ROUTES = ROUTES.filter((r) => !r.console);
+/**
+ * The console's own routes and errors (Route.console, ErrorDef.console) are not part of the public
+ * document, nor are the unlisted routes (Route.unlisted: the Plaid-compatible API, Plaid's contract).
+ */
+const PUBLIC_ROUTES = ROUTES.filter(inPublicContract);
 const CONSOLE_ROUTES = ROUTES.filter((r) => r.console);
 
 /** The part of an error response the catalogue test reads. */
@@ -24,6 +27,13 @@ describe('openapi.json', () => {
 
   it('describes every route with its method', () => {
     for (const r of PUBLIC_ROUTES) expect(committed.paths[r.path]?.[r.method.toLowerCase()]?.operationId).toBeDefined();
+  });
+
+  it('leaves out the Plaid-compatible API, which speaks Plaid\'s contract (docs/plaid-migration.md), not ours', () => {
+    const unlisted = ROUTES.filter((r) => r.unlisted);
+    expect(unlisted.map((r) => r.id)).toEqual(['plaid.call']);
+    expect(Object.keys(committed.paths).filter((path) => path.startsWith('/plaid'))).toEqual([]);
+    expect(JSON.stringify(committed)).not.toContain('plaid.call');
   });
 
   it("leaves out the console's own routes and error codes, which no API key can reach", () => {

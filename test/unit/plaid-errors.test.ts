@@ -2,7 +2,7 @@
 // HTTP status Plaid documents for that kind of error, and the answer body is Plaid's error object.
 import type { PlaidError } from 'plaid';
 import { ApiError, ERRORS, publicErrorCodes, type ErrorCode } from '../../functions/contracts/errors';
-import { PLAID_ERRORS, PlaidFailure, invalidProduct, plaidErrorBody, plaidErrorDefOf, plaidErrorResponse, plaidItemError } from '../../functions/surfaces/plaid/errors';
+import { PLAID_ERRORS, PlaidFailure, invalidProduct, plaidErrorBody, plaidErrorDefOf, plaidErrorResponse, plaidItemError } from '../../functions/core/plaid/errors';
 import type { Wire } from '../../functions/surfaces/plaid/wire';
 
 // Compile time: the bodies are Plaid's error object.

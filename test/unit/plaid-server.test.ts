@@ -10,7 +10,9 @@ import { currencyFields, plaidAccountOf } from '../../functions/surfaces/plaid/a
 import { plaidInstitutionOf } from '../../functions/surfaces/plaid/institutions';
 import { plaidItemWithConsentOf } from '../../functions/surfaces/plaid/items';
 import { ourProductsOf, plaidProductsOf } from '../../functions/surfaces/plaid/products';
-import { PLAID_ENDPOINTS, closestPlaidPath, plaidPathOf, servePlaidRequest } from '../../functions/surfaces/plaid/server';
+import { ApiError } from '../../functions/contracts/errors';
+import { PLAID_ENDPOINT_ROUTES } from '../../functions/contracts/plaid-endpoints';
+import { PLAID_ENDPOINTS, closestPlaidPath, plaidPathOf, plaidPathOfEvent, plaidProtocolHooks, servePlaidRequest } from '../../functions/surfaces/plaid/server';
 import type { Wire } from '../../functions/surfaces/plaid/wire';
 
 const KEY = 'fc_sk_test_abcdefghijklmnop1234';
@@ -46,6 +48,34 @@ describe('the Plaid endpoints', () => {
     );
   });
 
+  it('declares, for the stack\'s grants, the same endpoints the server serves', () => {
+    expect(Object.keys(PLAID_ENDPOINT_ROUTES).sort()).toEqual(Object.keys(PLAID_ENDPOINTS).sort());
+  });
+
+  it('reads the endpoint from the greedy path parameter, or below /plaid in the path without one', () => {
+    expect(plaidPathOfEvent({ path: '/plaid/transactions/sync', pathParameters: { proxy: 'transactions/sync' } })).toBe('transactions/sync');
+    expect(plaidPathOfEvent({ path: '/plaid/item/get', pathParameters: null })).toBe('item/get');
+    // A stage prefix (a bare execute-api host) before the route's own path.
+    expect(plaidPathOfEvent({ path: '/prod/plaid/accounts/get', pathParameters: null })).toBe('accounts/get');
+  });
+
+  it("hands the middlewares Plaid's secret as the key and renders their refusals as Plaid's errors", () => {
+    const headers = { 'plaid-client-id': 'app_1', 'plaid-secret': KEY };
+    expect(plaidProtocolHooks.apiKeyOf({ headers, repeatedHeaders: new Set(), rawBody: '{}' })).toBe(KEY);
+    expect(plaidProtocolHooks.apiKeyOf({ headers: {}, repeatedHeaders: new Set(), rawBody: JSON.stringify({ client_id: 'app_1', secret: KEY }) })).toBe(KEY);
+    // Only Plaid's credentials: a bearer key is not where a Plaid client sends it.
+    expect(() => plaidProtocolHooks.apiKeyOf({ headers: { authorization: `Bearer ${KEY}` }, repeatedHeaders: new Set(), rawBody: '{}' })).toThrow(
+      expect.objectContaining({ code: 'missing_api_key' }),
+    );
+    expect(() => plaidProtocolHooks.apiKeyOf({ headers, repeatedHeaders: new Set(['plaid-secret']), rawBody: '{}' })).toThrow(expect.objectContaining({ code: 'duplicate_header' }));
+    const limited = plaidProtocolHooks.errorResponse(new ApiError('rate_limit_exceeded', undefined, { 'Retry-After': '3' }), 'req_9');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers).toMatchObject({ 'Retry-After': '3', 'Content-Type': 'application/json' });
+    expect(JSON.parse(limited.body)).toMatchObject({ error_type: 'RATE_LIMIT_EXCEEDED', error_code: 'RATE_LIMIT', request_id: 'req_9' });
+    const tooLarge = plaidProtocolHooks.errorResponse(new ApiError('request_too_large'), 'req_9');
+    expect({ status: tooLarge.statusCode, code: (JSON.parse(tooLarge.body) as { error_code: string }).error_code }).toEqual({ status: 400, code: 'INVALID_BODY' });
+  });
+
   it('reads a path with or without its slashes', () => {
     expect(plaidPathOf('transactions/sync/')).toBe('/transactions/sync');
     expect(plaidPathOf('//item/get')).toBe('/item/get');
@@ -62,6 +92,8 @@ describe('serving a request', () => {
   it("answers an unknown path with Plaid's NOT_FOUND, 404, and the request id", async () => {
     const res = await call('/transactions/synk', '{}');
     expect(res.statusCode).toBe(404);
+    // Our code, for the request log (never sent: the route's wrapper takes it off the answer).
+    expect(res.errorCode).toBe('route_not_found');
     expect(JSON.parse(res.body)).toMatchObject({ error_type: 'INVALID_REQUEST', error_code: 'NOT_FOUND', request_id: 'req_1', error_message: expect.stringContaining('Did you mean /transactions/sync?') });
     const far = JSON.parse((await call('/auth/get', '{}')).body) as { error_message: string };
     expect(far.error_message).toContain('/webhook_verification_key/get');

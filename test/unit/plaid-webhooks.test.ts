@@ -6,8 +6,8 @@ import { createHash, createPublicKey, generateKeyPairSync, timingSafeEqual, veri
 import type { ItemErrorWebhook, ItemLoginRepairedWebhook, SyncUpdatesAvailableWebhook } from 'plaid';
 import { ERRORS } from '../../functions/contracts/errors';
 import { EVENT_TYPES } from '../../functions/contracts/events';
-import { PLAID_WEBHOOK_MAX_AGE_SECONDS, publicJwkOf, signPlaidWebhookJwt } from '../../functions/surfaces/plaid/webhook-jwt';
-import { FIRE_WEBHOOK_EVENTS, plaidWebhookOf, renderPlaidWebhook } from '../../functions/surfaces/plaid/webhooks';
+import { PLAID_WEBHOOK_MAX_AGE_SECONDS, publicJwkOf, signPlaidWebhookJwt } from '../../functions/core/plaid/webhook-jwt';
+import { FIRE_WEBHOOK_EVENTS, plaidWebhookOf, renderPlaidWebhook } from '../../functions/core/plaid/webhooks';
 import type { Wire } from '../../functions/surfaces/plaid/wire';
 
 /** Plaid's verification steps; the keys a receiver would fetch by kid from /webhook_verification_key/get. */

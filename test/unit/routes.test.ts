@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { AI_METERED_ROUTE_IDS, ROUTES, aliasPaths } from '../../functions/contracts/routes';
+import { AI_METERED_ROUTE_IDS, ROUTES, aliasPaths, greedyPrefixOf, inPublicContract } from '../../functions/contracts/routes';
 
 const API_DIR = join(__dirname, '..', '..', 'functions', 'api');
 
@@ -72,6 +72,14 @@ describe('the route table', () => {
 
   it('lists exactly the AI-metered routes in AI_METERED_ROUTE_IDS (the console counts AI requests by it)', () => {
     expect([...AI_METERED_ROUTE_IDS].sort()).toEqual(ROUTES.filter((r) => r.metering === 'ai').map((r) => r.id).sort());
+  });
+
+  it('serves the Plaid-compatible API as one greedy, unlisted, metered route of its own protocol', () => {
+    const greedy = ROUTES.filter((r) => greedyPrefixOf(r.path) !== null);
+    expect(greedy.map((r) => [r.id, r.method, r.path, greedyPrefixOf(r.path)])).toEqual([['plaid.call', 'POST', '/plaid/{proxy+}', '/plaid/']]);
+    expect(greedy[0]).toMatchObject({ protocol: 'plaid', auth: 'key', metering: 'api', dataAccess: true, unlisted: true });
+    expect(inPublicContract(greedy[0])).toBe(false);
+    expect(greedyPrefixOf('/v1/items/get')).toBeNull();
   });
 
   it('takes a JSON body on every POST route', () => {

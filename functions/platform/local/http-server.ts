@@ -1,11 +1,13 @@
 // The local HTTP front door: turns each request into the API Gateway (REST, proxy) event that AWS
-// would send, and calls the same handler module a Lambda runs. /api/v1/... is routed like /v1/...
+// would send, and calls the same handler module a Lambda runs. /api/v1/... is routed like /v1/...;
+// a greedy route path (`/plaid/{proxy+}`) answers every path below its prefix, as its API Gateway
+// proxy resource does, with the rest of the path as the `proxy` path parameter.
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError, envelope } from '../../contracts/errors';
-import { ALIAS_PREFIX, ROUTES, aliasPaths, type Route } from '../../contracts/routes';
+import { ALIAS_PREFIX, ROUTES, aliasPaths, greedyPrefixOf, type Route } from '../../contracts/routes';
 import { API_VERSION } from '../../contracts/schemas';
 import { type LambdaHandler, type RouteHandler } from '../operation';
 
@@ -38,9 +40,41 @@ export function loadHandlers(): { handlers: HandlerTable; fallback: LambdaHandle
 /** Every path a route answers at, its aliases included (`/api/v1/...`, `/api/mcp`), as API Gateway has them. */
 const routeIndex = new Map<string, Route>(ROUTES.flatMap((r) => aliasPaths(r).map((path): [string, Route] => [`${r.method} ${path}`, r])));
 
-/** As API Gateway does, a path with a trailing slash reaches the route without it (the event keeps the path as sent). */
+/** The greedy routes (`/plaid/{proxy+}`) by the prefix below which they answer, longest first. */
+const greedyRoutes = ROUTES.flatMap((r) =>
+  aliasPaths(r).flatMap((path) => {
+    const prefix = greedyPrefixOf(path);
+    return prefix ? [{ prefix, route: r }] : [];
+  }),
+).sort((a, b) => b.prefix.length - a.prefix.length);
+
+/**
+ * The greedy route a path falls under, whatever its method, and the path below its prefix (API
+ * Gateway's `{proxy+}` needs at least one character there: the bare prefix is not under it).
+ */
+export function greedyMatch(path: string): { route: Route; proxy: string }[] {
+  return greedyRoutes.filter(({ prefix }) => path.startsWith(prefix) && path.length > prefix.length).map(({ prefix, route }) => ({ route, proxy: path.slice(prefix.length) }));
+}
+
+/**
+ * As API Gateway does: a path of fixed segments first, with a trailing slash reaching the route
+ * without it (the event keeps the path as sent); then a greedy route the path falls under.
+ */
 export function matchRoute(method: string, path: string): Route | undefined {
-  return routeIndex.get(`${method} ${path}`) ?? (path.length > 1 && path.endsWith('/') ? routeIndex.get(`${method} ${path.slice(0, -1)}`) : undefined);
+  return (
+    routeIndex.get(`${method} ${path}`) ??
+    (path.length > 1 && path.endsWith('/') ? routeIndex.get(`${method} ${path.slice(0, -1)}`) : undefined) ??
+    greedyMatch(path).find((m) => m.route.method === method)?.route
+  );
+}
+
+/** A path parameter as API Gateway passes it: percent-decoded (as sent, when it does not decode). */
+function decodedParameter(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 function toEvent(req: IncomingMessage, body: string, route: Route | undefined, requestId: string): APIGatewayProxyEvent {
@@ -60,6 +94,7 @@ function toEvent(req: IncomingMessage, body: string, route: Route | undefined, r
   });
   const hasQuery = Object.keys(query).length > 0;
   const resource = route ? (url.pathname.startsWith(ALIAS_PREFIX) ? ALIAS_PREFIX + route.path : route.path) : '/{proxy+}';
+  const greedy = route && greedyPrefixOf(route.path) ? greedyMatch(url.pathname).find((m) => m.route === route) : undefined;
   return {
     resource,
     path: url.pathname,
@@ -68,7 +103,7 @@ function toEvent(req: IncomingMessage, body: string, route: Route | undefined, r
     multiValueHeaders,
     queryStringParameters: hasQuery ? query : null,
     multiValueQueryStringParameters: hasQuery ? multiQuery : null,
-    pathParameters: route ? null : { proxy: url.pathname.slice(1) },
+    pathParameters: greedy ? { proxy: decodedParameter(greedy.proxy) } : route ? null : { proxy: url.pathname.slice(1) },
     stageVariables: null,
     body: body === '' ? null : body,
     isBase64Encoded: false,

@@ -1,7 +1,7 @@
 // Items in Plaid's shape, and /item/get and /item/remove over our items.get and items.remove.
 //
 // Field by field: item_id, institution_id, institution_name and created_at are ours. `error` is the
-// item's error as Plaid's error object (./errors.ts plaidItemError). Products: what the item
+// item's error as Plaid's error object (functions/core/plaid/errors.ts plaidItemError). Products: what the item
 // consented to is `products`, `billed_products` and `consented_products` alike (we bill requests, not
 // products); `available_products` is empty, since we do not track products an institution offers
 // that the item has not added. `webhook` is the URL given at Link (filled by /item/get; the other
@@ -15,7 +15,7 @@ import { handler as itemsGetHandler } from '../../api/items.get';
 import { handler as itemsRemoveHandler } from '../../api/items.remove';
 import { itemForAccessToken } from '../../data/items-repo';
 import { invokeRoute, type InlineCall } from '../../platform/operation';
-import { plaidItemError } from './errors';
+import { plaidItemError } from '../../core/plaid/errors';
 import { plaidProductsOf } from './products';
 import { parsePlaidRequest } from './requests';
 import { PlaidAccessToken, plaidRequest, type Wire } from './wire';

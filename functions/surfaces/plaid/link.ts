@@ -8,12 +8,14 @@
 // so `hosted_link_url` is {base_url}/link?token=<link_token>. Every other field Plaid declares is
 // accepted and not used (language, country_codes, optional and additional products, account filters,
 // customizations, product-specific options). The link token opens our hosted Link (or our Link SDK),
-// not Plaid Link's client libraries.
+// not Plaid Link's client libraries. `webhook` registers a Plaid-shaped endpoint (Plaid's webhook
+// bodies, signed with Plaid-Verification) for the key's environment.
 import type { ItemPublicTokenExchangeResponse, LinkTokenCreateResponse } from 'plaid';
 import * as z from 'zod';
 import type { ResponseOf } from '../../contracts/routes';
 import { handler as linkTokenCreateHandler } from '../../api/link.token.create';
 import { handler as linkTokenExchangeHandler } from '../../api/link.token.exchange';
+import { registerPlaidEndpoint } from '../../app/webhooks';
 import { invokeRoute, type InlineCall } from '../../platform/operation';
 import { ourItem } from './items';
 import { ourProductsOf } from './products';
@@ -85,6 +87,9 @@ export async function linkTokenCreate(call: InlineCall, body: unknown): Promise<
   const request = parsePlaidRequest(LinkTokenCreateRequest, body);
   const updating = request.access_token ? await ourItem(call, request.access_token) : undefined;
   const products = request.products?.length ? ourProductsOf(request.products) : updating?.consented_products;
+  // Registered Plaid-shaped before the route runs: the route registers the same URL too (for the
+  // session's item), and finds this endpoint as it is.
+  if (request.webhook !== undefined) await registerPlaidEndpoint(call.deps, call.auth, request.webhook);
   const answer = (await invokeRoute(linkTokenCreateHandler, call, {
     ...(request.client_name !== undefined ? { client_name: request.client_name } : {}),
     // Our schema names what is missing or wrong in these, as Plaid's would.

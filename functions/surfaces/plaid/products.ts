@@ -5,7 +5,7 @@
 // product here (balances come with every item, refresh with transactions) and are dropped.
 import type { Products } from 'plaid';
 import type { Product } from '../../contracts/schemas';
-import { invalidProduct } from './errors';
+import { invalidProduct } from '../../core/plaid/errors';
 import type { Wire } from './wire';
 
 export type PlaidProduct = Wire<Products>;

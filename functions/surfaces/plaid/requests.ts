@@ -1,6 +1,6 @@
 // Reading a Plaid request body against the endpoint's schema (./wire.ts plaidRequest): a failure is
-// our schema error (missing, unknown or invalid field, naming it), which ./errors.ts renders as
-// Plaid's MISSING_FIELDS, UNKNOWN_FIELDS or INVALID_FIELD.
+// our schema error (missing, unknown or invalid field, naming it), which
+// functions/core/plaid/errors.ts renders as Plaid's MISSING_FIELDS, UNKNOWN_FIELDS or INVALID_FIELD.
 import type * as z from 'zod';
 import { ApiError } from '../../contracts/errors';
 import { schemaError } from '../../platform/middleware';

@@ -4,11 +4,11 @@
 // /sandbox/public_token/create: institution_id (ours: `ins_sandbox_first_bank` and the rest of the
 // sandbox network, see /institutions/search), initial_products (Plaid's names) and
 // options.override_username (our sandbox logins, docs/link.md: user_good, user_good_<suffix>) and
-// options.webhook, which registers a webhook endpoint for the environment as /link/token/create's
-// `webhook` does (our endpoints belong to the environment, not to one item). Not used:
+// options.webhook, which registers a Plaid-shaped webhook endpoint for the environment as
+// /link/token/create's `webhook` does (our endpoints belong to the environment, not to one item). Not used:
 // options.override_password, options.transactions (the sandbox generates its own history),
 // user_token and user_id.
-// /sandbox/item/fire_webhook: the webhook codes we emit (./webhooks.ts FIRE_WEBHOOK_EVENTS); any
+// /sandbox/item/fire_webhook: the webhook codes we emit (functions/core/plaid/webhooks.ts FIRE_WEBHOOK_EVENTS); any
 // other code Plaid declares is refused as INVALID_FIELD.
 import type { SandboxItemFireWebhookResponse, SandboxItemResetLoginResponse, SandboxPublicTokenCreateResponse } from 'plaid';
 import * as z from 'zod';
@@ -16,12 +16,12 @@ import type { ResponseOf } from '../../contracts/routes';
 import { handler as sandboxFireWebhookHandler } from '../../api/sandbox.fire_webhook';
 import { handler as sandboxItemResetLoginHandler } from '../../api/sandbox.item.reset_login';
 import { handler as sandboxPublicTokenCreateHandler } from '../../api/sandbox.public_token.create';
-import { registerEndpoint } from '../../app/webhooks';
+import { registerPlaidEndpoint } from '../../app/webhooks';
 import { invokeRoute, type InlineCall } from '../../platform/operation';
-import { unsupportedField } from './errors';
+import { unsupportedField } from '../../core/plaid/errors';
 import { ourProductsOf } from './products';
 import { parsePlaidRequest } from './requests';
-import { FIRE_WEBHOOK_EVENTS } from './webhooks';
+import { FIRE_WEBHOOK_EVENTS } from '../../core/plaid/webhooks';
 import { PlaidAccessToken, plaidRequest, type Wire } from './wire';
 
 const PublicTokenCreateRequest = plaidRequest(
@@ -55,7 +55,7 @@ export async function sandboxPublicTokenCreate(call: InlineCall, body: unknown):
     ...(username ? { username } : {}),
   })) as ResponseOf<'sandbox.public_token.create'>;
   // After the route, which refuses live keys: a live key registers nothing here.
-  if (request.options?.webhook !== undefined) await registerEndpoint(call.deps, call.auth, request.options.webhook);
+  if (request.options?.webhook !== undefined) await registerPlaidEndpoint(call.deps, call.auth, request.options.webhook);
   return { public_token: answer.public_token };
 }
 

@@ -1,20 +1,23 @@
 // The Plaid-compatible surface (POST /plaid/<Plaid path>): Plaid's request and response shapes for
 // the core journey, over the REST routes' own handler code. One HTTP request per invocation; the
 // shared middlewares have already authenticated and metered the key that the request's `secret`
-// names (./credentials.ts) and size-checked the raw body.
+// names (./credentials.ts, handed to them by functions/api/plaid.call.ts) and size-checked the raw
+// body, answering their own refusals in Plaid's format too.
 //
 // Each endpoint reads Plaid's request, runs our route inline (invokeRoute: the route's schema, access
 // token, consent and use case, exactly as over REST), and writes Plaid's response with `request_id`.
-// Any failure is Plaid's error object with Plaid's HTTP status (./errors.ts); a path that is not one
-// of the endpoints below is Plaid's NOT_FOUND (404), naming the closest one. docs/plaid-migration.md
-// has the field-by-field mapping and what Plaid offers that this does not.
+// Any failure is Plaid's error object with Plaid's HTTP status (functions/core/plaid/errors.ts); a
+// path that is not one of the endpoints below is Plaid's NOT_FOUND (404), naming the closest one.
+// docs/plaid-migration.md has the field-by-field mapping and what Plaid offers that this does not.
 import { ApiError } from '../../contracts/errors';
-import { storageFailureOf, storageUnavailable } from '../../platform/middleware';
+import { greedyPrefixOf, plaidCall } from '../../contracts/routes';
+import { storageFailureOf, storageUnavailable, type ApiEvent } from '../../platform/middleware';
 import { logger } from '../../platform/observability';
 import type { InlineCall, RenderedResponse } from '../../platform/operation';
+import type { ProtocolHooks } from '../../platform/protocols';
 import { accountsBalanceGet, accountsGet } from './accounts';
-import { checkClientId, plaidCredentialsOf } from './credentials';
-import { PlaidFailure, plaidErrorResponse } from './errors';
+import { checkClientId, plaidBearerKey, plaidCredentialsOf } from './credentials';
+import { PlaidFailure, plaidErrorResponse } from '../../core/plaid/errors';
 import { institutionsGetById, institutionsSearch } from './institutions';
 import { itemGet, itemRemove } from './items';
 import { itemPublicTokenExchange, linkTokenCreate } from './link';
@@ -49,6 +52,24 @@ export const PLAID_ENDPOINTS: Readonly<Record<string, Endpoint>> = {
   '/sandbox/item/reset_login': sandboxItemResetLogin,
   '/webhook_verification_key/get': webhookVerificationKeyGet,
 };
+
+/**
+ * What the shared middlewares need from this API (functions/api/plaid.call.ts passes it): the key is
+ * Plaid's `secret`, and what they refuse is answered as Plaid's error object with Plaid's status.
+ */
+export const plaidProtocolHooks: ProtocolHooks = { apiKeyOf: plaidBearerKey, errorResponse: plaidErrorResponse };
+
+/**
+ * The Plaid endpoint's path a request names: the greedy path parameter (API Gateway's `proxy`, which
+ * the local server fills the same way), else what follows the route's prefix in the request's path.
+ */
+export function plaidPathOfEvent(event: Pick<ApiEvent, 'path' | 'pathParameters'>): string {
+  const proxy = event.pathParameters?.proxy;
+  if (proxy !== undefined) return proxy;
+  const prefix = greedyPrefixOf(plaidCall.path) ?? '/';
+  const at = event.path.indexOf(prefix);
+  return at < 0 ? event.path : event.path.slice(at + prefix.length);
+}
 
 /** `transactions/sync/` and `/transactions/sync` alike. */
 export function plaidPathOf(path: string): string {
@@ -124,10 +145,15 @@ export async function servePlaidRequest(call: PlaidHttpCall): Promise<RenderedRe
     const result = await endpoint(call, parseJsonBody(call.body, headers['content-type']));
     return { statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...result, request_id: call.requestId }) };
   } catch (err) {
-    if (err instanceof ApiError || err instanceof PlaidFailure) return plaidErrorResponse(err, call.requestId);
+    // Our code goes to the request log beside Plaid's answer; Plaid's own failures have none of ours.
+    const answer = (error: ApiError | PlaidFailure): RenderedResponse => ({
+      ...plaidErrorResponse(error, call.requestId),
+      ...(error instanceof ApiError ? { errorCode: error.code } : {}),
+    });
+    if (err instanceof ApiError || err instanceof PlaidFailure) return answer(err);
     const storageFailure = storageFailureOf(err);
-    if (storageFailure) return plaidErrorResponse(storageUnavailable(storageFailure, call.requestId), call.requestId);
+    if (storageFailure) return answer(storageUnavailable(storageFailure, call.requestId));
     logger.error('plaid request failed', { request_id: call.requestId, path: call.path.slice(0, ECHOED_PATH_LENGTH), error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-    return plaidErrorResponse(new ApiError('internal_error'), call.requestId);
+    return answer(new ApiError('internal_error'));
   }
 }

@@ -37,7 +37,7 @@ import { handler as transactionsGetHandler } from '../../api/transactions.get';
 import { handler as transactionsSyncHandler } from '../../api/transactions.sync';
 import { invokeRoute, type InlineCall } from '../../platform/operation';
 import { currencyFields, plaidAccountOf } from './accounts';
-import { unsupportedField } from './errors';
+import { unsupportedField } from '../../core/plaid/errors';
 import { ourItem, plaidItemOf } from './items';
 import { personalFinanceCategoryOf } from './pfc';
 import { parsePlaidRequest } from './requests';

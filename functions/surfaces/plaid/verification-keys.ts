@@ -1,143 +1,22 @@
-// The keys that sign Plaid-shaped webhooks, and /webhook_verification_key/get.
-//
-// Each application environment has its own EC P-256 key, created on first use (a webhook to sign or
-// a key to look up). Its private half is sealed with envelope encryption under the encryption
-// context {application_id, environment, purpose: plaid_webhook_key, kid}, as webhook secrets are
-// (functions/app/webhooks.ts), so a sealed key copied to another record does not open. Its public
-// half is served as Plaid's JWKPublicKey: kty EC, crv P-256, alg ES256, use sig, kid, x, y,
-// created_at and expired_at (Unix seconds; null while the key is valid).
-//
-// Rotation makes a new key the signer at once. The replaced key signs nothing more but stays valid
-// for verification for a grace period (PLAID_KEY_ROTATION_GRACE_MS: longer than a signature's five
-// minutes of validity, and than a verifier's key cache should live); after it, the key reports its
-// `expired_at` and integrators following Plaid's guide stop accepting it.
-import { generateKeyPairSync, createPrivateKey, randomUUID, type KeyObject } from 'node:crypto';
-import type { JWKPublicKey, WebhookVerificationKeyGetResponse } from 'plaid';
+// POST /webhook_verification_key/get: the public half of a key that signs the caller's Plaid-shaped
+// webhooks (functions/app/plaid-webhook-keys.ts keeps them), as Plaid's JWKPublicKey. Only the
+// caller's own application and environment's keys answer; any other id is Plaid's
+// INVALID_WEBHOOK_VERIFICATION_KEY_ID.
+import type { WebhookVerificationKeyGetResponse } from 'plaid';
 import * as z from 'zod';
-import type { Environment } from '../../contracts/schemas';
-import { createFirstPlaidKey, getCurrentPlaidKey, getPlaidKey, rotatePlaidKey, type StoredPlaidKey } from '../../data/plaid-keys-repo';
-import { decryptSecret, encryptSecret, type KeyProvider, type SealedSecret } from '../../platform/crypto/envelope';
+import { plaidJwkOf } from '../../app/plaid-webhook-keys';
+import { invalidVerificationKeyId } from '../../core/plaid/errors';
+import { getPlaidKey } from '../../data/plaid-keys-repo';
 import type { InlineCall } from '../../platform/operation';
-import type { Deps } from '../../platform/runtime';
-import { invalidVerificationKeyId } from './errors';
 import { parsePlaidRequest } from './requests';
-import { publicJwkOf, signPlaidWebhookJwt, type PlaidSigningKey } from './webhook-jwt';
 import { plaidRequest, type Wire } from './wire';
-
-export interface PlaidKeyTenant {
-  applicationId: string;
-  environment: Environment;
-}
-
-/** Encryption-context purpose of the sealed private keys. */
-const PLAID_WEBHOOK_KEY_PURPOSE = 'plaid_webhook_key';
-
-/** How long a replaced key stays valid for verification. */
-export const PLAID_KEY_ROTATION_GRACE_MS = 24 * 3600 * 1000;
-
-const keyContext = (t: PlaidKeyTenant, kid: string) => ({ application_id: t.applicationId, environment: t.environment, purpose: PLAID_WEBHOOK_KEY_PURPOSE, kid });
-
-/** How long an opened private key stays in a container's memory (saves a KMS Decrypt per webhook). */
-const OPENED_KEY_TTL_MS = 60_000;
-const OPENED_KEYS_MAX = 1_000;
-/** Per key provider, so that runtimes sharing a process (tests) never share keys. */
-const openedKeys = new WeakMap<KeyProvider, Map<string, { key: KeyObject; until: number }>>();
-
-async function openPrivateKey(deps: Deps, t: PlaidKeyTenant, kid: string, sealed: SealedSecret): Promise<KeyObject> {
-  let cache = openedKeys.get(deps.keyProvider);
-  if (!cache) openedKeys.set(deps.keyProvider, (cache = new Map()));
-  const cacheKey = JSON.stringify([t.applicationId, t.environment, kid, sealed.kid, sealed.wk, sealed.iv, sealed.ct, sealed.tag]);
-  const now = deps.clock.now();
-  // Entries are inserted only when opened, so the oldest expire first: drop them up to the first valid one.
-  for (const [k, entry] of cache) {
-    if (entry.until > now) break;
-    cache.delete(k);
-  }
-  const hit = cache.get(cacheKey);
-  if (hit) return hit.key;
-  const key = createPrivateKey(await decryptSecret(deps.keyProvider, sealed, keyContext(t, kid)));
-  while (cache.size >= OPENED_KEYS_MAX) cache.delete(cache.keys().next().value as string);
-  cache.set(cacheKey, { key, until: now + OPENED_KEY_TTL_MS });
-  return key;
-}
-
-async function newKey(deps: Deps, t: PlaidKeyTenant): Promise<StoredPlaidKey> {
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const kid = randomUUID();
-  const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-  return {
-    kid,
-    publicJwk: publicJwkOf(privateKey),
-    sealedPrivateKey: await encryptSecret(deps.keyProvider, pem, keyContext(t, kid)),
-    createdAt: deps.clock.now(),
-    retiredAt: null,
-    expiresAt: null,
-  };
-}
-
-/** The key that signs now, created on the environment's first use. */
-export async function currentPlaidKey(deps: Deps, t: PlaidKeyTenant): Promise<StoredPlaidKey> {
-  const existing = await getCurrentPlaidKey(deps, t.applicationId, t.environment);
-  if (existing) return existing;
-  const created = await newKey(deps, t);
-  if (await createFirstPlaidKey(deps, t.applicationId, t.environment, created)) return created;
-  // Another first use won the race: its key is the one.
-  const winner = await getCurrentPlaidKey(deps, t.applicationId, t.environment);
-  if (!winner) throw new Error(`the Plaid webhook key of ${t.applicationId}/${t.environment} was neither created nor found`);
-  return winner;
-}
-
-/** The signing key: the current key's id and its opened private half. */
-export async function currentSigningKey(deps: Deps, t: PlaidKeyTenant): Promise<PlaidSigningKey> {
-  const key = await currentPlaidKey(deps, t);
-  return { kid: key.kid, privateKey: await openPrivateKey(deps, t, key.kid, key.sealedPrivateKey) };
-}
-
-/**
- * The `Plaid-Verification` header value for a webhook body, issued now. Sign every delivery attempt
- * anew: the receiver rejects a signature issued more than five minutes before it arrives.
- */
-export async function signPlaidWebhook(deps: Deps, t: PlaidKeyTenant, body: string): Promise<string> {
-  return signPlaidWebhookJwt(body, await currentSigningKey(deps, t), Math.floor(deps.clock.now() / 1000));
-}
-
-const ROTATION_TRIES = 5;
-
-/** A new signing key; the replaced one stays valid for `graceMs`. Answers the new key's JWK. */
-export async function rotatePlaidWebhookKey(deps: Deps, t: PlaidKeyTenant, graceMs = PLAID_KEY_ROTATION_GRACE_MS): Promise<Wire<JWKPublicKey>> {
-  for (let attempt = 1; ; attempt++) {
-    const previous = await currentPlaidKey(deps, t);
-    const next = await newKey(deps, t);
-    const now = deps.clock.now();
-    if (await rotatePlaidKey(deps, t.applicationId, t.environment, previous, next, now, now + graceMs)) return plaidJwkOf(next, now);
-    // Another rotation committed in between: rotate on top of it.
-    if (attempt >= ROTATION_TRIES) throw new Error('Plaid webhook key rotation kept racing other rotations');
-  }
-}
-
-/** A stored key as Plaid's JWKPublicKey at `now`: `expired_at` is set once its grace has ended. */
-export function plaidJwkOf(key: StoredPlaidKey, now: number): Wire<JWKPublicKey> {
-  const expired = key.expiresAt !== null && key.expiresAt <= now;
-  return {
-    alg: 'ES256',
-    crv: key.publicJwk.crv,
-    kid: key.kid,
-    kty: key.publicJwk.kty,
-    use: 'sig',
-    x: key.publicJwk.x,
-    y: key.publicJwk.y,
-    created_at: Math.floor(key.createdAt / 1000),
-    expired_at: expired ? Math.floor((key.expiresAt as number) / 1000) : null,
-  };
-}
 
 const KeyRequest = plaidRequest({ key_id: z.string().max(256) });
 
 /** POST /webhook_verification_key/get: a key of the caller's application and environment, by id. */
 export async function webhookVerificationKeyGet(call: InlineCall, body: unknown): Promise<Omit<Wire<WebhookVerificationKeyGetResponse>, 'request_id'>> {
   const { key_id } = parsePlaidRequest(KeyRequest, body);
-  const tenant = { applicationId: call.auth.applicationId, environment: call.auth.environment };
-  const key = await getPlaidKey(call.deps, tenant.applicationId, tenant.environment, key_id);
+  const key = await getPlaidKey(call.deps, call.auth.applicationId, call.auth.environment, key_id);
   if (!key) throw invalidVerificationKeyId(`No webhook verification key of this application and environment has the id ${JSON.stringify(key_id.slice(0, 64))}.`);
   return { key: plaidJwkOf(key, call.deps.clock.now()) };
 }

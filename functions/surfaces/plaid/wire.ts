@@ -1,22 +1,9 @@
-// The Plaid-compatible surface speaks the JSON shapes of Plaid's own Node client (the `plaid`
-// package, a devDependency): its request and response interfaces are the source of truth for the
-// fields this surface reads and writes. They are imported as types only, so nothing of the client
-// ships in a Lambda bundle.
-//
-// The client declares its string enums as TypeScript enums, which a plain string literal does not
-// satisfy. `Wire<T>` is the same shape as it travels as JSON: every string enum becomes the union of
-// its values, so `{ payment_channel: 'in store' } satisfies Wire<Transaction>` checks the spelling
-// against Plaid's own declaration.
+// Reading Plaid's request bodies: the shapes come from Plaid's own Node client, as `Wire<T>`
+// (functions/core/plaid/wire.ts, shared with the Plaid-shaped webhooks the delivery sends).
 import * as z from 'zod';
 import { AccessToken } from '../../contracts/schemas';
 
-export type Wire<T> = T extends string
-  ? `${T}`
-  : T extends number | boolean | null | undefined
-    ? T
-    : T extends ReadonlyArray<infer Element>
-      ? Wire<Element>[]
-      : { [K in keyof T]: Wire<T[K]> };
+export type { Wire } from '../../core/plaid/wire';
 
 /** What every Plaid request may carry besides its own fields: the credentials (read by ./credentials). */
 const CREDENTIAL_FIELDS = { client_id: z.string().optional(), secret: z.string().optional() };
@@ -41,6 +28,3 @@ export const PlaidAccessToken = /* @__PURE__ */ z.string().refine((token) => Acc
   message: 'the access_token is not an access token of this API (fc_at_...)',
   params: { code: 'invalid_access_token' },
 });
-
-/** Plaid's `environment` field of webhooks: test keys are Plaid's sandbox, live keys production. */
-export const plaidEnvironmentOf = (environment: 'test' | 'live') => (environment === 'test' ? 'sandbox' : 'production');

@@ -11,8 +11,10 @@
 // object inside a webhook or an item carries `status` and no `request_id` (Plaid's rule for errors
 // that are not the answer to a request).
 //
-// This module depends on the contract alone, so that the shared middlewares can render the errors
-// they raise (missing key, rate limit, body size) in this format too.
+// Pure (the contract alone): the Plaid-compatible API answers with it, the shared middlewares render
+// the errors they raise (missing key, rate limit, body size) with it through the hooks its route's
+// handler passes them (functions/api/plaid.call.ts), and Plaid-shaped webhooks carry an item's error
+// in it (./webhooks.ts).
 import type { PlaidError } from 'plaid';
 import { ERRORS, type ApiError, type ErrorCode, type ErrorType, type PublicErrorCode } from '../../contracts/errors';
 import type { Wire } from './wire';
