@@ -4,6 +4,7 @@
 import { ENVIRONMENTS, type Environment } from '../functions/contracts/schemas';
 import { AI_MODEL_ENVIRONMENT } from '../functions/contracts/stages';
 import { MCP_TOOLS } from '../functions/contracts/mcp-tools';
+import { PLAID_SURFACE_ROUTES } from '../functions/contracts/plaid-endpoints';
 import { routeById, type Route, type RouteId } from '../functions/contracts/routes';
 import { TABLE, keys } from '../functions/data/keys';
 
@@ -71,7 +72,7 @@ export const ROW_FAMILIES = {
   userEmail: onTable(keys.userEmail(ANY).pk),
   userIdentity: onTable(keys.userIdentity(ANY, ANY).pk),
   consoleSession: onTable(keys.consoleSession(ANY).pk),
-  signInWindow: onTable(...(['email', 'address'] as const).map((scope) => keys.signInWindow(scope, ANY, 0).pk)),
+  signInWindow: onTable(...(['email', 'address', 'email-address'] as const).map((scope) => keys.signInWindow(scope, ANY, 0).pk)),
   /** A Cognito sign-in under way (its PKCE verifier), from auth/start to auth/callback. */
   signInState: onTable(keys.signInState(ANY).pk),
   /** The organisation row, its members and its owner count. */
@@ -125,6 +126,11 @@ const LINK_PAGE_CALL: RowAccess = { linkCalls: ['UpdateItem'], linkToken: ['GetI
 /** Registering a webhook endpoint: its rows, the URL and count rows, and the environment's secret (all under `APP#`). */
 const ENDPOINT_REGISTRATION: RowAccess = { application: ['GetItem', 'PutItem', 'UpdateItem', 'Query'] };
 /**
+ * An application environment's Plaid webhook keys (functions/data/plaid-keys-repo.ts, under `APP#`):
+ * the current key or one by id read, the first key and its current copy put in one transaction.
+ */
+const PLAID_WEBHOOK_KEYS: RowAccess = { application: ['GetItem', 'PutItem'] };
+/**
  * An AI route's item data (functions/app/ai.ts): the current transactions from the feed's date view
  * (a Query, and a GetItem of the feed's counts when the view is empty) and the cached accounts.
  */
@@ -144,18 +150,21 @@ const FEED_DERIVED_PRODUCT: RowAccess = { item: ['Query', 'GetItem', 'PutItem', 
 /**
  * The one permission check of every organisation action (functions/app/console/authorize.ts): the
  * organisation and the caller's membership in one BatchGetItem, and the audit row (every change, and
- * every refusal, reads included).
+ * every refusal, reads included; a repeated refusal counted on the row of the first, through a
+ * marker in the session's partition, which SESSION_AUTH_ROWS grants; ids the action created added).
  */
-const CONSOLE_AUTHORIZE: RowAccess = { organization: ['BatchGetItem'], audit: ['PutItem'] };
+const CONSOLE_AUTHORIZE: RowAccess = { organization: ['BatchGetItem'], audit: ['PutItem', 'UpdateItem'] };
 /** The same through an application: its row names the organisation that owns it. */
 const CONSOLE_AUTHORIZE_APPLICATION: RowAccess = { ...CONSOLE_AUTHORIZE, application: ['GetItem'] };
+/** Revoking the pending invitations a removed or demoted member created that their new role cannot grant. */
+const INVITATIONS_OF_A_FORMER_GRANTER: RowAccess = { invitationsOfOrganization: ['Query'], invitation: ['UpdateItem'] };
 /** A new console session (a sign-in or sign-up). */
 const CONSOLE_SESSION_START: RowAccess = { consoleSession: ['PutItem'] };
 /**
  * Joining through an invitation (functions/data/console-repo.ts acceptInvitation): the invitation read
- * and spent, the organisation's existence checked, the membership put and, for the owner role, the
- * owner count raised, in one transaction; then the organisation and membership read for the answer,
- * and the audit row.
+ * and spent, the organisation's existence and its creator's role checked, the membership put and,
+ * for the owner role, the owner count raised, in one transaction (the creator's membership read
+ * before it); then the organisation and membership read for the answer, and the audit row.
  */
 const INVITATION_ACCEPT: RowAccess = { invitation: ['GetItem', 'UpdateItem'], organization: ['GetItem', 'ConditionCheckItem', 'PutItem', 'UpdateItem'], audit: ['PutItem'] };
 /** An application's keys (one gsi1 Query), and each key's metering rows (one BatchGetItem per key). */
@@ -236,7 +245,8 @@ export const ROUTE_ROWS: Partial<Record<RouteId, readonly RowAccess[] | { wholeT
 
   // ---------- the console: sign-in (auth none), then session routes (SESSION_AUTH_ROWS added) ----------
   // Password sign-in (local identity; refused before any read where Cognito signs in): the attempt
-  // counted per e-mail and per address, the user by e-mail address, the new session.
+  // counted per address, per e-mail and per both (taken back when it succeeds), the user by e-mail
+  // address, the new session.
   'console.auth.login': [{ signInWindow: ['UpdateItem'], userEmail: ['GetItem'], user: ['GetItem'] }, CONSOLE_SESSION_START],
   // Sign-up by invitation (local identity): counted like a sign-in, the invitation and its
   // organisation read, the user and its e-mail row created in one transaction, the session, the joining.
@@ -269,10 +279,12 @@ export const ROUTE_ROWS: Partial<Record<RouteId, readonly RowAccess[] | { wholeT
   ],
   'console.members.list': [CONSOLE_AUTHORIZE, { organization: ['Query'], user: ['BatchGetItem'] }],
   // The member read, then the role changed with the owner count in one transaction.
-  'console.members.update': [CONSOLE_AUTHORIZE, { organization: ['GetItem', 'UpdateItem'] }],
-  'console.members.remove': [CONSOLE_AUTHORIZE, { organization: ['GetItem', 'DeleteItem', 'UpdateItem'] }],
+  // Then the member's pending invitations their new role cannot grant revoked (one gsi1 Query, an UpdateItem each).
+  'console.members.update': [CONSOLE_AUTHORIZE, { organization: ['GetItem', 'UpdateItem'] }, INVITATIONS_OF_A_FORMER_GRANTER],
+  'console.members.remove': [CONSOLE_AUTHORIZE, { organization: ['GetItem', 'DeleteItem', 'UpdateItem'] }, INVITATIONS_OF_A_FORMER_GRANTER],
   'console.invitations.create': [CONSOLE_AUTHORIZE, { invitation: ['PutItem'] }],
-  'console.invitations.list': [CONSOLE_AUTHORIZE, { invitationsOfOrganization: ['Query'] }],
+  // With the members (one Query), to leave out invitations their creator may no longer grant.
+  'console.invitations.list': [CONSOLE_AUTHORIZE, { invitationsOfOrganization: ['Query'], organization: ['Query'] }],
   'console.invitations.revoke': [CONSOLE_AUTHORIZE, { invitationsOfOrganization: ['Query'], invitation: ['UpdateItem'] }],
   'console.invitations.accept': [INVITATION_ACCEPT],
   'console.applications.list': [CONSOLE_AUTHORIZE, { applicationsOfOrganization: ['Query'] }],
@@ -310,14 +322,31 @@ export const ROUTE_ROWS: Partial<Record<RouteId, readonly RowAccess[] | { wholeT
  * plus ACCESS_TOKEN_ROWS when a tool's route takes an item (invokeRoute resolves the access token as
  * the item routes' middleware does). Computed from the entries above, never listed by hand.
  */
-ROUTE_ROWS['mcp.call'] = MCP_TOOLS.flatMap((tool): readonly RowAccess[] => {
-  const route = routeById(tool.route);
-  // A route without dataAccess touches only the key's rows (authenticate), which mcp.call has anyway.
+ROUTE_ROWS['mcp.call'] = MCP_TOOLS.flatMap((tool) => inlineRouteRows(tool.route, `MCP tool ${tool.name}`));
+
+/**
+ * The Plaid-compatible API (`plaid.call`, functions/surfaces/plaid) likewise runs the REST handlers
+ * of the routes its endpoints wrap (PLAID_ENDPOINT_ROUTES) in its own function: the union of their
+ * entries. Its own rows on top, all under `APP#`: the Plaid-shaped webhook endpoints it registers
+ * (`webhook` on /link/token/create, `options.webhook` on /sandbox/public_token/create) and the
+ * environment's Plaid webhook keys (created at such a registration, read by
+ * /webhook_verification_key/get).
+ */
+ROUTE_ROWS['plaid.call'] = [...PLAID_SURFACE_ROUTES.flatMap((id) => inlineRouteRows(id, 'The Plaid-compatible API')), ENDPOINT_REGISTRATION, PLAID_WEBHOOK_KEYS];
+
+/**
+ * The rows a function touches when it runs a route's handler inline (invokeRoute): the route's entry,
+ * plus ACCESS_TOKEN_ROWS when it takes an item (invokeRoute resolves the access token as the item
+ * routes' middleware does).
+ */
+function inlineRouteRows(id: RouteId, caller: string): readonly RowAccess[] {
+  const route = routeById(id);
+  // A route without dataAccess touches only the key's rows (authenticate), which the caller has anyway.
   if (!route.dataAccess) return [];
-  const rows = ROUTE_ROWS[tool.route];
-  if (!rows || 'wholeTable' in rows) throw new Error(`MCP tool ${tool.name}: its route ${tool.route} needs its rows in ROUTE_ROWS, by partition`);
+  const rows = ROUTE_ROWS[id];
+  if (!rows || 'wholeTable' in rows) throw new Error(`${caller}: the route ${id} it runs needs its rows in ROUTE_ROWS, by partition`);
   return route.item ? [ACCESS_TOKEN_ROWS, ...rows] : rows;
-});
+}
 
 /** One table statement: actions on the table (or one of its indexes), limited to these partitions. */
 export interface LeadingKeyGrant {
@@ -417,6 +446,15 @@ function withMcpServer(routes: readonly RouteId[]): readonly RouteId[] {
 }
 
 /**
+ * A capability's routes, plus the MCP server and the Plaid-compatible API (`plaid.call`) when they run
+ * one of them: each reaches what the routes it runs reach.
+ */
+function withSurfaces(routes: readonly RouteId[]): readonly RouteId[] {
+  const withMcp = withMcpServer(routes);
+  return PLAID_SURFACE_ROUTES.some((id) => routes.includes(id)) && !routes.includes('plaid.call') ? [...withMcp, 'plaid.call'] : withMcp;
+}
+
+/**
  * The routes whose code reaches an item's connector or creates an item through one: Link's consent
  * steps, the sandbox's item creation, the item routes that ask the institution, the statement upload,
  * removal (which revokes the consent) and GraphQL (whose resolvers run those item routes' code).
@@ -449,6 +487,11 @@ const WEBHOOK_SECRET_ROUTES: readonly RouteId[] = [
 ];
 /** The routes that open an item's provider secrets (withConnector) or seal new ones (Link, OAuth's pending values). */
 const PROVIDER_SECRET_ROUTES: readonly RouteId[] = [...CONNECTOR_ROUTES, 'link.oauth.start'];
+/**
+ * The routes that create a Plaid webhook key (registering a Plaid-shaped endpoint) or open one: the
+ * Plaid-compatible API only (functions/app/plaid-webhook-keys.ts).
+ */
+const PLAID_WEBHOOK_KEY_ROUTES: readonly RouteId[] = ['plaid.call'];
 
 /**
  * Background capabilities a route's code may use, each listing exactly the routes whose code reaches
@@ -463,7 +506,7 @@ export const ROUTE_CAPABILITIES = {
    * which queues a new item's history load, and in update mode leaves the sync to the refresh worker
    * while a refresh holds the item.
    */
-  refreshQueue: withMcpServer([
+  refreshQueue: withSurfaces([
     'items.refresh',
     'link.connect',
     'link.mfa',
@@ -474,31 +517,31 @@ export const ROUTE_CAPABILITIES = {
     'console.items.refresh',
   ]),
   /** `DeliveryStarter.start`: replayEvent starts a WebhookDelivery execution per new delivery. */
-  deliveryWorkflow: withMcpServer(['webhooks.events.replay', 'console.webhooks.events.replay']),
+  deliveryWorkflow: withSurfaces(['webhooks.events.replay', 'console.webhooks.events.replay']),
   /**
    * `KeyProvider.generateDataKey` and `decryptDataKey`: the routes that create, rotate or show the
-   * webhook signing secret (ensureSecret, rotateSecret), including link.token.create with a webhook.
+   * webhook signing secret (ensureSecret, rotateSecret), including link.token.create with a webhook;
+   * every route that reaches an item's connector, which opens the item's provider secrets
+   * (functions/app/item-source.ts withConnector), and Link, which seals new ones; and the
+   * Plaid-compatible API, which creates and opens the Plaid webhook keys.
    */
-  /**
-   * `KeyProvider.generateDataKey` and `decryptDataKey`, purpose `provider_secrets`: every route that
-   * reaches an item's connector opens the item's provider secrets (functions/app/item-source.ts
-   * withConnector), and Link seals new ones.
-   */
-  secretsKey: withMcpServer([...WEBHOOK_SECRET_ROUTES, ...PROVIDER_SECRET_ROUTES]),
+  secretsKey: withSurfaces([...WEBHOOK_SECRET_ROUTES, ...PROVIDER_SECRET_ROUTES, ...PLAID_WEBHOOK_KEY_ROUTES]),
   /** Of those, the routes that seal or open webhook signing secrets (purpose `webhook_secret`, functions/app/webhooks.ts). */
-  webhookSecrets: withMcpServer(WEBHOOK_SECRET_ROUTES),
+  webhookSecrets: withSurfaces(WEBHOOK_SECRET_ROUTES),
   /** Of those, the routes that seal or open an item's provider secrets (purpose `provider_secrets`, functions/app/provider-secrets.ts). */
-  providerSecrets: withMcpServer(PROVIDER_SECRET_ROUTES),
+  providerSecrets: withSurfaces(PROVIDER_SECRET_ROUTES),
+  /** Of those, the routes that seal or open Plaid webhook keys (purpose `plaid_webhook_key`, functions/app/plaid-webhook-keys.ts). */
+  plaidWebhookKeys: PLAID_WEBHOOK_KEY_ROUTES,
   /**
    * `ConnectorConfigSource.load`: the routes that reach a live connector (Link, and the item routes
    * that ask the item's connector: balances, identity, liabilities, holdings, assets, uploads, removal).
    */
-  connectorConfig: withMcpServer([...CONNECTOR_ROUTES, 'link.method', 'link.oauth.start']),
+  connectorConfig: withSurfaces([...CONNECTOR_ROUTES, 'link.method', 'link.oauth.start']),
   /**
    * `ModelPort.refine`: the AI routes (functions/app/ai.ts). On a stage with a model
    * (StageConfig.ai.model) they get its id and `bedrock:InvokeModel` on it, and carry the Bedrock SDK.
    */
-  model: withMcpServer([
+  model: withSurfaces([
     'ai.categorize',
     'ai.subscriptions',
     'ai.cashflow',
@@ -539,16 +582,28 @@ export const WEBHOOK_SECRET_PURPOSE = 'webhook_secret';
  */
 export const PROVIDER_SECRET_CONTEXT_KEYS: readonly string[] = ['application_id', 'environment', 'item_id', 'purpose'];
 export const PROVIDER_SECRET_PURPOSE = 'provider_secrets';
-/** Every key either context may carry: a grant's context keys must all be among them. */
-export const SECRETS_CONTEXT_KEYS: readonly string[] = [...new Set([...WEBHOOK_SECRET_CONTEXT_KEYS, ...PROVIDER_SECRET_CONTEXT_KEYS])];
-/** Either context: the workers' grants (dispatch and delivery sign, the refresh worker opens provider tokens). */
+/**
+ * The private halves of the keys that sign Plaid-shaped webhooks (functions/app/plaid-webhook-keys.ts
+ * keyContext): the context adds the key's id, `kid`.
+ */
+export const PLAID_WEBHOOK_KEY_CONTEXT_KEYS: readonly string[] = ['application_id', 'environment', 'kid', 'purpose'];
+export const PLAID_WEBHOOK_KEY_PURPOSE = 'plaid_webhook_key';
+/** Every key any of these contexts may carry: a grant's context keys must all be among them. */
+export const SECRETS_CONTEXT_KEYS: readonly string[] = [...new Set([...WEBHOOK_SECRET_CONTEXT_KEYS, ...PROVIDER_SECRET_CONTEXT_KEYS, ...PLAID_WEBHOOK_KEY_CONTEXT_KEYS])];
+/** Webhook and provider secrets: the refresh worker's grant (it opens provider tokens and seals rotated ones). */
 export const SECRETS_KEY_CONDITIONS = secretsKeyConditions([WEBHOOK_SECRET_PURPOSE, PROVIDER_SECRET_PURPOSE]);
+/**
+ * What signs a webhook delivery: the webhook secrets (FC-Signature) and the Plaid webhook keys
+ * (Plaid-Verification), opened only. The dispatch and delivery workers' grant.
+ */
+export const DELIVERY_SIGNING_KEY_CONDITIONS = secretsKeyConditions([WEBHOOK_SECRET_PURPOSE, PLAID_WEBHOOK_KEY_PURPOSE]);
 
 /** The secrets-key grant's conditions for these purposes: the purpose itself, and only the context keys they carry. */
 export function secretsKeyConditions(purposes: readonly string[]) {
   const keys = [
     ...(purposes.includes(WEBHOOK_SECRET_PURPOSE) ? WEBHOOK_SECRET_CONTEXT_KEYS : []),
     ...(purposes.includes(PROVIDER_SECRET_PURPOSE) ? PROVIDER_SECRET_CONTEXT_KEYS : []),
+    ...(purposes.includes(PLAID_WEBHOOK_KEY_PURPOSE) ? PLAID_WEBHOOK_KEY_CONTEXT_KEYS : []),
   ];
   return {
     StringEquals: { 'kms:EncryptionContext:purpose': [...purposes] },
@@ -558,12 +613,16 @@ export function secretsKeyConditions(purposes: readonly string[]) {
 
 /**
  * A route's secrets-key conditions: only the purposes its code seals or opens
- * (ROUTE_CAPABILITIES.webhookSecrets, .providerSecrets), so the console's webhook routes, say, cannot
- * unwrap an item's provider tokens sealed under the same key.
+ * (ROUTE_CAPABILITIES.webhookSecrets, .providerSecrets, .plaidWebhookKeys), so the console's webhook
+ * routes, say, cannot unwrap an item's provider tokens sealed under the same key.
  */
 export function routeSecretsKeyConditions(routeId: string) {
-  const has = (capability: 'webhookSecrets' | 'providerSecrets') => (ROUTE_CAPABILITIES[capability] as readonly string[]).includes(routeId);
-  const purposes = [...(has('webhookSecrets') ? [WEBHOOK_SECRET_PURPOSE] : []), ...(has('providerSecrets') ? [PROVIDER_SECRET_PURPOSE] : [])];
+  const has = (capability: 'webhookSecrets' | 'providerSecrets' | 'plaidWebhookKeys') => (ROUTE_CAPABILITIES[capability] as readonly string[]).includes(routeId);
+  const purposes = [
+    ...(has('webhookSecrets') ? [WEBHOOK_SECRET_PURPOSE] : []),
+    ...(has('providerSecrets') ? [PROVIDER_SECRET_PURPOSE] : []),
+    ...(has('plaidWebhookKeys') ? [PLAID_WEBHOOK_KEY_PURPOSE] : []),
+  ];
   if (purposes.length === 0) throw new Error(`${routeId} holds no secrets-key purpose`);
   return secretsKeyConditions(purposes);
 }

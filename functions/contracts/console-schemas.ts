@@ -298,6 +298,10 @@ export const ListAuditAnswer = /* @__PURE__ */ (() =>
         reason: z.string().nullable(),
         client_address: z.string(),
         user_agent: z.string(),
+        /** How many calls the entry stands for: a session's repeated denials of one action within a minute share one entry. */
+        repeats: z.number().int().min(1),
+        /** When the last of those repeats came; null for an entry that stands for one call. */
+        last_at: z.string().nullable(),
       }),
     ),
     next_cursor: z.string().nullable(),

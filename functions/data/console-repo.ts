@@ -352,9 +352,11 @@ export type InvitationAcceptance = 'accepted' | 'already_member' | 'spent';
 
 /**
  * Spends the invitation and makes the user a member with its role, in one transaction: the
- * invitation's conditional status change makes it single-use however many accepts race.
+ * invitation's conditional status change makes it single-use however many accepts race. With
+ * `creatorRoles`, the invitation's creator must still be a member with one of those roles, checked
+ * in the same transaction (a creator removed or demoted meanwhile leaves it `spent`, unused).
  */
-export async function acceptInvitation(deps: Deps, inv: InvitationRecord, userId: string, now: number): Promise<InvitationAcceptance> {
+export async function acceptInvitation(deps: Deps, inv: InvitationRecord, userId: string, now: number, creatorRoles?: readonly ConsoleRole[]): Promise<InvitationAcceptance> {
   const table = deps.config.tableName;
   const at = new Date(now).toISOString();
   const spend = {
@@ -379,9 +381,27 @@ export async function acceptInvitation(deps: Deps, inv: InvitationRecord, userId
     },
   ];
   if (inv.role === 'owner') items.push(ownerJoins(table, inv.organizationId));
+  let creatorCheck: number | undefined;
+  if (creatorRoles) {
+    // No role may grant it: nobody's membership can satisfy the check.
+    if (creatorRoles.length === 0) return 'spent';
+    const creator = keys.membership(inv.organizationId, inv.createdBy);
+    const roleValues = Object.fromEntries(creatorRoles.map((role, i) => [`:granting${i}`, role]));
+    creatorCheck = items.length;
+    items.push({
+      ConditionCheck: {
+        TableName: table,
+        Key: { pk: creator.pk, sk: creator.sk },
+        ConditionExpression: `#role IN (${Object.keys(roleValues).join(', ')})`,
+        ExpressionAttributeNames: { '#role': 'role' },
+        ExpressionAttributeValues: roleValues,
+      },
+    });
+  }
   const codes = await transact(deps, items);
   if (!codes) return 'accepted';
   if (codes[0] === 'ConditionalCheckFailed' || codes[1] === 'ConditionalCheckFailed') return 'spent';
+  if (creatorCheck !== undefined && codes[creatorCheck] === 'ConditionalCheckFailed') return 'spent';
   if (codes[2] === 'ConditionalCheckFailed') {
     // A member already: the invitation is used up all the same, the role they have stays.
     return (await writeIf(() => deps.ddb.send(new UpdateCommand(spend.Update)))) ? 'already_member' : 'spent';
@@ -444,6 +464,10 @@ export interface AuditEntry {
   clientAddress: string;
   /** At most 200 characters. */
   userAgent: string;
+  /** A denied entry standing for a session's repeated denials of one action (countAuditRepeat): how many, 1 when absent. */
+  repeats?: number;
+  /** ISO timestamp of the last of those repeats. */
+  lastAt?: string;
 }
 
 const auditFromRow = (r: Row): AuditEntry => ({
@@ -459,6 +483,8 @@ const auditFromRow = (r: Row): AuditEntry => ({
   ...(r.reason ? { reason: r.reason } : {}),
   clientAddress: r.client_address,
   userAgent: r.user_agent,
+  ...(typeof r.repeats === 'number' ? { repeats: r.repeats } : {}),
+  ...(typeof r.last_at === 'string' ? { lastAt: r.last_at } : {}),
 });
 
 export async function putAuditEntry(deps: Deps, entry: AuditEntry): Promise<void> {
@@ -482,6 +508,81 @@ export async function putAuditEntry(deps: Deps, entry: AuditEntry): Promise<void
         expires_at: Math.ceil(Date.parse(entry.at) / 1000) + AUDIT_RETENTION_DAYS * 86_400,
       },
     }),
+  );
+}
+
+/** Where one audit entry is: its organisation, and its time and request id (the sort key). */
+export interface AuditEntryRef {
+  organizationId: string;
+  at: string;
+  requestId: string;
+}
+
+/**
+ * Adds ids to an audit entry's target that were known only after it was written (what the audited
+ * action created). False when the entry is not there.
+ */
+export async function addAuditTarget(deps: Deps, ref: AuditEntryRef, ids: Record<string, string>): Promise<boolean> {
+  const entries = Object.entries(ids);
+  if (entries.length === 0) return true;
+  return writeIf(() =>
+    deps.ddb.send(
+      new UpdateCommand({
+        TableName: deps.config.tableName,
+        Key: keys.auditEntry(ref.organizationId, ref.at, ref.requestId),
+        UpdateExpression: `SET ${entries.map((_, i) => `#target.#id${i} = :id${i}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#target': 'target', ...Object.fromEntries(entries.map(([name], i) => [`#id${i}`, name])) },
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([, value], i) => [`:id${i}`, value])),
+      }),
+    ),
+  );
+}
+
+/** One window of a session's denials of one action in one organisation (functions/app/console/authorize.ts). */
+export interface DenialWindow {
+  sessionHash: string;
+  organizationId: string;
+  action: string;
+  windowStart: number;
+  windowMs: number;
+}
+
+/**
+ * Names `entry` as the audit entry that stands for the window's denials, unless the window has one
+ * already. Null when `entry` is now that entry (the caller writes it); else the one the window has.
+ * One UpdateItem on a marker row in the session's partition, which expires with the window.
+ */
+export async function claimDenialWindow(deps: Deps, window: DenialWindow, entry: AuditEntryRef): Promise<AuditEntryRef | null> {
+  const mine = keys.auditEntry(entry.organizationId, entry.at, entry.requestId).sk;
+  const res = await deps.ddb.send(
+    new UpdateCommand({
+      TableName: deps.config.tableName,
+      Key: keys.consoleDeniedWindow(window.sessionHash, window.organizationId, window.action, window.windowStart),
+      UpdateExpression: 'SET audit_at = if_not_exists(audit_at, :at), audit_request_id = if_not_exists(audit_request_id, :rid), expires_at = :expires',
+      ExpressionAttributeValues: { ':at': entry.at, ':rid': entry.requestId, ':expires': Math.ceil((window.windowStart + 2 * window.windowMs) / 1000) },
+      ReturnValues: 'ALL_NEW',
+    }),
+  );
+  const standing = { organizationId: entry.organizationId, at: String(res.Attributes?.audit_at), requestId: String(res.Attributes?.audit_request_id) };
+  return keys.auditEntry(standing.organizationId, standing.at, standing.requestId).sk === mine ? null : standing;
+}
+
+/**
+ * Counts one more denial on the entry that stands for them (`repeats`, and when and by which request
+ * the last one came). False when that entry is not written yet (its request is still on its way).
+ */
+export async function countAuditRepeat(deps: Deps, ref: AuditEntryRef, last: { at: string; requestId: string }): Promise<boolean> {
+  return writeIf(() =>
+    deps.ddb.send(
+      new UpdateCommand({
+        TableName: deps.config.tableName,
+        Key: keys.auditEntry(ref.organizationId, ref.at, ref.requestId),
+        UpdateExpression: 'SET repeats = if_not_exists(repeats, :one) + :one, last_at = :at, last_request_id = :rid',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':one': 1, ':at': last.at, ':rid': last.requestId },
+      }),
+    ),
   );
 }
 

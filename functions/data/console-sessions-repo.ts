@@ -1,5 +1,6 @@
 // Console people and their sign-ins: users (one per e-mail address), the Cognito identities bound
-// to them, console sessions and the fixed-window counters that throttle sign-in attempts.
+// to them, console sessions and the fixed-window counters that throttle sign-in attempts and a
+// session's console calls.
 //
 // A user is three kinds of rows written in one transaction: USER (the person), USEREMAIL (one row
 // per lower-cased address, so two users can never share one: the put is conditional) and, for a
@@ -296,25 +297,68 @@ export async function deleteSession(deps: Deps, tokenHash: string): Promise<void
 
 // ---------- sign-in throttling ----------
 
-/**
- * Counts one sign-in attempt in a fixed window per e-mail address or client address; false (and
- * nothing counted) when the window already holds `limit` attempts. One conditional write on a
- * small row that expires on its own (as the Link page's call counter does).
- */
-export async function countSignInAttempt(
-  deps: Deps,
-  counter: { scope: 'email' | 'address'; id: string; windowStart: number; windowMs: number },
-  limit: number,
-): Promise<boolean> {
+/** A sign-in counter: per e-mail address, per client address, or per e-mail address from one client address. */
+export interface SignInCounter {
+  scope: 'email' | 'address' | 'email-address';
+  id: string;
+  windowStart: number;
+  windowMs: number;
+}
+
+const signInCounterKey = (counter: SignInCounter) => {
   const id = counter.scope === 'email' ? normaliseEmail(counter.id) : counter.id;
+  return keys.signInWindow(counter.scope, sha256Hex(`${counter.scope}:${id}`), counter.windowStart);
+};
+
+/**
+ * Counts one sign-in attempt in a fixed window of its counter; false (and nothing counted) when the
+ * window already holds `limit` attempts. One conditional write on a small row that expires on its
+ * own (as the Link page's call counter does).
+ */
+export async function countSignInAttempt(deps: Deps, counter: SignInCounter, limit: number): Promise<boolean> {
   return writeIf(() =>
     deps.ddb.send(
       new UpdateCommand({
         TableName: deps.config.tableName,
-        Key: keys.signInWindow(counter.scope, sha256Hex(`${counter.scope}:${id}`), counter.windowStart),
+        Key: signInCounterKey(counter),
         UpdateExpression: 'ADD attempts :one SET expires_at = :expires',
         ConditionExpression: 'attribute_not_exists(attempts) OR attempts < :limit',
         ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':expires': Math.ceil((counter.windowStart + 2 * counter.windowMs) / 1000) },
+      }),
+    ),
+  );
+}
+
+/** Takes back one attempt countSignInAttempt counted (one that turned out not to count: a success). */
+export async function uncountSignInAttempt(deps: Deps, counter: SignInCounter): Promise<void> {
+  await writeIf(() =>
+    deps.ddb.send(
+      new UpdateCommand({
+        TableName: deps.config.tableName,
+        Key: signInCounterKey(counter),
+        UpdateExpression: 'ADD attempts :minusOne',
+        ConditionExpression: 'attempts > :zero',
+        ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
+      }),
+    ),
+  );
+}
+
+// ---------- console call throttling ----------
+
+/**
+ * Counts one console call of a session in a fixed window; false (and nothing counted) when the
+ * window already holds `limit` calls. A row in the session's own partition that expires on its own.
+ */
+export async function countSessionRequest(deps: Deps, window: { tokenHash: string; windowStart: number; windowMs: number }, limit: number): Promise<boolean> {
+  return writeIf(() =>
+    deps.ddb.send(
+      new UpdateCommand({
+        TableName: deps.config.tableName,
+        Key: keys.consoleSessionWindow(window.tokenHash, window.windowStart),
+        UpdateExpression: 'ADD requests :one SET expires_at = :expires',
+        ConditionExpression: 'attribute_not_exists(requests) OR requests < :limit',
+        ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':expires': Math.ceil((window.windowStart + 2 * window.windowMs) / 1000) },
       }),
     ),
   );

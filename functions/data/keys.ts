@@ -48,7 +48,8 @@
 // |               |                     |          |                     |                   | on start, in order per item                 |
 //
 // Console (see docs/console.md): User USER#<user_id>/USER; UserEmail USEREMAIL#<sha256(email)>/USEREMAIL;
-// UserIdentity USERID#<provider>#<sub>/USERID; Session SESSION#<sha256(token)>/SESSION (TTL);
+// UserIdentity USERID#<provider>#<sub>/USERID; Session SESSION#<sha256(token)>/SESSION (TTL), with its
+// call counter SESSION#<sha256(token)>/W#<start> (TTL) and denial markers SESSION#<sha256(token)>/DENIED#<start>#<org>#<action> (TTL);
 // SignInWindow SIGNIN#<scope>#<sha256>/W#<start> (TTL); SignInState SIGNIN#state#<sha256(state)>/STATE
 // (TTL); Organization ORG#<org>/ORG; Membership ORG#<org>/MEMBER#<user> (gsi1 USERORGS#<user>/<org>); OwnerCount ORG#<org>/OWNERS; Invitation
 // INVITE#<sha256(token)>/INVITE (gsi1 ORGINVITES#<org>/<created>#<id>, TTL); Application rows gain
@@ -209,8 +210,17 @@ export const keys = {
   /** A Cognito identity (`sub`) bound to a user. */
   userIdentity: (provider: string, subject: string) => ({ pk: `USERID#${provider}#${subject}`, sk: 'USERID' }),
   consoleSession: (tokenHash: string) => ({ pk: `SESSION#${tokenHash}`, sk: 'SESSION' }),
+  // Console abuse limits (functions/app/console/session.ts, authorize.ts): rows of a session's own
+  // partition, each expiring on its own (TTL).
+  /** Fixed-window counter of a session's console calls. */
+  consoleSessionWindow: (tokenHash: string, windowStart: number) => ({ pk: `SESSION#${tokenHash}`, sk: `W#${windowStart}` }),
+  /** Which audit row stands for a session's denials of one action in one organisation in one minute. */
+  consoleDeniedWindow: (tokenHash: string, organizationId: string, action: string, windowStart: number) => ({
+    pk: `SESSION#${tokenHash}`,
+    sk: `DENIED#${windowStart}#${organizationId}#${action}`,
+  }),
   /** Fixed-window counter of sign-in attempts per e-mail or client address (TTL). */
-  signInWindow: (scope: 'email' | 'address', idHash: string, windowStart: number) => ({ pk: `SIGNIN#${scope}#${idHash}`, sk: `W#${windowStart}` }),
+  signInWindow: (scope: 'email' | 'address' | 'email-address', idHash: string, windowStart: number) => ({ pk: `SIGNIN#${scope}#${idHash}`, sk: `W#${windowStart}` }),
   /** A Cognito sign-in under way: its PKCE verifier, kept until the callback (TTL; under SIGNIN# like the counters). */
   signInState: (stateHash: string) => ({ pk: `SIGNIN#state#${stateHash}`, sk: 'STATE' }),
   organization: (orgId: string) => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),

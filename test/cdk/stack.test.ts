@@ -30,6 +30,8 @@ import {
   ROW_FAMILIES,
   SECRETS_KEY_ACTIONS,
   SECRETS_KEY_CONDITIONS,
+  DELIVERY_SIGNING_KEY_CONDITIONS,
+  PLAID_WEBHOOK_KEY_PURPOSE,
   TABLE_KEY_ACTIONS,
   PROVIDER_SECRET_PURPOSE,
   WEBHOOK_SECRET_PURPOSE,
@@ -363,20 +365,21 @@ describe.each(STAGES)('the %s stack', (stage) => {
           .sort();
       // items/refresh, and the routes that connect an item (the Link page's connect and MFA steps, the
       // sandbox public token): a new item's history load, and a busy item's sync, go to the worker.
-      // The console's item refresh too.
-      expect(declaring('ItemRefreshQueueArn')).toEqual(['RoutesConsole', 'RoutesHostedLink', 'RoutesItems', 'RoutesSandbox']);
-      expect(declaring('ItemRefreshQueueUrl')).toEqual(['RoutesConsole', 'RoutesHostedLink', 'RoutesItems', 'RoutesSandbox']);
+      // The console's item refresh too, and the Plaid-compatible API (/transactions/refresh, /sandbox/public_token/create).
+      expect(declaring('ItemRefreshQueueArn')).toEqual(['RoutesConsole', 'RoutesHostedLink', 'RoutesItems', 'RoutesPlaid', 'RoutesSandbox']);
+      expect(declaring('ItemRefreshQueueUrl')).toEqual(['RoutesConsole', 'RoutesHostedLink', 'RoutesItems', 'RoutesPlaid', 'RoutesSandbox']);
       // The MCP server runs link/token/create (create_link_url), which opens the secret of a webhook it
       // names; every stack with a route that reaches an item's connector opens provider secrets; the
-      // console creates endpoints and rotates the signing secret.
+      // console creates endpoints and rotates the signing secret; the Plaid-compatible API does all of
+      // these and creates and opens Plaid webhook keys.
       expect(declaring('SecretsKeyArn')).toEqual([
         'RoutesAccounts', 'RoutesAssets', 'RoutesConsole', 'RoutesGraphQL', 'RoutesHostedLink', 'RoutesIdentity', 'RoutesInvestments',
-        'RoutesItems', 'RoutesLiabilities', 'RoutesLink', 'RoutesMCP', 'RoutesSandbox', 'RoutesWebhooks',
+        'RoutesItems', 'RoutesLiabilities', 'RoutesLink', 'RoutesMCP', 'RoutesPlaid', 'RoutesSandbox', 'RoutesWebhooks',
       ]);
       // The stage's connector credentials go to the same stacks, minus the ones that only seal webhook secrets.
       expect(declaring('ConnectorSecretArn')).toEqual([
         'RoutesAccounts', 'RoutesAssets', 'RoutesGraphQL', 'RoutesHostedLink', 'RoutesIdentity', 'RoutesInvestments',
-        'RoutesItems', 'RoutesLiabilities', 'RoutesMCP', 'RoutesSandbox',
+        'RoutesItems', 'RoutesLiabilities', 'RoutesMCP', 'RoutesPlaid', 'RoutesSandbox',
       ]);
       // webhooks/events/replay (and the console's) starts a WebhookDelivery execution per new delivery.
       expect(declaring('WebhookDeliveryStateMachineArn')).toEqual(['RoutesConsole', 'RoutesWebhooks']);
@@ -643,7 +646,8 @@ describe.each(STAGES)('the %s stack', (stage) => {
         'table dynamodb:GetItem': ['KEY#*', 'APP#*', 'SESSION#*'],
         'table dynamodb:BatchGetItem': ['KEY#*', 'ORG#*'],
         'gsi1 dynamodb:Query': ['APPKEYS#*'],
-        'table dynamodb:UpdateItem': ['KEY#*', 'SESSION#*'],
+        // AUDIT#: a repeated refusal is counted on the audit row of the first.
+        'table dynamodb:UpdateItem': ['KEY#*', 'SESSION#*', 'AUDIT#*'],
         'table dynamodb:PutItem': ['AUDIT#*'],
         'table dynamodb:DeleteItem': ['SESSION#*'],
       });
@@ -651,7 +655,8 @@ describe.each(STAGES)('the %s stack', (stage) => {
         'table dynamodb:GetItem': ['APP#*', 'REQLOG#*#*#*#*', 'REQID#*', 'SESSION#*'],
         'table dynamodb:BatchGetItem': ['ORG#*'],
         'table dynamodb:Query': ['REQLOG#*#*#*#*'],
-        'table dynamodb:UpdateItem,dynamodb:DeleteItem': ['SESSION#*'],
+        'table dynamodb:UpdateItem': ['SESSION#*', 'AUDIT#*'],
+        'table dynamodb:DeleteItem': ['SESSION#*'],
         'table dynamodb:PutItem': ['AUDIT#*'],
       });
       expect(grants('console.session')).toEqual({
@@ -770,7 +775,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
       const sealing = [
         'accounts.balance.get', 'assets.get', 'console.webhooks.endpoints.create', 'console.webhooks.secret.rotate', 'graphql.query', 'identity.get', 'investments.holdings.get', 'investments.transactions.get',
         'items.remove', 'items.statements.upload', 'liabilities.get', 'link.connect', 'link.consent', 'link.mfa', 'link.oauth.complete',
-        'link.oauth.start', 'link.token.create', 'link.upload', 'mcp.call', 'sandbox.public_token.create', 'webhooks.endpoints.create',
+        'link.oauth.start', 'link.token.create', 'link.upload', 'mcp.call', 'plaid.call', 'sandbox.public_token.create', 'webhooks.endpoints.create',
         'webhooks.secret.rotate',
       ];
       expect([...ROUTE_CAPABILITIES.secretsKey].sort()).toEqual(sealing);
@@ -787,11 +792,15 @@ describe.each(STAGES)('the %s stack', (stage) => {
           if (s.resources.some((x) => JSON.stringify(x) === JSON.stringify(secretsKey))) {
             expect(s.actions.every((a) => SECRETS_KEY_ACTIONS.includes(a))).toBe(true);
             // Only data keys bound to the encryption contexts the code sends: webhook secrets, provider
-            // secrets, or (the workers and the routes that do both) either.
+            // secrets, or (the refresh worker and the routes that do both) either; the delivery
+            // workers' signing keys (webhook secrets and Plaid webhook keys); and the Plaid-compatible
+            // API's three.
             expect([
               SECRETS_KEY_CONDITIONS,
               secretsKeyConditions([WEBHOOK_SECRET_PURPOSE]),
               secretsKeyConditions([PROVIDER_SECRET_PURPOSE]),
+              DELIVERY_SIGNING_KEY_CONDITIONS,
+              secretsKeyConditions([WEBHOOK_SECRET_PURPOSE, PROVIDER_SECRET_PURPOSE, PLAID_WEBHOOK_KEY_PURPOSE]),
             ]).toContainEqual(s.conditions);
           }
         }
@@ -799,10 +808,11 @@ describe.each(STAGES)('the %s stack', (stage) => {
     });
 
     it('lets only items.refresh and the connecting routes (among API routes) and the scheduled-refresh worker send to the refresh queue', () => {
+      // The Plaid-compatible API runs items.refresh (/transactions/refresh) and sandbox.public_token.create.
       expect(rolesReaching(refs().refreshQueue, 'sqs:SendMessage')).toEqual(
         [
           ...routeRoles((r) =>
-            ['items.refresh', 'console.items.refresh', 'link.connect', 'link.consent', 'link.mfa', 'link.oauth.complete', 'link.upload', 'sandbox.public_token.create'].includes(r.id),
+            ['items.refresh', 'console.items.refresh', 'link.connect', 'link.consent', 'link.mfa', 'link.oauth.complete', 'link.upload', 'sandbox.public_token.create', 'plaid.call'].includes(r.id),
           ),
           ...workerRoles('scheduledRefresh'),
         ].sort(),

@@ -6,14 +6,17 @@
 // and nothing else changed, a non-member 404 with nothing changed at all. Then the edge itself: no
 // session cookie (401), a missing or wrong CSRF token and cross-site calls (403), the cookie's
 // attributes, a key shown once, the request id of an API error envelope found in the request log,
-// usage notices, and the console kept out of the request log and the public documents.
-import { QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+// usage notices, and the console kept out of the request log and the public documents. And what an
+// outside review's attack over HTTP found: invitations outliving their creator, floods of calls and
+// of refusals, a webhook URL's token in the audit log and endpoint lists, `/console//`.
+import { PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { ConsoleActor } from '../../functions/app/console/actor';
 import { createApplication } from '../../functions/app/console/applications';
 import { acceptInvitation, createInvitation } from '../../functions/app/console/invitations';
 import { createKey } from '../../functions/app/console/keys';
 import { createOrganization } from '../../functions/app/console/organizations';
+import { SESSION_REQUEST_LIMITS } from '../../functions/app/console/session';
 import { createWebhookEndpoint } from '../../functions/app/console/webhooks';
 import { fireWebhook } from '../../functions/app/item-state';
 import { PLANS } from '../../functions/contracts/limits';
@@ -380,6 +383,84 @@ describe('the edge: session, CSRF, same origin', () => {
     expect(page.text).toContain('<meta name="fc-console-identity" content="local">');
     const start = await stack.call('/console/api/auth/start', { method: 'GET', key: null });
     expect([start.status, start.json.error.code]).toEqual([400, 'sign_in_method_unavailable']);
+  });
+});
+
+describe('what an outside attack over HTTP found: invitations, floods, URL tokens, odd paths', () => {
+  it("stops an invitation whose creator is removed: it is no longer listed, and signing up with it joins nobody (410)", async () => {
+    const scene = await freshScene();
+    const email = uniqueEmail('joiner');
+    const invited = await consoleCall('console.invitations.create', { organization_id: scene.organizationId, email, role: 'admin' }, people.admin.session);
+    expect(invited.status).toBe(200);
+    const removed = await consoleCall('console.members.remove', { organization_id: scene.organizationId, user_id: people.admin.user.userId }, people.owner.session);
+    expect(removed.status).toBe(200);
+    const listed = await consoleCall('console.invitations.list', { organization_id: scene.organizationId }, people.owner.session);
+    expect(listed.json.invitations.map((i: Json) => i.invitation_id)).not.toContain(invited.json.invitation_id);
+    const signedUp = await consoleCall('console.auth.signup', { email, password: 'joiner-password-long', name: 'Joiner', invitation_token: tokenOf(invited.json.invitation_url) }, null);
+    expect([signedUp.status, signedUp.json.error?.code]).toEqual([410, 'invitation_expired']);
+    const members = await consoleCall('console.members.list', { organization_id: scene.organizationId }, people.owner.session);
+    expect(members.json.members.map((m: Json) => m.email)).not.toContain(email);
+  });
+
+  it('answers a session that floods the console 429 with Retry-After (the session gate counts every call)', async () => {
+    // A session of its own, so that the others are not slowed down.
+    const flooding = await signIn('viewer@example.com', 'viewer-password-long-enough');
+    // The window counters of the next two minutes, full already: the refusal does not depend on how fast this machine is.
+    const now = stack.deps.clock.now();
+    const { windowMs, perWindow } = SESSION_REQUEST_LIMITS;
+    for (let start = now - (now % windowMs); start < now + 120_000; start += windowMs) {
+      await stack.deps.ddb.send(new PutCommand({ TableName: stack.deps.config.tableName, Item: { ...keys.consoleSessionWindow(sha256Hex(flooding.cookie), start), requests: perWindow } }));
+    }
+    const refused = await consoleCall('console.members.list', { organization_id: localOrganizationId }, flooding);
+    expect([refused.status, refused.json.error?.code]).toEqual([429, 'rate_limit_exceeded']);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(windowMs / 1000);
+    // Every other session goes on.
+    expect((await consoleCall('console.members.list', { organization_id: localOrganizationId }, people.viewer.session)).status).toBe(200);
+  });
+
+  it("writes one audit row for a session's repeated refusals of one action, counting them", async () => {
+    const scene = await freshScene();
+    const body = { organization_id: scene.organizationId };
+    for (let i = 0; i < 20; i += 1) expect((await consoleCall('console.audit.list', body, people.viewer.session)).status).toBe(403);
+    const denied = (await auditOf(scene.organizationId)).filter((row) => row.outcome === 'denied');
+    // One row, or two when the calls straddled a minute: every refusal counted, none lost.
+    expect(denied.length).toBeLessThanOrEqual(2);
+    expect(denied.reduce((sum, row) => sum + Number(row.repeats ?? 1), 0)).toBe(20);
+    const listed = await consoleCall('console.audit.list', body, people.owner.session);
+    expect(listed.json.entries.filter((e: Json) => e.outcome === 'denied').reduce((sum: number, e: Json) => sum + e.repeats, 0)).toBe(20);
+  });
+
+  it("keeps a webhook URL's query out of the audit log (which names the endpoint instead) and masks it in every endpoint list", async () => {
+    const scene = await freshScene();
+    const scope = await scopeOf(scene);
+    const url = 'http://127.0.0.1:9/receiver?token=receiver-s3cret';
+    const created = await consoleCall('console.webhooks.endpoints.create', { ...scope, url }, people.developer.session);
+    expect(created.status).toBe(200);
+    const endpointId: string = created.json.endpoint.endpoint_id;
+    for (const caller of ['viewer', 'developer', 'owner'] as const) {
+      const listed = await consoleCall('console.webhooks.endpoints.list', scope, people[caller].session);
+      expect(listed.json.endpoints).toEqual([expect.objectContaining({ endpoint_id: endpointId, url: 'http://127.0.0.1:9/receiver?\u2026' })]);
+    }
+    const audit = await consoleCall('console.audit.list', { organization_id: scene.organizationId }, people.owner.session);
+    expect(audit.json.entries.find((e: Json) => e.action === 'console.webhooks.endpoints.create')?.target).toEqual({
+      organization_id: scene.organizationId,
+      application_id: scope.application_id,
+      environment: 'test',
+      url: 'http://127.0.0.1:9/receiver',
+      endpoint_id: endpointId,
+    });
+    expect(JSON.stringify(await auditOf(scene.organizationId))).not.toContain('receiver-s3cret');
+  });
+
+  it('answers /console// (no route, whatever the method) 404 route_not_found, as API Gateway would, not 405', async () => {
+    for (const method of ['GET', 'POST']) {
+      const res = await stack.call('/console//', { method, key: null });
+      expect([method, res.status, res.json.error?.code]).toEqual([method, 404, 'route_not_found']);
+    }
+    // A wrong method on a route's own path is still 405.
+    const wrongMethod = await stack.call('/console/', { method: 'POST', key: null });
+    expect([wrongMethod.status, wrongMethod.json.error?.code]).toEqual([405, 'method_not_allowed']);
   });
 });
 

@@ -1,11 +1,13 @@
 // The audit log against DynamoDB Local: every changing console action and every denied one leaves
 // a row (who, role, what, target, when, from where) kept 400 days; admins and owners read it newest
-// first, by time range, a page at a time.
+// first, by time range, a page at a time. A session's repeated denials of one action within a minute
+// share one row that counts them.
 import { listAudit } from '../../functions/app/console/audit';
 import { createApplication, listApplications } from '../../functions/app/console/applications';
 import { createKey } from '../../functions/app/console/keys';
 import { ApiError } from '../../functions/contracts/errors';
 import { embeddedDeps, manualClock } from '../support/embedded';
+import { DENIAL_WINDOW_MS } from '../../functions/app/console/authorize';
 import { actorOf, consoleWorld, expectConsoleError, rejectionOf, tableRows } from './console-fixtures';
 
 async function audited() {
@@ -40,6 +42,8 @@ describe('the audit log', () => {
       reason: null,
       client_address: '198.51.100.20',
       user_agent: admin.userAgent.slice(0, 200),
+      repeats: 1,
+      last_at: null,
     });
     expect(byRequest.get(viewer.requestId)).toMatchObject({
       role: 'viewer',
@@ -88,5 +92,63 @@ describe('the audit log', () => {
     expect((err as ApiError).code).toBe('invalid_field');
     const garbage = await rejectionOf(listAudit(deps, w.as('owner'), { organization_id: w.organizationId, cursor: 'not-a-cursor' }));
     expect((garbage as ApiError).code).toBe('invalid_field');
+  });
+});
+
+describe('repeated denials', () => {
+  it("collapse into one row per session, action and minute, counting them (repeats, last_at): a flood of refused calls is one row", async () => {
+    const { deps, w } = await audited();
+    const app = await createApplication(deps, w.as('admin'), { organization_id: w.organizationId, name: 'Flooded' });
+    deps.clock.set(Math.ceil(deps.clock.now() / DENIAL_WINDOW_MS) * DENIAL_WINDOW_MS + 1000);
+    const first = deps.clock.now();
+    const session = { sessionHash: 'flooding-session' };
+    const viewer = () => actorOf(w.members.viewer, session);
+    const firstActor = viewer();
+    await expectConsoleError(createKey(deps, firstActor, { application_id: app.application_id, environment: 'test' }), 'role_forbidden', 403);
+    for (let i = 1; i < 200; i += 1) {
+      deps.clock.advance(100);
+      await expectConsoleError(createKey(deps, viewer(), { application_id: app.application_id, environment: 'test' }), 'role_forbidden', 403);
+    }
+    const denied = () => listAudit(deps, w.as('owner'), { organization_id: w.organizationId, from: new Date(first).toISOString() }).then((p) => p.entries.filter((e) => e.outcome === 'denied'));
+    expect(await denied()).toEqual([
+      expect.objectContaining({
+        at: new Date(first).toISOString(),
+        request_id: firstActor.requestId,
+        action: 'console.keys.create',
+        repeats: 200,
+        last_at: new Date(first + 199 * 100).toISOString(),
+      }),
+    ]);
+    // Another action, another session, or the next minute: a row of its own.
+    await expectConsoleError(listAudit(deps, viewer(), { organization_id: w.organizationId }), 'role_forbidden', 403);
+    await expectConsoleError(createKey(deps, actorOf(w.members.viewer, { sessionHash: 'another-session' }), { application_id: app.application_id, environment: 'test' }), 'role_forbidden', 403);
+    deps.clock.set(first - 1000 + DENIAL_WINDOW_MS);
+    await expectConsoleError(createKey(deps, viewer(), { application_id: app.application_id, environment: 'test' }), 'role_forbidden', 403);
+    expect((await denied()).map((e) => [e.action, e.repeats]).sort()).toEqual(
+      [
+        ['console.keys.create', 200],
+        ['console.keys.create', 1],
+        ['console.keys.create', 1],
+        ['console.audit.list', 1],
+      ].sort(),
+    );
+    // The markers that tie a window to its row live in the session's partition and expire with the window.
+    const markers = (await tableRows(deps)).map((r) => JSON.parse(r)).filter((r) => r.pk === 'SESSION#flooding-session');
+    expect(markers.length).toBe(3);
+    // The last window began a minute after the first: two windows after its start at the latest.
+    for (const marker of markers) expect(marker.expires_at * 1000).toBeLessThanOrEqual(first - 1000 + 3 * DENIAL_WINDOW_MS);
+  });
+
+  it('loses no denial when many race: every one is counted on some row', async () => {
+    const { deps, w } = await audited();
+    const app = await createApplication(deps, w.as('admin'), { organization_id: w.organizationId, name: 'Raced' });
+    const from = new Date(deps.clock.now()).toISOString();
+    const results = await Promise.allSettled(
+      Array.from({ length: 30 }, () => createKey(deps, actorOf(w.members.developer, { sessionHash: 'racing-session' }), { application_id: app.application_id, environment: 'live' })),
+    );
+    expect(results.every((r) => r.status === 'rejected' && (r.reason as ApiError).code === 'role_forbidden')).toBe(true);
+    const denied = (await listAudit(deps, w.as('owner'), { organization_id: w.organizationId, from })).entries.filter((e) => e.outcome === 'denied');
+    expect(denied.reduce((sum, e) => sum + e.repeats, 0)).toBe(30);
+    expect(denied.length).toBeLessThan(30);
   });
 });

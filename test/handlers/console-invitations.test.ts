@@ -1,10 +1,21 @@
 // Invitations against DynamoDB Local: the token is shown once and stored only hashed; it expires
 // after 7 days by the clock; only the invited address may accept it; it is spent once however many
-// accepts race; it can be revoked.
+// accepts race; it can be revoked; it works only while its creator is a member who may grant it.
 import { sha256Hex } from '../../functions/core/api-keys';
 import { acceptInvitation, createInvitation, INVITATION_LIFETIME_MS, listInvitations, peekInvitation, revokeInvitation } from '../../functions/app/console/invitations';
+import { removeMember, updateMember } from '../../functions/app/console/members';
+import { signUpWithInvitation } from '../../functions/app/console/session';
+import type { LocalPasswordIdentity } from '../../functions/platform/console-identity';
 import { listMyOrganizations } from '../../functions/app/console/organizations';
-import { getInvitation, getMembership, listAuditEntries, ownerCount } from '../../functions/data/console-repo';
+import {
+  acceptInvitation as spendInvitation,
+  changeMemberRole,
+  getInvitation,
+  getMembership,
+  listAuditEntries,
+  ownerCount,
+  removeMember as deleteMembership,
+} from '../../functions/data/console-repo';
 import { createUser } from '../../functions/data/console-sessions-repo';
 import { embeddedDeps, manualClock } from '../support/embedded';
 import { actorOf, BASE_URL, consoleWorld, expectConsoleError, newUser, tableRows, tokenOf } from './console-fixtures';
@@ -127,5 +138,67 @@ describe('revoking an invitation', () => {
     const { deps, invitation } = await invited();
     const other = await consoleWorld(deps);
     await expectConsoleError(revokeInvitation(deps, other.as('owner'), { organization_id: other.organizationId, invitation_id: invitation.invitation_id }), 'invitation_not_found', 404);
+  });
+});
+
+describe('an invitation outlives its creator only while they may still grant it', () => {
+  /** Sign-up without scrypt work: these tests are about the invitation, not the password. */
+  const plainPasswords: LocalPasswordIdentity = { kind: 'local', hashPassword: async (p) => `plain:${p}`, verifyPassword: async (p, stored) => stored === `plain:${p}` };
+
+  it('is revoked when its creator is removed: no longer listed, opened or usable to sign up and join (410)', async () => {
+    const { deps, w, invitation, token } = await invited('admin', 'joiner@example.com');
+    await removeMember(deps, w.as('owner'), { organization_id: w.organizationId, user_id: w.members.admin.userId });
+    expect((await getInvitation(deps, sha256Hex(token)))?.status).toBe('revoked');
+    expect((await listInvitations(deps, w.as('owner'), { organization_id: w.organizationId })).invitations.map((i) => i.invitation_id)).not.toContain(invitation.invitation_id);
+    await expectConsoleError(peekInvitation(deps, token), 'invitation_expired', 410);
+    await expectConsoleError(
+      signUpWithInvitation(deps, { clientAddress: '192.0.2.10', userAgent: 'test', requestId: 'req_signup' }, { email: 'joiner@example.com', password: 'long enough password', name: 'Joiner', invitation_token: token }, plainPasswords),
+      'invitation_expired',
+      410,
+    );
+    const user = await createUser(deps, { email: 'joiner@example.com', name: 'Joiner' });
+    await expectConsoleError(acceptInvitation(deps, actorOf(user), { token }), 'invitation_expired', 410);
+    expect(await getMembership(deps, w.organizationId, user.userId)).toBeUndefined();
+  });
+
+  it('is revoked when its creator is demoted to a role that cannot grant it; what the new role may grant stays', async () => {
+    const deps = await embeddedDeps();
+    const w = await consoleWorld(deps);
+    const ownerRole = await createInvitation(deps, w.as('secondOwner'), { organization_id: w.organizationId, email: 'o@example.com', role: 'owner' }, BASE_URL);
+    const adminRole = await createInvitation(deps, w.as('secondOwner'), { organization_id: w.organizationId, email: 'a@example.com', role: 'admin' }, BASE_URL);
+    const byAnother = await createInvitation(deps, w.as('owner'), { organization_id: w.organizationId, email: 'b@example.com', role: 'owner' }, BASE_URL);
+    await updateMember(deps, w.as('owner'), { organization_id: w.organizationId, user_id: w.members.secondOwner.userId, role: 'admin' });
+    expect((await getInvitation(deps, sha256Hex(tokenOf(ownerRole.invitation_url))))?.status).toBe('revoked');
+    expect((await getInvitation(deps, sha256Hex(tokenOf(adminRole.invitation_url))))?.status).toBe('pending');
+    expect((await getInvitation(deps, sha256Hex(tokenOf(byAnother.invitation_url))))?.status).toBe('pending');
+    // Down to developer, who may invite nobody: the rest goes too.
+    await updateMember(deps, w.as('owner'), { organization_id: w.organizationId, user_id: w.members.secondOwner.userId, role: 'developer' });
+    expect((await getInvitation(deps, sha256Hex(tokenOf(adminRole.invitation_url))))?.status).toBe('revoked');
+    expect((await listInvitations(deps, w.as('owner'), { organization_id: w.organizationId })).invitations.map((i) => i.invitation_id)).toEqual([byAnother.invitation_id]);
+  });
+
+  it('is checked against its creator when opened, listed and accepted, even when no revocation reached it (a race with the demotion)', async () => {
+    const { deps, w, invitation, token } = await invited('admin', 'racer@example.com');
+    const user = await createUser(deps, { email: 'racer@example.com', name: 'Racer' });
+    // The demotion as a concurrent request would leave it: the membership changed, the invitation untouched.
+    expect(await changeMemberRole(deps, w.organizationId, w.members.admin.userId, 'admin', 'developer')).toBe('done');
+    expect((await getInvitation(deps, sha256Hex(token)))?.status).toBe('pending');
+    expect((await listInvitations(deps, w.as('owner'), { organization_id: w.organizationId })).invitations.map((i) => i.invitation_id)).not.toContain(invitation.invitation_id);
+    await expectConsoleError(peekInvitation(deps, token), 'invitation_expired', 410);
+    await expectConsoleError(acceptInvitation(deps, actorOf(user), { token }), 'invitation_expired', 410);
+    // Promoted back, the creator may grant it again: it works (nothing revoked it).
+    expect(await changeMemberRole(deps, w.organizationId, w.members.admin.userId, 'developer', 'admin')).toBe('done');
+    await expect(acceptInvitation(deps, actorOf(user), { token })).resolves.toMatchObject({ role: 'admin', joined: true });
+  });
+
+  it('is refused in the acceptance itself when the creator leaves between the check and the write', async () => {
+    const { deps, w, token } = await invited('admin', 'late@example.com');
+    const user = await createUser(deps, { email: 'late@example.com', name: 'Late' });
+    const inv = (await getInvitation(deps, sha256Hex(token)))!;
+    // The creator is removed after the invitation was read as open: the transaction's condition still holds the line.
+    expect(await deleteMembership(deps, w.organizationId, w.members.admin.userId, 'admin')).toBe('done');
+    expect(await spendInvitation(deps, inv, user.userId, deps.clock.now(), ['admin', 'owner'])).toBe('spent');
+    expect(await getMembership(deps, w.organizationId, user.userId)).toBeUndefined();
+    expect((await getInvitation(deps, sha256Hex(token)))?.status).toBe('pending');
   });
 });

@@ -1,8 +1,9 @@
 // Console users, sign-in and sessions against DynamoDB Local, with the clock injected: password
-// sign-in and its one answer for every failure, the fixed-window throttles per e-mail and per client
-// address, the idle (sliding) and absolute session deadlines, the at-most-once-per-5-minutes refresh,
-// sign-out, the CSRF check, Cognito users found by sub or bound by verified e-mail, sign-up by
-// invitation, and the local first owner.
+// sign-in and its one answer for every failure, the fixed-window throttles (every attempt per client
+// address; failures per e-mail address, from one client address and from all), the per-session
+// console call throttle, the idle (sliding) and absolute session deadlines, the
+// at-most-once-per-5-minutes refresh, sign-out, the CSRF check, Cognito users found by sub or bound
+// by verified e-mail, sign-up by invitation, and the local first owner.
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { sha256Hex } from '../../functions/core/api-keys';
 import { createInvitation } from '../../functions/app/console/invitations';
@@ -11,6 +12,7 @@ import {
   CONSOLE_SESSION,
   csrfMatches,
   currentSession,
+  SESSION_REQUEST_LIMITS,
   SIGN_IN_LIMITS,
   signInWithPassword,
   signOut,
@@ -180,19 +182,46 @@ describe('password hashing', () => {
 });
 
 describe('sign-in throttling (fixed 15-minute windows)', () => {
-  it(`allows ${SIGN_IN_LIMITS.perEmail} attempts per e-mail address per window, then 429 with Retry-After even for the right password, until the next window`, async () => {
+  const signIn = (address: string, email: string, password: string) => codeOf(signInWithPassword(deps, { clientAddress: address }, { email, password }, instantPasswords));
+  const userWithInstantPassword = async () => createUser(deps, { email: uniqueEmail(), name: 'T', passwordHash: await instantPasswords.hashPassword(PASSWORD) });
+
+  it(`counts only failures against an e-mail address: ${SIGN_IN_LIMITS.perEmailFromAddress} from one client address lock that address out of it (429 with Retry-After, even for the right password) until the next window, not its owner elsewhere`, async () => {
     clock.set(Date.UTC(2026, 10, 22, 9, 0, 0));
-    const user = await createUser(deps, { email: uniqueEmail(), name: 'T', passwordHash: await instantPasswords.hashPassword(PASSWORD) });
-    for (let i = 0; i < SIGN_IN_LIMITS.perEmail; i += 1) {
-      // Each from another address: only the per-address count could otherwise refuse.
-      expect(await codeOf(signInWithPassword(deps, { clientAddress: `198.51.100.${i}` }, { email: user.email, password: 'wrong' }, instantPasswords))).toMatchObject({ code: 'console_invalid_credentials' });
+    const user = await userWithInstantPassword();
+    for (let i = 0; i < SIGN_IN_LIMITS.perEmailFromAddress; i += 1) {
+      expect(await signIn('198.51.100.66', user.email, 'wrong')).toMatchObject({ code: 'console_invalid_credentials' });
     }
     clock.advance(6 * MINUTE + 30_000);
-    const refused = await codeOf(signInWithPassword(deps, { clientAddress: '198.51.100.200' }, { email: user.email.toUpperCase(), password: PASSWORD }, instantPasswords));
+    const refused = await signIn('198.51.100.66', user.email.toUpperCase(), PASSWORD);
     expect(refused).toMatchObject({ code: 'rate_limit_exceeded', status: 429, headers: { 'Retry-After': String(8 * 60 + 30) } });
+    // The owner of the address, from their own client address, is not locked out by someone else's guesses.
+    expect(await signIn('198.51.100.67', user.email, PASSWORD)).toBe('ok');
 
     clock.set(Date.UTC(2026, 10, 22, 9, 15, 0));
-    expect(await codeOf(signInWithPassword(deps, { clientAddress: '198.51.100.201' }, { email: user.email, password: PASSWORD }, instantPasswords))).toBe('ok');
+    expect(await signIn('198.51.100.66', user.email, PASSWORD)).toBe('ok');
+  });
+
+  it(`bounds the failures of one e-mail address from all client addresses together (${SIGN_IN_LIMITS.perEmail} per window): then even the right password is refused, from anywhere`, async () => {
+    clock.set(Date.UTC(2026, 10, 22, 9, 30, 0));
+    const user = await userWithInstantPassword();
+    const perAddress = SIGN_IN_LIMITS.perEmailFromAddress;
+    for (let a = 0; a < SIGN_IN_LIMITS.perEmail / perAddress; a += 1) {
+      const outcomes = await Promise.all(Array.from({ length: perAddress }, () => signIn(`100.70.${a}.1`, user.email, 'guess')));
+      expect(outcomes.map((o) => (o === 'ok' ? 'ok' : o.code))).toEqual(Array(perAddress).fill('console_invalid_credentials'));
+    }
+    expect(await signIn('100.71.0.1', user.email, PASSWORD)).toMatchObject({ code: 'rate_limit_exceeded', status: 429 });
+    expect(await signIn('100.71.0.2', user.email, 'guess')).toMatchObject({ code: 'rate_limit_exceeded', status: 429 });
+  });
+
+  it('takes back the count of an attempt that succeeds: signing in often from one address never locks its owner out', async () => {
+    clock.set(Date.UTC(2026, 10, 22, 9, 45, 0));
+    const user = await userWithInstantPassword();
+    for (let i = 0; i < 3 * SIGN_IN_LIMITS.perEmailFromAddress; i += 1) expect(await signIn('198.51.100.90', user.email, PASSWORD)).toBe('ok');
+    // Only failures count: the full allowance of failures is still there.
+    for (let i = 0; i < SIGN_IN_LIMITS.perEmailFromAddress; i += 1) {
+      expect(await signIn('198.51.100.90', user.email, 'wrong')).toMatchObject({ code: 'console_invalid_credentials' });
+    }
+    expect(await signIn('198.51.100.90', user.email, PASSWORD)).toMatchObject({ code: 'rate_limit_exceeded' });
   });
 
   it(`allows ${SIGN_IN_LIMITS.perAddress} attempts per client address per window, whatever the addresses tried`, async () => {
@@ -211,12 +240,33 @@ describe('sign-in throttling (fixed 15-minute windows)', () => {
   it('counts attempts racing in one window exactly: no more than the limit get through', async () => {
     clock.set(Date.UTC(2026, 10, 22, 11, 0, 0));
     const email = uniqueEmail();
-    const outcomes = await Promise.all(
-      Array.from({ length: 25 }, (_, i) => codeOf(signInWithPassword(deps, { clientAddress: `100.64.0.${i}` }, { email, password: 'x' }, instantPasswords))),
-    );
+    const outcomes = await Promise.all(Array.from({ length: 25 }, () => signIn('100.64.0.9', email, 'x')));
     const codes = outcomes.map((o) => (o === 'ok' ? 'ok' : o.code));
-    expect(codes.filter((c) => c === 'console_invalid_credentials')).toHaveLength(SIGN_IN_LIMITS.perEmail);
-    expect(codes.filter((c) => c === 'rate_limit_exceeded')).toHaveLength(25 - SIGN_IN_LIMITS.perEmail);
+    expect(codes.filter((c) => c === 'console_invalid_credentials')).toHaveLength(SIGN_IN_LIMITS.perEmailFromAddress);
+    expect(codes.filter((c) => c === 'rate_limit_exceeded')).toHaveLength(25 - SIGN_IN_LIMITS.perEmailFromAddress);
+  });
+});
+
+describe('console call throttling (per session, fixed windows)', () => {
+  it(`lets a session make ${SESSION_REQUEST_LIMITS.perWindow} calls per ${SESSION_REQUEST_LIMITS.windowMs / 1000}-second window, then answers 429 with Retry-After until the next; other sessions are not affected`, async () => {
+    clock.set(Date.UTC(2026, 10, 22, 12, 0, 0));
+    const user = await createUser(deps, { email: uniqueEmail(), name: 'Busy', passwordHash: await instantPasswords.hashPassword(PASSWORD) });
+    const busy = await signInWithPassword(deps, { clientAddress: uniqueAddress() }, { email: user.email, password: PASSWORD }, instantPasswords);
+    const calm = await signInWithPassword(deps, { clientAddress: uniqueAddress() }, { email: user.email, password: PASSWORD }, instantPasswords);
+    const burst = await Promise.all(Array.from({ length: SESSION_REQUEST_LIMITS.perWindow + 5 }, () => codeOf(currentSession(deps, busy.sessionToken))));
+    expect(burst.filter((o) => o === 'ok')).toHaveLength(SESSION_REQUEST_LIMITS.perWindow);
+    expect(burst.filter((o) => o !== 'ok')).toEqual(Array(5).fill(expect.objectContaining({ code: 'rate_limit_exceeded', status: 429, headers: { 'Retry-After': '3' } })));
+    clock.advance(2_500);
+    expect(await codeOf(currentSession(deps, busy.sessionToken))).toMatchObject({ code: 'rate_limit_exceeded', headers: { 'Retry-After': '1' } });
+    expect(await currentSession(deps, calm.sessionToken)).not.toBeNull();
+    clock.advance(500);
+    expect(await currentSession(deps, busy.sessionToken)).not.toBeNull();
+  });
+
+  it('counts nothing for a token that finds no session', async () => {
+    const before = deps.ddbCalls.count;
+    expect(await currentSession(deps, 'B'.repeat(43))).toBeNull();
+    expect(deps.ddbCalls.count - before).toBe(1);
   });
 });
 

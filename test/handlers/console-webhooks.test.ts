@@ -1,6 +1,6 @@
 // The console's webhooks against DynamoDB Local: endpoints (the signing secret shown once, only by
 // the call that created it), rotation (the new secret shown once), the delivery log with every
-// attempt and its dead letters, and replay; no other answer carries a secret.
+// attempt and its dead letters, and replay; no other answer carries a secret, nor a URL's query.
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -106,6 +106,27 @@ describe('console webhook endpoints and secrets', () => {
       ['created_at', 'endpoint_id', 'url'],
       ['created_at', 'endpoint_id', 'url'],
     ]);
+  });
+
+  it("masks a URL's query (which may carry the receiver's token) in every answer, and drops user info and fragment; URLs without them are shown as stored", async () => {
+    const { deps } = await harness();
+    const withToken = 'https://93.184.216.34/hook-q?token=s3cret-receiver-token&x=1#part';
+    const created = await createWebhookEndpoint(deps, SCOPE, { url: withToken });
+    expect(created.endpoint.url).toBe('https://93.184.216.34/hook-q?\u2026');
+    await createWebhookEndpoint(deps, SCOPE, { url: URL_A });
+    const e = await event(deps, 'evt_consolemask');
+    const stored = await listEndpoints(deps, SCOPE.applicationId, SCOPE.environment);
+    expect(stored.map((x) => x.url).sort()).toEqual([URL_A, withToken].sort());
+    await delivery(deps, e, stored.find((x) => x.url === withToken)!, 'delivered', 1);
+    const listed = await listWebhookEndpoints(deps, SCOPE);
+    expect(listed.endpoints.map((x) => x.url).sort()).toEqual([URL_A, 'https://93.184.216.34/hook-q?\u2026'].sort());
+    const deliveries = await listWebhookDeliveries(deps, SCOPE, {});
+    expect(deliveries.deliveries.map((d) => d.url)).toEqual(['https://93.184.216.34/hook-q?\u2026']);
+    const again = await createWebhookEndpoint(deps, SCOPE, { url: withToken });
+    for (const answer of [created, listed, deliveries, again]) {
+      expect(JSON.stringify(answer)).not.toContain('s3cret-receiver-token');
+      expect(JSON.stringify(answer)).not.toContain('#part');
+    }
   });
 
   it('deletes an endpoint once; a second delete, or another environment, is told it does not exist', async () => {

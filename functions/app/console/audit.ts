@@ -46,6 +46,9 @@ const publicEntry = (e: AuditEntry) => ({
   reason: e.reason ?? null,
   client_address: e.clientAddress,
   user_agent: e.userAgent,
+  // A denied entry may stand for a session's repeated denials of the action within a minute.
+  repeats: e.repeats ?? 1,
+  last_at: e.lastAt ?? null,
 });
 
 export async function listAudit(deps: Deps, actor: ConsoleActor, input: z.infer<typeof ListAuditInput>) {

@@ -2,17 +2,25 @@
 // role; the link carries a random token shown once (only its SHA-256 is stored), valid 7 days
 // (checked against the clock when accepted; the row's TTL removes it later), for one use, revocable.
 // Only a user signed in with the invited address may accept it (compared case-insensitively).
+//
+// An invitation offers what its creator may grant, and only as long as they may: removing or
+// demoting a member revokes their pending invitations that their new role could not create
+// (revokeInvitationsTheirRoleCannotGrant, from ./members.ts), and listing, opening and accepting
+// check the creator's current role again (an invitation created while its creator was being
+// demoted escapes the revocation; the acceptance re-checks the role in its own transaction).
 import { randomBytes } from 'node:crypto';
 import type * as z from 'zod';
 import type { AcceptInvitationInput, CreateInvitationInput, ListInvitationsInput, RevokeInvitationInput } from '../../contracts/console-schemas';
 import { ApiError } from '../../contracts/errors';
 import { sha256Hex } from '../../core/api-keys';
+import { canPerform, CONSOLE_ROLES, type ConsoleRole } from '../../core/console-permissions';
 import {
   acceptInvitation as spendInvitation,
   getInvitation,
   getMembership,
   getOrganization,
   listInvitations as invitationsOf,
+  listMembers,
   putInvitation,
   revokeInvitation as markRevoked,
   type InvitationRecord,
@@ -38,6 +46,29 @@ export function invitationUrl(baseUrl: string, token: string): string {
 
 function isOpen(inv: InvitationRecord, now: number): boolean {
   return inv.status === 'pending' && inv.expiresAt > now;
+}
+
+/** May a member with `role` (undefined: no longer a member) create an invitation to `invitedRole`? The permission table decides. */
+function mayGrant(role: ConsoleRole | undefined, invitedRole: ConsoleRole): boolean {
+  return role !== undefined && canPerform(role, 'console.invitations.create', { grantedRole: invitedRole }).allowed;
+}
+
+/** The roles whose members may create an invitation to `invitedRole` (the acceptance's condition on the creator). */
+function rolesThatGrant(invitedRole: ConsoleRole): ConsoleRole[] {
+  return CONSOLE_ROLES.filter((role) => mayGrant(role, invitedRole));
+}
+
+/**
+ * Revokes the member's pending invitations that `role` (their new role; null: removed) could not
+ * create. Called after a removal or demotion took effect; returns how many were revoked.
+ */
+export async function revokeInvitationsTheirRoleCannotGrant(deps: Deps, organizationId: string, creatorId: string, role: ConsoleRole | null): Promise<number> {
+  const revokedAt = new Date(deps.clock.now()).toISOString();
+  const beyond = (await invitationsOf(deps, organizationId)).filter((inv) => inv.status === 'pending' && inv.createdBy === creatorId && !mayGrant(role ?? undefined, inv.role));
+  // One at a time: an organisation has few pending invitations, and a lost race (accepted meanwhile) is just skipped.
+  let revoked = 0;
+  for (const inv of beyond) if (await markRevoked(deps, inv.tokenHash, revokedAt)) revoked += 1;
+  return revoked;
 }
 
 const publicInvitation = (inv: InvitationRecord) => ({
@@ -73,7 +104,9 @@ export async function createInvitation(deps: Deps, actor: ConsoleActor, input: z
 export async function listInvitations(deps: Deps, actor: ConsoleActor, input: z.infer<typeof ListInvitationsInput>) {
   await authorize(deps, actor, input.organization_id, { action: 'console.invitations.list' });
   const now = deps.clock.now();
-  return { invitations: (await invitationsOf(deps, input.organization_id)).filter((inv) => isOpen(inv, now)).map(publicInvitation) };
+  const [invitations, members] = await Promise.all([invitationsOf(deps, input.organization_id), listMembers(deps, input.organization_id)]);
+  const roleOf = new Map(members.map((m) => [m.userId, m.role]));
+  return { invitations: invitations.filter((inv) => isOpen(inv, now) && mayGrant(roleOf.get(inv.createdBy), inv.role)).map(publicInvitation) };
 }
 
 export async function revokeInvitation(deps: Deps, actor: ConsoleActor, input: z.infer<typeof RevokeInvitationInput>) {
@@ -94,10 +127,14 @@ export async function revokeInvitation(deps: Deps, actor: ConsoleActor, input: z
   return { invitation_id: input.invitation_id, revoked: true };
 }
 
-/** The open invitation a token names; 410 invitation_expired for anything else (unknown, spent, revoked, expired). */
+/**
+ * The open invitation a token names; 410 invitation_expired for anything else (unknown, spent,
+ * revoked, expired, or its creator no longer a member whose role may grant it).
+ */
 async function openInvitation(deps: Deps, token: string): Promise<InvitationRecord> {
   const inv = INVITATION_TOKEN.test(token) ? await getInvitation(deps, sha256Hex(token)) : undefined;
   if (!inv || !isOpen(inv, deps.clock.now())) throw new ApiError('invitation_expired');
+  if (!mayGrant((await getMembership(deps, inv.organizationId, inv.createdBy))?.role, inv.role)) throw new ApiError('invitation_expired');
   return inv;
 }
 
@@ -120,7 +157,7 @@ export async function acceptInvitation(deps: Deps, actor: ConsoleActor, input: z
     await recordAudit(deps, actor, { ...audit, outcome: 'denied', reason: 'signed in with another e-mail address than the invitation names' });
     throw new ApiError('invitation_email_mismatch');
   }
-  const outcome = await spendInvitation(deps, inv, actor.user.userId, deps.clock.now());
+  const outcome = await spendInvitation(deps, inv, actor.user.userId, deps.clock.now(), rolesThatGrant(inv.role));
   if (outcome === 'spent') throw new ApiError('invitation_expired');
   await recordAudit(deps, actor, { ...audit, outcome: 'allowed' });
   const org = await getOrganization(deps, inv.organizationId);

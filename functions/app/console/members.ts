@@ -4,6 +4,8 @@
 // owner; admins manage admins, developers and viewers; anyone may leave). The rule that an
 // organisation keeps at least one owner is the owner count's condition, in the same transaction as
 // the membership write (functions/data/console-repo.ts): it holds however many changes race.
+// A member removed or demoted takes along the pending invitations they created that their new role
+// could not create (./invitations.ts checks the creator again when an invitation is opened).
 import type * as z from 'zod';
 import type { ListMembersInput, RemoveMemberInput, UpdateMemberInput } from '../../contracts/console-schemas';
 import { ApiError } from '../../contracts/errors';
@@ -12,6 +14,7 @@ import { getUsers } from '../../data/console-sessions-repo';
 import type { Deps } from '../../platform/runtime';
 import type { ConsoleActor } from './actor';
 import { authorize } from './authorize';
+import { revokeInvitationsTheirRoleCannotGrant } from './invitations';
 
 /** A role change or removal that met a concurrent change of the same member is decided again, this often. */
 const MEMBER_CHANGE_TRIES = 3;
@@ -49,7 +52,10 @@ export async function updateMember(deps: Deps, actor: ConsoleActor, input: z.inf
       },
     });
     const outcome = await changeMemberRole(deps, input.organization_id, input.user_id, roleSeen(seen), input.role);
-    if (outcome === 'done') return { user_id: input.user_id, role: input.role };
+    if (outcome === 'done') {
+      await revokeInvitationsTheirRoleCannotGrant(deps, input.organization_id, input.user_id, input.role);
+      return { user_id: input.user_id, role: input.role };
+    }
     if (outcome === 'last_owner') throw new ApiError('last_owner');
     // The member changed meanwhile: decide again on what they are now.
     if (attempt >= MEMBER_CHANGE_TRIES) throw new ApiError('member_not_found', 'The member changed while this request was made; reload and try again.');
@@ -75,7 +81,10 @@ export async function removeMember(deps: Deps, actor: ConsoleActor, input: z.inf
       },
     });
     const outcome = await deleteMember(deps, input.organization_id, input.user_id, roleSeen(seen));
-    if (outcome === 'done') return { user_id: input.user_id, removed: true };
+    if (outcome === 'done') {
+      await revokeInvitationsTheirRoleCannotGrant(deps, input.organization_id, input.user_id, null);
+      return { user_id: input.user_id, removed: true };
+    }
     if (outcome === 'last_owner') throw new ApiError('last_owner');
     if (attempt >= MEMBER_CHANGE_TRIES) throw new ApiError('member_not_found', 'The member changed while this request was made; reload and try again.');
   }

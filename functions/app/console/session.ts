@@ -10,9 +10,14 @@
 // (never stored): the console can ask for it again (console.session) and it cannot be computed
 // without the cookie it protects.
 //
-// Password sign-in is throttled per e-mail address (10 per 15 minutes) and per client address (50
-// per 15 minutes) in fixed windows, counted before the password is checked; an unknown address and
-// a wrong password get the same answer after the same work (a dummy scrypt verify).
+// Password sign-in is throttled in fixed 15-minute windows (SIGN_IN_LIMITS): every attempt counts
+// against its client address (50); FAILED attempts count against the e-mail address from that client
+// address (10) and from anywhere (100). Only failures count against an e-mail address, so nobody
+// locks its owner out with a few wrong passwords from elsewhere, while guessing one account's
+// password stays bounded however many client addresses take part. An attempt is counted as a
+// failure before the password is checked (racing attempts cannot pass a limit) and taken back when
+// it succeeds. An unknown address and a wrong password get the same answer after the same work (a
+// dummy scrypt verify).
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type * as z from 'zod';
 import { CONSOLE_SESSION_COOKIE, type SignInRequest, type SignUpRequest } from '../../contracts/console-schemas';
@@ -22,6 +27,7 @@ import type { ConsoleRole } from '../../core/console-permissions';
 import {
   bindIdentity,
   countSignInAttempt,
+  countSessionRequest,
   createSession,
   createUser,
   deleteSession,
@@ -30,6 +36,7 @@ import {
   normaliseEmail,
   passwordCredentialsOf,
   touchSession,
+  uncountSignInAttempt,
   userByEmail,
   userForIdentity,
   type SessionRecord,
@@ -55,7 +62,22 @@ export const CONSOLE_SESSION = {
   touchEveryMs: 5 * MINUTE,
 } as const;
 
-export const SIGN_IN_LIMITS = { windowMs: 15 * MINUTE, perEmail: 10, perAddress: 50 } as const;
+/**
+ * Console calls per session, in fixed windows: 60 per 3 seconds (20 a second on average, in bursts
+ * of up to 60, far above what a person clicking through the console sends). Beyond it: 429 with
+ * Retry-After. One counter write per call, on a row that expires on its own.
+ */
+export const SESSION_REQUEST_LIMITS = { windowMs: 3_000, perWindow: 60 } as const;
+
+export const SIGN_IN_LIMITS = {
+  windowMs: 15 * MINUTE,
+  /** Every attempt from one client address. */
+  perAddress: 50,
+  /** Failed attempts for one e-mail address from one client address. */
+  perEmailFromAddress: 10,
+  /** Failed attempts for one e-mail address from all client addresses together. */
+  perEmail: 100,
+} as const;
 
 /** Where a sign-in comes from (API Gateway's sourceIp, or the local server's socket). */
 export interface ConsoleCaller {
@@ -119,9 +141,21 @@ async function startSession(deps: Deps, user: UserRecord, identity: 'local' | 'c
   };
 }
 
+/** Counts one console call of the session; 429 rate_limit_exceeded when its window is full. */
+async function throttleSessionRequests(deps: Deps, tokenHash: string, now: number): Promise<void> {
+  const { windowMs, perWindow } = SESSION_REQUEST_LIMITS;
+  const windowStart = now - (now % windowMs);
+  if (await countSessionRequest(deps, { tokenHash, windowStart, windowMs }, perWindow)) return;
+  fail('rate_limit_exceeded', 'Too many console requests in this session. Wait for the time in Retry-After, then try again.', {
+    'Retry-After': String(Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000))),
+  });
+}
+
 /**
  * The session behind a cookie's token, or null when there is none or it ended (idle or absolute
- * deadline; an ended row is deleted). Moves the idle deadline when the last move is 5 minutes old.
+ * deadline; an ended row is deleted). Counts the call against the session's request window (429
+ * beyond SESSION_REQUEST_LIMITS: the edge asks this for every console call that needs a session).
+ * Moves the idle deadline when the last move is 5 minutes old.
  */
 export async function currentSession(deps: Deps, token: string | null | undefined): Promise<ActiveSession | null> {
   if (!token || !SESSION_TOKEN.test(token)) return null;
@@ -132,6 +166,7 @@ export async function currentSession(deps: Deps, token: string | null | undefine
     await deleteSession(deps, record.tokenHash);
     return null;
   }
+  await throttleSessionRequests(deps, record.tokenHash, now);
   let lastSeenAt = record.lastSeenAt;
   if (now - record.lastSeenAt >= CONSOLE_SESSION.touchEveryMs && (await touchSession(deps, record, now, CONSOLE_SESSION.touchEveryMs))) lastSeenAt = now;
   return activeSession(record, token, lastSeenAt);
@@ -170,19 +205,33 @@ export async function sessionOverview(deps: Deps, session: Pick<ActiveSession, '
 
 // ---------- password sign-in (local identity) ----------
 
-async function throttleSignIn(deps: Deps, email: string, caller: ConsoleCaller): Promise<void> {
+/** A sign-in attempt let through the throttle, counted as a failure until `succeeded` takes that back. */
+interface ThrottledAttempt {
+  succeeded(): Promise<void>;
+}
+
+async function throttleSignIn(deps: Deps, email: string, caller: ConsoleCaller): Promise<ThrottledAttempt> {
   const now = deps.clock.now();
   const windowStart = now - (now % SIGN_IN_LIMITS.windowMs);
   const window = { windowStart, windowMs: SIGN_IN_LIMITS.windowMs };
-  const [emailCounted, addressCounted] = await Promise.all([
-    countSignInAttempt(deps, { scope: 'email', id: email, ...window }, SIGN_IN_LIMITS.perEmail),
-    caller.clientAddress === null ? true : countSignInAttempt(deps, { scope: 'address', id: caller.clientAddress, ...window }, SIGN_IN_LIMITS.perAddress),
-  ]);
-  if (emailCounted && addressCounted) return;
-  const windowEnd = windowStart + SIGN_IN_LIMITS.windowMs;
-  fail('rate_limit_exceeded', 'Too many sign-in attempts. Wait for the time in Retry-After, then try again.', {
-    'Retry-After': String(Math.max(1, Math.ceil((windowEnd - now) / 1000))),
-  });
+  const refuse = (): never =>
+    fail('rate_limit_exceeded', 'Too many sign-in attempts. Wait for the time in Retry-After, then try again.', {
+      'Retry-After': String(Math.max(1, Math.ceil((windowStart + SIGN_IN_LIMITS.windowMs - now) / 1000))),
+    });
+  if (caller.clientAddress !== null && !(await countSignInAttempt(deps, { scope: 'address', id: caller.clientAddress, ...window }, SIGN_IN_LIMITS.perAddress))) refuse();
+  const failures = [
+    { counter: { scope: 'email-address' as const, id: `${email}\n${caller.clientAddress ?? 'unknown'}`, ...window }, limit: SIGN_IN_LIMITS.perEmailFromAddress },
+    { counter: { scope: 'email' as const, id: email, ...window }, limit: SIGN_IN_LIMITS.perEmail },
+  ];
+  const counted = await Promise.all(failures.map(({ counter, limit }) => countSignInAttempt(deps, counter, limit)));
+  const takeBack = async () => {
+    await Promise.all(failures.filter((_, i) => counted[i]).map(({ counter }) => uncountSignInAttempt(deps, counter)));
+  };
+  if (counted.includes(false)) {
+    await takeBack();
+    refuse();
+  }
+  return { succeeded: takeBack };
 }
 
 export async function signInWithPassword(
@@ -192,11 +241,12 @@ export async function signInWithPassword(
   identity: LocalPasswordIdentity = localPasswordIdentity,
 ): Promise<SignedIn> {
   const email = normaliseEmail(input.email);
-  await throttleSignIn(deps, email, caller);
+  const attempt = await throttleSignIn(deps, email, caller);
   const credentials = await passwordCredentialsOf(deps, email);
   // Unknown address, a user without a local password and a wrong password: one answer, one verify.
   const verified = await identity.verifyPassword(input.password, credentials?.passwordHash ?? null);
   if (!credentials || !verified) throw new ApiError('console_invalid_credentials');
+  await attempt.succeeded();
   return startSession(deps, credentials.user, 'local');
 }
 
@@ -221,7 +271,7 @@ export async function signUpWithInvitation(
   identity: LocalPasswordIdentity = localPasswordIdentity,
 ): Promise<SignedIn & { answer: { organization: { organization_id: string; name: string | null; role: ConsoleRole } | null } }> {
   const email = normaliseEmail(input.email);
-  await throttleSignIn(deps, email, caller);
+  const attempt = await throttleSignIn(deps, email, caller);
   const invitation = await peekInvitation(deps, input.invitation_token);
   if (normaliseEmail(invitation.email) !== email) throw new ApiError('invitation_email_mismatch');
   let user: UserRecord;
@@ -231,6 +281,7 @@ export async function signUpWithInvitation(
     if (err instanceof EmailTakenError) throw new ApiError('email_taken');
     throw err;
   }
+  await attempt.succeeded();
   const signedIn = await startSession(deps, user, 'local');
   const actor: ConsoleActor = {
     user: { userId: user.userId, email: user.email, name: user.name },

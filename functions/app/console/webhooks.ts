@@ -6,12 +6,17 @@
 // Secrets: the signing secret appears in exactly two answers, each time only when that very call
 // created it (an endpoint creation that created the environment's secret, and a rotation). Nothing
 // else here returns a secret or anything a secret could be recovered from.
+//
+// A webhook URL's query string often carries a token of the receiver's (`?token=...`): the console
+// shows every URL with its query masked (`?…`) and without user info or fragment, to every role,
+// and the audit log keeps the URL without them (and the endpoint's id).
 import type * as z from 'zod';
 import { CONSOLE_PAGES, type DeliveriesListFields, type EndpointCreateFields, type EndpointDeleteFields, type EventReplayFields, type SecretRotateFields } from '../../contracts/console-schemas';
 import { ApiError } from '../../contracts/errors';
 import { DEFAULT_ROTATION_GRACE_HOURS, publicEndpoint, registerEndpoint, removeEndpoint, replayEvent, rotateSecret } from '../webhooks';
+import { addAuditTarget, type AuditEntryRef } from '../../data/console-repo';
 import type { ApplicationScope } from '../../data/request-log-repo';
-import { isDeliveryCursor, listDeliveries, listEndpoints, type DeliveryRecord } from '../../data/webhooks-repo';
+import { isDeliveryCursor, listDeliveries, listEndpoints, type DeliveryRecord, type WebhookEndpoint } from '../../data/webhooks-repo';
 import type { Deps } from '../../platform/runtime';
 
 const DELIVERIES_PAGE_DEFAULT = 50;
@@ -23,19 +28,45 @@ const DELIVERIES_PAGE_MAX = CONSOLE_PAGES.deliveriesMax;
  */
 const FILTERED_READ_BUDGET = 1_000;
 
+/** A webhook URL as the audit log keeps it: scheme, host and path (no user info, query or fragment). */
+export function auditedWebhookUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return '(not a URL)';
+  }
+}
+
+/** A webhook URL as the console shows it: as stored, but with its query masked (`?…`) and without user info or fragment. */
+export function shownWebhookUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return '(not a URL)';
+  }
+  if (!parsed.search && !parsed.hash && !parsed.username && !parsed.password) return url;
+  return `${auditedWebhookUrl(url)}${parsed.search ? '?\u2026' : ''}`;
+}
+
+const shownEndpoint = (endpoint: WebhookEndpoint) => ({ ...publicEndpoint(endpoint), url: shownWebhookUrl(endpoint.url) });
+
 /** console.webhooks.endpoints.list */
 export async function listWebhookEndpoints(deps: Deps, scope: ApplicationScope) {
-  return { endpoints: (await listEndpoints(deps, scope.applicationId, scope.environment)).map(publicEndpoint) };
+  return { endpoints: (await listEndpoints(deps, scope.applicationId, scope.environment)).map(shownEndpoint) };
 }
 
 /**
  * console.webhooks.endpoints.create: idempotent per URL. `secret` is the environment's signing
  * secret only when this call created it (the first endpoint of the environment), else null: it is
- * shown once, and a lost one is replaced by a rotation.
+ * shown once, and a lost one is replaced by a rotation. With the call's audit row (`scope.audit`),
+ * the endpoint's id is added to its target.
  */
-export async function createWebhookEndpoint(deps: Deps, scope: ApplicationScope, input: z.output<typeof EndpointCreateFields>) {
-  const result = await registerEndpoint(deps, scope, input.url);
-  return { endpoint: publicEndpoint(result.endpoint), created: result.created, secret: result.secret };
+export async function createWebhookEndpoint(deps: Deps, scope: ApplicationScope & { audit?: AuditEntryRef | null }, input: z.output<typeof EndpointCreateFields>) {
+  const result = await registerEndpoint(deps, { applicationId: scope.applicationId, environment: scope.environment }, input.url);
+  if (scope.audit) await addAuditTarget(deps, scope.audit, { endpoint_id: result.endpoint.endpointId });
+  return { endpoint: shownEndpoint(result.endpoint), created: result.created, secret: result.secret };
 }
 
 /** console.webhooks.endpoints.delete: its pending deliveries are cancelled at their next attempt. */
@@ -59,7 +90,7 @@ function publicDelivery(d: DeliveryRecord) {
     event_id: d.eventId,
     event_type: d.eventType,
     endpoint_id: d.endpointId,
-    url: d.url,
+    url: shownWebhookUrl(d.url),
     status: d.status,
     replay: d.replay,
     attempts: d.attempts.map((a) => ({ attempt: a.attempt, at: a.at, status_code: a.status_code, latency_ms: a.latency_ms, error: a.error })),
