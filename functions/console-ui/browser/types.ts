@@ -216,6 +216,10 @@ export interface AuditEntryView {
   client_address: string;
   user_agent: string;
   request_id: string;
+  /** How many calls this entry stands for (repeated denials of one action by one session within a minute share one entry). */
+  repeats: number;
+  /** When the last of those repeats came; null for an entry that stands for one call. */
+  last_at: string | null;
 }
 
 export interface AuditPage {

@@ -97,6 +97,11 @@ export function AuditPage({ org }: { org: string }) {
                       <td>
                         <StatusBadge status={e.outcome} />
                         {e.reason ? <span className="muted audit-reason">{e.reason}</span> : null}
+                        {e.repeats > 1 ? (
+                          <span className="muted audit-reason">
+                            {e.repeats} times{e.last_at ? `, last at ${e.last_at}` : ''}
+                          </span>
+                        ) : null}
                       </td>
                       <td className="wrap">
                         {e.client_address}
