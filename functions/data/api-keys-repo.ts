@@ -14,7 +14,7 @@
 // the ApiKey row's committed count (functions/core/usage.ts) in the same transaction as the request
 // the shard admits. docs/architecture.md, "Metering", explains the design and its guarantees.
 import { ConditionalCheckFailedException, TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand} from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ApiError } from '../contracts/errors';
 import { PLANS, type PlanName } from '../contracts/limits';
@@ -31,6 +31,7 @@ import {
 import { allotmentChunk, borrowFor, crossedThreshold, type Borrow } from '../core/usage';
 import type { Deps } from '../platform/runtime';
 import type { Environment } from '../contracts/schemas';
+import { queryIndexPartition } from './dynamo';
 import { allotmentAttribute, keys, TABLE, usageAttribute } from './keys';
 
 type Kind = 'api' | 'ai';
@@ -638,22 +639,7 @@ export async function getApplication(deps: Deps, applicationId: string): Promise
 
 /** An organisation's applications, oldest first (the index: a just-created one may show a moment later). */
 export async function listApplicationsOf(deps: Deps, organizationId: string): Promise<StoredApplication[]> {
-  const out: StoredApplication[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res: QueryCommandOutput = await deps.ddb.send(
-      new QueryCommand({
-        TableName: deps.config.tableName,
-        IndexName: TABLE.globalIndexes[0].indexName,
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.applicationsOf(organizationId).gsi1pk },
-        ExclusiveStartKey: start,
-      }),
-    );
-    out.push(...(res.Items ?? []).map(storedApplication));
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return out;
+  return (await queryIndexPartition(deps, keys.applicationsOf(organizationId).gsi1pk)).map(storedApplication);
 }
 
 /**

@@ -19,7 +19,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { Environment } from '../contracts/schemas';
 import type { ConsoleRole } from '../core/console-permissions';
-import { queryByPrefix, writeIf, type Row } from './dynamo';
+import { queryByPrefix, queryIndexPartition, writeIf, type Row } from './dynamo';
 import { TABLE, keys } from './keys';
 import type { Deps } from '../platform/runtime';
 
@@ -123,21 +123,7 @@ export async function organizationAndMembership(
 /** The organisations a user belongs to, with the user's role in each (the index: eventually consistent). */
 export async function organizationsOfUser(deps: Deps, userId: string): Promise<Array<OrganizationRecord & { role: ConsoleRole }>> {
   const table = deps.config.tableName;
-  const memberships: MembershipRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res: QueryCommandOutput = await deps.ddb.send(
-      new QueryCommand({
-        TableName: table,
-        IndexName: TABLE.globalIndexes[0].indexName,
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.organizationsOfUser(userId).gsi1pk },
-        ExclusiveStartKey: start,
-      }),
-    );
-    memberships.push(...(res.Items ?? []).map(membershipFromRow));
-    start = res.LastEvaluatedKey;
-  } while (start);
+  const memberships = (await queryIndexPartition(deps, keys.organizationsOfUser(userId).gsi1pk)).map(membershipFromRow);
   const orgs = new Map<string, OrganizationRecord>();
   for (let i = 0; i < memberships.length; i += 100) {
     let pending: Array<Record<string, unknown>> = memberships.slice(i, i + 100).map((m) => keys.organization(m.organizationId));
@@ -312,23 +298,7 @@ export async function getInvitation(deps: Deps, tokenHash: string): Promise<Invi
 
 /** Every invitation of the organisation the table still holds (whatever its status), newest first. */
 export async function listInvitations(deps: Deps, organizationId: string): Promise<InvitationRecord[]> {
-  const out: InvitationRecord[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res: QueryCommandOutput = await deps.ddb.send(
-      new QueryCommand({
-        TableName: deps.config.tableName,
-        IndexName: TABLE.globalIndexes[0].indexName,
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.invitationsOf(organizationId).gsi1pk },
-        ScanIndexForward: false,
-        ExclusiveStartKey: start,
-      }),
-    );
-    out.push(...(res.Items ?? []).map(invitationFromRow));
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return out;
+  return (await queryIndexPartition(deps, keys.invitationsOf(organizationId).gsi1pk, { newestFirst: true })).map(invitationFromRow);
 }
 
 /** Revokes a pending invitation; false when it was no longer pending (accepted, revoked). */

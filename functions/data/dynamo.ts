@@ -1,8 +1,9 @@
-// Two patterns every repository uses, written once.
+// Patterns every repository uses, written once.
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import type { Deps } from '../platform/runtime';
+import { TABLE } from './keys';
 
 /** A table row as the document client returns it: attribute values are whatever was stored. */
 export type Row = Record<string, NativeAttributeValue>;
@@ -30,6 +31,27 @@ export async function queryByPrefix(deps: Deps, pk: string, skPrefix: string): P
         ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix },
         ExclusiveStartKey: start,
         ConsistentRead: true,
+      }),
+    );
+    rows.push(...(res.Items ?? []));
+    start = res.LastEvaluatedKey;
+  } while (start);
+  return rows;
+}
+
+/** Every row of one partition of the general index `gsi1` (all pages; oldest sort key first unless `newestFirst`). */
+export async function queryIndexPartition(deps: Deps, gsi1pk: string, options: { newestFirst?: boolean } = {}): Promise<Row[]> {
+  const rows: Row[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const res: QueryCommandOutput = await deps.ddb.send(
+      new QueryCommand({
+        TableName: deps.config.tableName,
+        IndexName: TABLE.globalIndexes[0].indexName,
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': gsi1pk },
+        ScanIndexForward: !options.newestFirst,
+        ExclusiveStartKey: start,
       }),
     );
     rows.push(...(res.Items ?? []));

@@ -2,9 +2,10 @@
 // and Step Functions holds a running delivery execution; locally both would live only in memory
 // and vanish with the process. So the local runner writes a row per delivery execution in flight
 // and per accepted refresh, in the service's own table, and resumes them when it starts again.
-import { DeleteCommand, PutCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { DeliveryExecutionInput, RefreshExecutionInput } from '../../contracts/worker-messages';
-import { TABLE, keys } from '../../data/keys';
+import { keys } from '../../data/keys';
+import { queryIndexPartition } from '../../data/dynamo';
 import type { Deps } from '../runtime';
 import type { ExecutionRecord, ExecutionStore } from './workflows';
 
@@ -21,25 +22,6 @@ export interface RefreshJobStore {
   remove(job: RefreshJob): Promise<void>;
   /** Every job not yet done, in queue order. */
   pending(): Promise<RefreshJob[]>;
-}
-
-async function queryIndex(deps: Deps, gsi1pk: string): Promise<Record<string, unknown>[]> {
-  const rows: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const res: QueryCommandOutput = await deps.ddb.send(
-      new QueryCommand({
-        TableName: deps.config.tableName,
-        IndexName: TABLE.globalIndexes[0].indexName,
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': gsi1pk },
-        ExclusiveStartKey: start,
-      }),
-    );
-    rows.push(...(res.Items ?? []));
-    start = res.LastEvaluatedKey;
-  } while (start);
-  return rows;
 }
 
 export function dynamoExecutionStore(deps: () => Deps): ExecutionStore {
@@ -63,7 +45,7 @@ export function dynamoExecutionStore(deps: () => Deps): ExecutionStore {
       await deps().ddb.send(new DeleteCommand({ TableName: deps().config.tableName, Key: { pk, sk } }));
     },
     unfinished: async () =>
-      (await queryIndex(deps(), keys.localExecutions().gsi1pk)).map(
+      (await queryIndexPartition(deps(), keys.localExecutions().gsi1pk)).map(
         (row): ExecutionRecord => ({
           input: DeliveryExecutionInput.parse(row.input),
           nextAttempt: row.next_attempt as number,
@@ -89,7 +71,7 @@ export function dynamoRefreshJobStore(deps: () => Deps): RefreshJobStore {
       await deps().ddb.send(new DeleteCommand({ TableName: deps().config.tableName, Key: { pk, sk } }));
     },
     pending: async () =>
-      (await queryIndex(deps(), keys.localRefreshJobs().gsi1pk))
+      (await queryIndexPartition(deps(), keys.localRefreshJobs().gsi1pk))
         .map((row): RefreshJob => ({ jobId: row.job_id as string, input: RefreshExecutionInput.parse(row.input), queuedAt: row.queued_at as number }))
         .sort((a, b) => a.queuedAt - b.queuedAt || a.jobId.localeCompare(b.jobId)),
   };
