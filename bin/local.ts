@@ -1,12 +1,22 @@
 // `npm start`: the whole service locally on DynamoDB Local. No AWS, no Docker.
 //   PORT (default 4010), HOST (default 127.0.0.1), FC_LOCAL_DATA_DIR (default .data/),
 //   FC_LOCAL_IN_MEMORY=1 (keep nothing), FC_LOCAL_SEED (applications and keys, JSON),
-//   FC_LOCAL_CONSOLE_EMAIL (the console's first owner, default owner@localhost).
+//   FC_LOCAL_CONSOLE_EMAIL (the console's first owner, default owner@localhost),
+//   FC_LOCAL_NEW_TEST_KEY=1 or `npm start -- --new-test-key` (replace the kept test key).
 import { ensureConsoleOwner } from '../functions/platform/local/console-owner';
 import { startLocalStack } from '../functions/platform/local/local-stack';
-import { bannerKey, parseSeed } from '../functions/platform/local/seed';
+import { bannerKey, parseSeed, type SeededKey } from '../functions/platform/local/seed';
 import { webhookTimeScaleFromEnv } from '../functions/platform/local/workflows';
 import { join } from 'node:path';
+
+/** What the banner says about the runtime's own test key: where it is kept, and whether it is the same as last time. */
+function keyBannerNote(keys: SeededKey[], inMemory: boolean, dataDir: string): string {
+  const own = keys.find((k) => k.generated);
+  if (!own) return 'from FC_LOCAL_SEED';
+  if (inMemory) return 'a new test key each start in memory mode';
+  const file = join(dataDir, 'test-key');
+  return own.kept ? `the same test key as last start, kept in ${file}; npm start -- --new-test-key replaces it` : `a new test key, kept in ${file} for the next starts`;
+}
 
 async function main(): Promise<void> {
   // We pin the SDK to a Node 20 compatible release on purpose (see TOOLCHAIN.md).
@@ -29,6 +39,8 @@ async function main(): Promise<void> {
     connectorEnv: process.env,
     // The key that seals webhook secrets lives beside the data it protects (never in memory mode).
     kekFile: inMemory ? undefined : join(dataDir, 'local-kek'),
+    // The test key stays the same across restarts: kept beside the data, owner-only, never in memory mode.
+    testKeyFile: inMemory ? undefined : { file: join(dataDir, 'test-key'), regenerate: process.env.FC_LOCAL_NEW_TEST_KEY === '1' || process.argv.includes('--new-test-key') },
     onStorageGaveUp: (error) => {
       process.stderr.write(`\n${error.message}\nFincore is stopping: it cannot serve without DynamoDB Local.\n`);
       process.exit(1);
@@ -44,7 +56,7 @@ async function main(): Promise<void> {
     `  docs: ${stack.baseUrl}/openapi.json  ${stack.baseUrl}/llms.txt`,
     `  console: ${stack.baseUrl}/console/  sign in as ${owner.email} ${owner.password ? `/ ${owner.password} (shown once)` : '(password shown at its first start only)'}`,
     `  webhooks: loopback endpoints allowed for test keys (local mode); retry schedule x${webhookTimeScale} (FC_LOCAL_WEBHOOK_TIME_SCALE)`,
-    '  keys (a generated key is shown once, seeded and live keys masked; only their SHA-256 is stored):',
+    `  keys (${keyBannerNote(stack.keys, inMemory, dataDir)}; seeded and live keys masked; the table stores only their SHA-256):`,
     ...stack.keys.map((k) => `    ${k.application} [${k.plan}] ${k.environment}: ${bannerKey(k)}`),
     '',
     `  try: curl -X POST ${stack.baseUrl}/v1/categories/get -H "Authorization: Bearer ${exampleKey}"`,

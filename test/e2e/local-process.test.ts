@@ -193,10 +193,39 @@ describe('the local runtime as a process', () => {
 
       expect(modeOf(privateDir)).toBe(0o700);
       expect(modeOf(kek)).toBe(0o600);
+      expect(modeOf(join(privateDir, 'test-key'))).toBe(0o600);
       // Created by DynamoDB Local itself, under the umask it was started with.
       expect(modeOf(join(privateDir, 'shared-local-instance.db'))).toBe(0o600);
     } finally {
       expect(await stop(running)).toBe(0);
+    }
+  });
+
+  it('keeps its own test key across restarts, and replaces it on request', async () => {
+    const keyDir = join(dataDir, 'kept-key');
+    const keyIn = (running: Running) => /Local development \[free\] test: (fc_sk_test_\w+)/.exec(running.output())![1];
+    const first = await start({ FC_LOCAL_DATA_DIR: keyDir, FC_LOCAL_SEED: '' });
+    const firstKey = keyIn(first);
+    expect(first.output()).toContain(`a new test key, kept in ${join(keyDir, 'test-key')}`);
+    expect(await stop(first)).toBe(0);
+
+    const second = await start({ FC_LOCAL_DATA_DIR: keyDir, FC_LOCAL_SEED: '' });
+    try {
+      expect(keyIn(second)).toBe(firstKey);
+      expect(second.output()).toContain('the same test key as last start');
+      expect((await post(second.baseUrl, '/v1/categories/get', firstKey, {})).status).toBe(200);
+    } finally {
+      expect(await stop(second)).toBe(0);
+    }
+
+    const third = await start({ FC_LOCAL_DATA_DIR: keyDir, FC_LOCAL_SEED: '', FC_LOCAL_NEW_TEST_KEY: '1' });
+    try {
+      const replaced = keyIn(third);
+      expect(replaced).not.toBe(firstKey);
+      expect((await post(third.baseUrl, '/v1/categories/get', replaced, {})).status).toBe(200);
+      expect((await post(third.baseUrl, '/v1/categories/get', firstKey, {})).status).toBe(401);
+    } finally {
+      expect(await stop(third)).toBe(0);
     }
   });
 

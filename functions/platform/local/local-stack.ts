@@ -8,7 +8,7 @@ import { ensureTable, startDynamoDbLocal, type DynamoDbLocal } from './dynamodb-
 import { logger } from '../observability';
 import { restrictFile } from './private-files';
 import { createLocalServer, loadHandlers } from './http-server';
-import { applySeed, type SeedApplication, type SeededKey } from './seed';
+import { applySeed, type LocalTestKeyFile, type SeedApplication, type SeededKey } from './seed';
 
 export interface LocalStackOptions {
   port?: number;
@@ -20,6 +20,8 @@ export interface LocalStackOptions {
   dynamodbEndpoint?: string;
   tableName?: string;
   seed?: SeedApplication[] | null;
+  /** Without a seed: where the runtime keeps its own test key across restarts (a new one each start when omitted). */
+  testKeyFile?: LocalTestKeyFile;
   /** Check every response against its route's schema (the test suites do). */
   validateResponses?: boolean;
   /** FC_LOCAL_WEBHOOK_TIME_SCALE: 1 runs the retry schedule in real time, 0.01 a hundred times faster. */
@@ -83,7 +85,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       { keyProvider: createLocalKeyProvider({ file: options.kekFile }), ports: background.ports, clock: options.clock },
     );
     configureRuntime(deps);
-    const keys = await applySeed(deps, options.seed ?? null);
+    const keys = await applySeed(deps, options.seed ?? null, options.testKeyFile);
     // What an earlier process on this table left unfinished: deliveries, refreshes, the outbox.
     await background.resume();
     if (inMemory && dynamo) {

@@ -1,13 +1,16 @@
 // FC_LOCAL_SEED: the applications and keys the local runtime ensures at start. Without it, one
-// application on the free plan with a freshly generated test key (the previous one is revoked:
-// only hashes are stored, so a key can be shown once and never again).
+// application on the free plan with the runtime's own test key: kept in an owner-only file in the
+// data directory so that it stays the same across restarts (the table stores only its hash), and
+// generated afresh in memory mode, on request, or when the kept one was revoked.
+import { existsSync, readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { PLAN_NAMES, type PlanName } from '../../contracts/limits';
 import type { Environment } from '../../contracts/schemas';
 import { API_KEY_PATTERN, displayOfKey, environmentOfKey, generateApiKey, sha256Hex } from '../../core/api-keys';
 import { isRegistrableUrl, normaliseOrigin, normaliseRedirectUri } from '../../core/link-rules';
-import { issueKey, putApplication } from '../../data/api-keys-repo';
+import { issueKey, listKeys, putApplication } from '../../data/api-keys-repo';
 import type { Deps } from '../runtime';
+import { writePrivateFile } from './private-files';
 
 /** An allowlist entry: normalised, and https or http on a loopback host. */
 const allowlistEntry = (normalise: (value: string) => string | null, what: string) =>
@@ -66,22 +69,48 @@ export interface SeededKey {
   plan: PlanName;
   environment: Environment;
   key: string;
-  /** Made by this start (no seed given): nobody has seen it yet, so the banner shows it once. */
+  /** The runtime's own test key (no seed given), shown in full by the banner; a seeded key is the operator's. */
   generated: boolean;
+  /** The runtime's own key read back from its key file (false: made by this start). */
+  kept?: boolean;
+}
+
+/** Where the runtime keeps its own test key between starts, and whether to replace it this start. */
+export interface LocalTestKeyFile {
+  file: string;
+  /** `npm start -- --new-test-key` or FC_LOCAL_NEW_TEST_KEY=1: revoke the kept key and make another. */
+  regenerate: boolean;
 }
 
 /**
- * How the start banner shows a key: a test key this start generated in full (the only chance to
- * see it), every other key as prefix and last four, since the operator already has it and the
- * terminal's scrollback and captured output are no place for a live or long-lived secret.
+ * The default application's test key: the kept one while it is still usable (a fresh table has no
+ * row for it yet; a key revoked from the console is not brought back), else a new one.
+ */
+async function runtimeTestKey(deps: Deps, applicationId: string, keyFile: LocalTestKeyFile | undefined): Promise<{ key: string; kept: boolean }> {
+  if (keyFile && !keyFile.regenerate && existsSync(keyFile.file)) {
+    const stored = readFileSync(keyFile.file, 'utf8').trim();
+    if (API_KEY_PATTERN.test(stored) && environmentOfKey(stored) === 'test') {
+      const row = (await listKeys(deps, applicationId, 'test')).find((k) => k.keyHash === sha256Hex(stored));
+      if (!row || row.status === 'active') return { key: stored, kept: true };
+    }
+  }
+  return { key: generateApiKey('test'), kept: false };
+}
+
+/**
+ * How the start banner shows a key: the runtime's own test key in full (it is a local test key the
+ * developer needs, also kept in the owner-only key file), every other key as prefix and last four,
+ * since the operator already has it and the terminal's scrollback and captured output are no place
+ * for a live or operator-chosen secret.
  */
 export function bannerKey(key: SeededKey): string {
   return key.generated && key.environment === 'test' ? key.key : displayOfKey(key.key).display;
 }
 
-export async function applySeed(deps: Deps, seed: SeedApplication[] | null): Promise<SeededKey[]> {
+export async function applySeed(deps: Deps, seed: SeedApplication[] | null, keyFile?: LocalTestKeyFile): Promise<SeededKey[]> {
   const generated = seed === null;
-  const apps = seed ?? [{ application: DEFAULT_APPLICATION, plan: 'free' as const, keys: [generateApiKey('test')] }];
+  const runtimeKey = seed === null ? await runtimeTestKey(deps, applicationIdFor(DEFAULT_APPLICATION), keyFile) : null;
+  const apps = seed ?? [{ application: DEFAULT_APPLICATION, plan: 'free' as const, keys: runtimeKey ? [runtimeKey.key] : [] }];
   const out: SeededKey[] = [];
   for (const app of apps) {
     const record = {
@@ -94,8 +123,10 @@ export async function applySeed(deps: Deps, seed: SeedApplication[] | null): Pro
     await putApplication(deps, record);
     for (const key of app.keys) {
       await issueKey(deps, record, key);
-      out.push({ application: app.application, applicationId: record.applicationId, plan: app.plan, environment: environmentOfKey(key), key, generated });
+      out.push({ application: app.application, applicationId: record.applicationId, plan: app.plan, environment: environmentOfKey(key), key, generated, kept: runtimeKey?.kept ?? false });
     }
   }
+  // Written once the key is issued (and its predecessor revoked), so the file never names a key the table refuses.
+  if (runtimeKey && keyFile && !runtimeKey.kept) writePrivateFile(keyFile.file, `${runtimeKey.key}\n`);
   return out;
 }
