@@ -21,6 +21,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { brandKey } from '../../functions/core/enrichment/brands';
+import { packText, unpackedSource } from '../../functions/core/enrichment/packed-text';
 import { primaryOf } from '../../functions/core/taxonomy';
 import { COMMON_WORDS } from './common-words';
 import { CUISINE_CATEGORIES, MARKETS, OSM_TAG_CATEGORIES } from './osm-categories';
@@ -161,12 +162,13 @@ export function renderArtefact(nsi: NsiFile, built: ReturnType<typeof buildEntri
 ${counts}
 // Keys per category: ${perCategory}
 // Read by ./brands.ts (as its BrandDirectoryData), which requires this module on first use.
+// The entries are packed (./packed-text.ts): unpacked when this module is first required.
+import { unpackText } from './packed-text';
+
 export const BRAND_DIRECTORY = {
   version: '${version}',
   categories: ${JSON.stringify(categories)},
-  entries: \`
-${lines.join('\n')}
-\`,
+  entries: unpackText('${packText(`\n${lines.join('\n')}\n`)}'),
 };
 `;
 }
@@ -177,7 +179,7 @@ function main(): void {
   const text = renderArtefact(nsi, built);
   if (process.argv.includes('--check')) {
     const committed = readFileSync(BRANDS_ARTEFACT, 'utf8');
-    if (committed !== text) {
+    if (unpackedSource(committed) !== unpackedSource(text)) {
       console.error(`${path.relative(ROOT, BRANDS_ARTEFACT)} is stale: run npx tsx scripts/enrichment/build-brands.ts`);
       process.exit(1);
     }

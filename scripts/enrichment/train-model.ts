@@ -13,6 +13,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { bestGuess, bucketsOf, NONE_CLASS, probabilities, type LearnedModelData } from '../../functions/core/enrichment/learned';
+import { packText, unpackedSource } from '../../functions/core/enrichment/packed-text';
 import { primaryOf } from '../../functions/core/taxonomy';
 import { buildEntries, loadNsi } from './build-brands';
 import { assembleExamples, fingerprint, mulberry32, type Example } from './training-data';
@@ -144,6 +145,9 @@ export function renderModel(t: Trained, nsiVersion: string): string {
 //   category lexicons and invented names authored for this project (scripts/enrichment/lexicons.ts).
 // Threshold ${d.threshold}: the lowest probability keeping ${TARGET_PRECISION * 100} % precision on the validation part.
 // Read by ./learned.ts (as its LearnedModelData), which requires this module on first use.
+// The weights are packed (./packed-text.ts): unpacked when this module is first required.
+import { unpackText } from './packed-text';
+
 export const LEARNED_MODEL = {
   version: '${d.version}',
   classes: ${JSON.stringify(d.classes)},
@@ -151,9 +155,7 @@ export const LEARNED_MODEL = {
   scale: ${d.scale},
   threshold: ${d.threshold},
   bias: ${JSON.stringify(d.bias)},
-  weights: \`
-${d.weights}
-\`,
+  weights: unpackText('${packText(`\n${d.weights}\n`)}'),
 };
 `;
 }
@@ -170,7 +172,7 @@ function main(): void {
   const { trained, text } = buildModel();
   const rel = path.relative(ROOT, MODEL_ARTEFACT);
   if (process.argv.includes('--check')) {
-    if (readFileSync(MODEL_ARTEFACT, 'utf8') !== text) {
+    if (unpackedSource(readFileSync(MODEL_ARTEFACT, 'utf8')) !== unpackedSource(text)) {
       console.error(`${rel} is stale: run npx tsx scripts/enrichment/train-model.ts`);
       process.exit(1);
     }
