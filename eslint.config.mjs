@@ -47,4 +47,9 @@ export default tseslint.config(
     files: ['functions/platform/link-ui/browser/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
   },
+  {
+    // The sample app's page script (examples/) runs in the browser too.
+    files: ['examples/*/public/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
 );
