@@ -13,7 +13,7 @@ const layer = {
   contracts: '^functions/contracts/',
   core: '^functions/core/',
   connectors: '^functions/connectors/',
-  platform: '^functions/platform/(runtime|ports|observability|aws-ports|aws-call-tracing|bundled-sdks|model-port|model-bedrock|model-openai|model-environment|console-identity|console-identity-cognito)\\.ts$|^functions/platform/crypto/',
+  platform: '^functions/platform/(runtime|ports|observability|aws-ports|aws-call-tracing|bundled-sdks|model-port|model-bedrock|model-openai|model-environment|console-identity|console-identity-cognito|packed-assets)\\.ts$|^functions/platform/crypto/',
   data: '^functions/data/',
   app: '^functions/app/',
   edge: '^functions/platform/(middleware|operation|fallback|openapi|llms|protocols)\\.ts$|^functions/platform/link-ui/(?!browser/)',
@@ -27,13 +27,13 @@ const layer = {
 };
 const any = (...names) => names.map((n) => layer[n]).join('|');
 
-/** A rule: files of `from` may import only files of `allowed` (and packages). */
-const only = (from, allowed, comment) => ({
+/** A rule: files of `from` may import only files of `allowed` (and packages), plus the single files `alsoAllowed` matches. */
+const only = (from, allowed, comment, alsoAllowed) => ({
   name: `${from}-imports-only-${allowed.join('-') || 'itself'}`,
   comment,
   severity: 'error',
   from: { path: layer[from] },
-  to: { path: '^functions/', pathNot: any(from, ...allowed) },
+  to: { path: '^functions/', pathNot: [any(from, ...allowed), alsoAllowed].filter(Boolean).join('|') },
 });
 
 /** Node built-ins that do I/O; the pure ones (node:crypto hashing, node:net's isIP) stay allowed. */
@@ -47,13 +47,18 @@ module.exports = {
     only('platform', ['contracts', 'core'], 'Runtime plumbing (deps, ports, logging, crypto) knows no repository or use case.'),
     only('data', ['contracts', 'core', 'platform'], 'Repositories read and write rows; they never call a use case.'),
     only('app', ['contracts', 'core', 'connectors', 'data', 'platform'], 'Use cases compose repositories and connectors; they know nothing of HTTP.'),
-    only('edge', ['contracts', 'core', 'data', 'platform'], 'The HTTP edge (middleware, documents, the Link page) never calls a use case; handlers do.'),
+    only(
+      'edge',
+      ['contracts', 'core', 'data', 'platform'],
+      'The HTTP edge (middleware, documents, the Link page) never calls a use case; handlers do. The documents may state the webhook retry schedule (a pure declaration CDK reads too).',
+      '^functions/workers/webhook-schedule\\.ts$',
+    ),
     {
       name: 'browser-imports-only-contract-types-and-the-page-protocol',
-      comment: 'The Link page runs in the user\'s browser: it may read the contract (types, inlined constants) and the page protocol, nothing server-side.',
+      comment: 'The Link page runs in the user\'s browser: it may read the contract (types, inlined constants), the page protocol and its catalogues (i18n), nothing server-side.',
       severity: 'error',
       from: { path: layer.browser },
-      to: { path: '^functions/', pathNot: `${layer.browser}|${layer.contracts}|^functions/platform/link-ui/(protocol|icons)\\.ts$` },
+      to: { path: '^functions/', pathNot: `${layer.browser}|${layer.contracts}|^functions/platform/link-ui/(protocol|icons)\\.ts$|^functions/platform/link-ui/i18n/` },
     },
     only('consoleUi', ['contracts', 'core', 'platform'], 'The console page (shell and packed assets) is edge-like: it serves files, never a use case or a repository.'),
     {

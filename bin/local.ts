@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     '',
     `Fincore is listening on ${stack.baseUrl}`,
     `  data: ${inMemory ? 'in memory (FC_LOCAL_IN_MEMORY=1)' : `${dataDir}/ (DynamoDB Local files, owner-only)`}; DynamoDB Local on ${stack.dynamodbEndpoint} (loopback only)`,
-    `  docs: ${stack.baseUrl}/openapi.json  ${stack.baseUrl}/llms.txt`,
+    `  docs: ${stack.baseUrl}/docs (API reference)  ${stack.baseUrl}/docs/errors  ${stack.baseUrl}/openapi.json  ${stack.baseUrl}/llms.txt`,
     `  console: ${stack.baseUrl}/console/  sign in as ${owner.email} ${owner.password ? `/ ${owner.password} (shown once)` : '(password shown at its first start only)'}`,
     `  webhooks: loopback endpoints allowed for test keys (local mode); retry schedule x${webhookTimeScale} (FC_LOCAL_WEBHOOK_TIME_SCALE)`,
     `  keys (${keyBannerNote(stack.keys, inMemory, dataDir)}; seeded and live keys masked; the table stores only their SHA-256):`,

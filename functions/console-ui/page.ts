@@ -22,9 +22,8 @@
 //   the CSRF token in memory only;
 // - the assets may only be loaded by this origin (Cross-Origin-Resource-Policy same-origin).
 import { randomBytes } from 'node:crypto';
-import { brotliDecompressSync } from 'node:zlib';
-import { ApiError } from '../contracts/errors';
-import { CONSOLE_ASSETS, type PackedConsoleAsset } from './generated/assets';
+import { PACKED_ASSET_CACHE_CONTROL, packedAssetNamed, packedAssetUrl, servePackedAsset } from '../platform/packed-assets';
+import { CONSOLE_ASSETS } from './generated/assets';
 
 /** How users sign in here; the app shows a password form (local) or a Cognito button. */
 export type ConsoleIdentityKind = 'local' | 'cognito';
@@ -48,15 +47,8 @@ function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-/** An asset's URL relative to the shell: same path, so it works under any stage or domain prefix. */
-function assetUrl(asset: PackedConsoleAsset): string {
-  return `?asset=${encodeURIComponent(asset.name)}&v=${asset.sha256}`;
-}
-
-function assetNamed(name: string): PackedConsoleAsset {
-  const asset = CONSOLE_ASSETS.find((a) => a.name === name);
-  if (!asset) throw new Error(`the console assets lack ${name}: run npm run build:console-ui`);
-  return asset;
+function assetNamed(name: string) {
+  return packedAssetNamed(CONSOLE_ASSETS, name, 'npm run build:console-ui');
 }
 
 /** Checked once per process: a module without these would serve a page that cannot start. */
@@ -105,11 +97,11 @@ export function renderConsoleShell(options: { identity?: ConsoleIdentityKind } =
 <meta name="fc-console-identity" content="${identity}">
 <title>Fincore console</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="${escapeAttribute(assetUrl(STYLESHEET))}" integrity="${STYLESHEET.integrity}" nonce="${nonce}">
+<link rel="stylesheet" href="${escapeAttribute(packedAssetUrl(STYLESHEET))}" integrity="${STYLESHEET.integrity}" nonce="${nonce}">
 </head>
 <body>
 <div id="console-root"><noscript><main><h1>Fincore console</h1><p>The console is a web app: it needs JavaScript. Turn JavaScript on for this site and reload the page.</p></main></noscript></div>
-<script src="${escapeAttribute(assetUrl(SCRIPT))}" integrity="${SCRIPT.integrity}" nonce="${nonce}" defer></script>
+<script src="${escapeAttribute(packedAssetUrl(SCRIPT))}" integrity="${SCRIPT.integrity}" nonce="${nonce}" defer></script>
 </body>
 </html>
 `;
@@ -122,41 +114,15 @@ export function renderConsoleShell(options: { identity?: ConsoleIdentityKind } =
 }
 
 /** Content-addressed, so a response never changes: cached for a year, never revalidated. */
-export const CONSOLE_ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
-
-const inflated = new Map<string, string>();
-
-/** Decompressed on first use only (the shell needs just the hashes), then kept for the process. */
-function contentOf(asset: PackedConsoleAsset): string {
-  let content = inflated.get(asset.name);
-  if (content === undefined) {
-    content = brotliDecompressSync(Buffer.from(asset.brotliBase64, 'base64')).toString('utf8');
-    inflated.set(asset.name, content);
-  }
-  return content;
-}
+export const CONSOLE_ASSET_CACHE_CONTROL = PACKED_ASSET_CACHE_CONTROL;
 
 /**
  * One asset, when both its name and its version (the SHA-256 in the shell's URL) match. Another
  * version is a 404, not this one's bytes: it would be cached for a year under the other hash.
  */
 export function serveConsoleAsset(name: string, version: string | undefined): ConsolePageResponse {
-  const asset = CONSOLE_ASSETS.find((a) => a.name === name);
-  if (!asset || version !== asset.sha256) {
-    throw new ApiError('route_not_found', 'No console asset has this name and version: reload the console page for the current ones.');
-  }
-  return {
-    statusCode: 200,
-    headers: {
-      'Content-Type': asset.contentType,
-      'Cache-Control': CONSOLE_ASSET_CACHE_CONTROL,
-      'X-Content-Type-Options': 'nosniff',
-      'Cross-Origin-Resource-Policy': 'same-origin',
-      'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
-    },
-    body: contentOf(asset),
-    isBase64Encoded: false,
-  };
+  const served = servePackedAsset(CONSOLE_ASSETS, name, version, 'No console asset has this name and version: reload the console page for the current ones.');
+  return { ...served, isBase64Encoded: false };
 }
 
 /**

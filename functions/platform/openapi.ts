@@ -2,6 +2,7 @@
 // catalogue. `npm run openapi` writes the committed copy; GET /openapi.json serves the same
 // document; a test fails when they differ.
 import * as z from 'zod';
+import { DOCS_PATH, ERRORS_DOCS_PATH } from '../contracts/docs-links';
 import { ERRORS, allErrorStatuses, codesForStatus, publicErrorCodes, statusOf } from '../contracts/errors';
 import { DELIVERY_ATTEMPT_HEADER, EVENT_CATALOGUE, EVENT_ENVELOPES, EVENT_ID_HEADER, EVENT_TYPES } from '../contracts/events';
 import { LIMITS, PLANS, PLAN_NAMES } from '../contracts/limits';
@@ -132,6 +133,15 @@ function restErrorStatuses(): Set<number> {
   return new Set(PUBLIC_ROUTES.filter((r) => !r.protocol).flatMap(errorStatusesOf));
 }
 
+/** What every error carries to help: where its code is explained, and what an end user may be shown. */
+const ERROR_HELP_FIELDS: Json = {
+  documentation_url: { type: 'string', format: 'uri', description: "The error code's entry in the error catalogue: `{base_url}/docs/errors#<code>`." },
+  display_message: {
+    type: ['string', 'null'],
+    description: "A sentence safe to show your end user (no field names or jargon); null when the error is the integration's to fix, so show your own wording.",
+  },
+};
+
 function errorResponses(): Json {
   const out: Json = {};
   const used = restErrorStatuses();
@@ -151,13 +161,14 @@ function errorResponses(): Json {
             properties: {
               error: {
                 type: 'object',
-                required: ['type', 'code', 'message', 'request_id'],
+                required: ['type', 'code', 'message', 'request_id', 'documentation_url', 'display_message'],
                 additionalProperties: false,
                 properties: {
                   type: { type: 'string', enum: [...new Set(codes.map((c) => ERRORS[c].type))] },
                   code: { type: 'string', enum: codes },
                   message: { type: 'string' },
                   request_id: { type: 'string' },
+                  ...ERROR_HELP_FIELDS,
                 },
               },
             },
@@ -187,12 +198,13 @@ function errorStatusesOf(route: Route): number[] {
 /** Our error fields as a protocol error carries them (functions/platform/protocols.ts errorFields). */
 const PROTOCOL_ERROR_FIELDS: Json = {
   type: 'object',
-  required: ['type', 'code', 'request_id', 'status'],
+  required: ['type', 'code', 'request_id', 'status', 'documentation_url', 'display_message'],
   properties: {
     type: { type: 'string', enum: [...new Set(publicErrorCodes().map((c) => ERRORS[c].type))] },
     code: { type: 'string', description: 'One of the error codes listed in the API description.' },
     request_id: { type: 'string' },
     status: { type: 'integer', description: 'The HTTP status the REST API gives the same error.' },
+    ...ERROR_HELP_FIELDS,
   },
 };
 
@@ -262,6 +274,175 @@ function meteringNote(route: Route): string | null {
   return `Metered: one unit of the monthly ${route.metering.toUpperCase()} quota.`;
 }
 
+// ---------- curl samples (x-codeSamples, which Redoc shows beside each operation) ----------
+
+/** The shell variables every sample reads, as docs/quickstart.md has the reader export them. */
+export const SAMPLE_BASE_URL_VARIABLE = 'FINCORE_BASE_URL';
+export const SAMPLE_API_KEY_VARIABLE = 'FINCORE_API_KEY';
+
+/**
+ * Sample values by field name, where a value made from the field's type alone would say nothing
+ * (or break a pattern): what a reader recognises from the rest of the docs.
+ */
+const SAMPLE_FIELD_VALUES: Readonly<Record<string, unknown>> = {
+  access_token: 'fc_at_yourAccessToken',
+  link_token: 'fc_link_yourLinkToken',
+  public_token: 'fc_pub_yourPublicToken',
+  institution_id: 'ins_sandbox_first_bank',
+  client_user_id: 'user-1234',
+  client_name: 'My App',
+  products: ['transactions'],
+  account_ids: ['yourAccountId'],
+  query: 'first',
+  state: 'yourOauthState',
+  // The URL the redirect page was opened at, as the bank sent the user there (Plaid's oauth_state_id).
+  received_redirect_uri: 'https://example.com/oauth-return?oauth_state_id=yourOauthState',
+  start_date: '2026-01-01',
+  end_date: '2026-01-31',
+  url: 'https://example.com/webhooks/fincore',
+  webhook: 'https://example.com/webhooks/fincore',
+  redirect_uri: 'https://example.com/oauth-return',
+  username: 'user_good',
+  password: 'pass_good',
+  code: '1234',
+  file_name: 'statement.csv',
+  endpoint_id: 'whep_yourEndpointId',
+  event_id: 'evt_yourEventId',
+  description: 'SQ *BLUE BOTTLE COFFEE',
+  amount: 4.5,
+};
+
+/**
+ * Whole bodies for the routes whose required fields alone do not make a useful or valid request:
+ * a choice between fields (the AI routes take an item or raw rows), or a protocol's own message.
+ */
+const SAMPLE_BODIES: Readonly<Record<string, unknown>> = {
+  'institutions.search': { query: 'first', country_codes: ['US'] },
+  'ai.categorize': { transactions: [{ id: 't1', description: 'SQ *BLUE BOTTLE COFFEE', amount: 4.5, date: '2026-01-15' }] },
+  'ai.subscriptions': { access_token: 'fc_at_yourAccessToken' },
+  'ai.cashflow': { access_token: 'fc_at_yourAccessToken', horizon_days: 30 },
+  'ai.fraud-risk': { access_token: 'fc_at_yourAccessToken' },
+  'sandbox.fire_webhook': { access_token: 'fc_at_yourAccessToken', webhook_type: 'transactions.sync_updates_available' },
+  'graphql.query': { query: '{ categories { category label } }' },
+  'mcp.call': { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+  // An institution connected the way the route does: a sandbox OAuth bank (test keys), a public-address wallet (live keys).
+  'link.oauth.start': { link_token: 'fc_link_yourLinkToken', institution_id: 'ins_sandbox_thames_bank' },
+  'link.consent': { link_token: 'fc_link_yourLinkToken', institution_id: 'ins_bitcoin_wallet', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
+};
+
+/**
+ * Routes that take a browser form rather than JSON (the sandbox bank page's Allow / Deny): the
+ * urlencoded body of their sample.
+ */
+const SAMPLE_FORMS: Readonly<Record<string, string>> = {
+  'link.sandbox.oauth.decide': 'session=yourSessionKey&state=yourOauthState&decision=allow',
+};
+
+type SampleSchema = Json & {
+  $ref?: string;
+  $defs?: Record<string, SampleSchema>;
+  type?: string | string[];
+  properties?: Record<string, SampleSchema>;
+  required?: string[];
+  items?: SampleSchema;
+  anyOf?: SampleSchema[];
+  oneOf?: SampleSchema[];
+  enum?: unknown[];
+};
+
+/**
+ * A value that satisfies `schema`, from its documented example, default, constant or type;
+ * `definitions` resolves the `$ref`s of a schema with ids (`#/$defs/<id>`).
+ */
+function sampleValue(schema: SampleSchema, name: string | null, definitions: Record<string, SampleSchema>): unknown {
+  if (schema.$ref !== undefined) {
+    const target = definitions[schema.$ref.replace(/^#\/\$defs\//, '')];
+    if (!target) throw new Error(`cannot resolve ${schema.$ref} for a sample`);
+    return sampleValue(target, name, definitions);
+  }
+  if (schema.examples !== undefined && Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  if (schema.example !== undefined) return schema.example;
+  if (name !== null && name in SAMPLE_FIELD_VALUES) return SAMPLE_FIELD_VALUES[name];
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum && schema.enum.length > 0) return schema.enum[0];
+  if (schema.default !== undefined) return schema.default;
+  const variants = schema.anyOf ?? schema.oneOf;
+  if (variants) return sampleValue(variants.find((v) => v.type !== 'null') ?? variants[0]!, name, definitions);
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  switch (type) {
+    case 'object': {
+      const required = new Set(schema.required ?? []);
+      return Object.fromEntries(
+        Object.entries(schema.properties ?? {})
+          .filter(([field]) => required.has(field))
+          .map(([field, property]) => [field, sampleValue(property, field, definitions)]),
+      );
+    }
+    case 'array':
+      return [sampleValue(schema.items ?? {}, name, definitions)];
+    case 'integer':
+    case 'number':
+      return typeof schema.minimum === 'number' ? schema.minimum : 1;
+    case 'boolean':
+      return true;
+    case 'string':
+      if (schema.format === 'date' || schema.pattern === '^\\d{4}-\\d{2}-\\d{2}$') return '2026-01-31';
+      if (schema.format === 'date-time') return '2026-01-31T12:00:00Z';
+      if (schema.format === 'uri') return 'https://example.com/';
+      if (schema.pattern === '^[A-Z]{2}$') return 'US';
+      if (schema.pattern === '^[A-Z]{3}$') return 'USD';
+      return name ?? 'string';
+    default:
+      return null;
+  }
+}
+
+/**
+ * The JSON body of a route's samples: its entry in SAMPLE_BODIES, or its required fields with sample
+ * values. Checked against the route's own schema here, so a sample that no longer matches fails
+ * `npm run openapi` (and the unit test) rather than misleading a reader.
+ */
+export function sampleRequestBody(route: Route): unknown {
+  if (!route.request) return undefined;
+  let body: unknown;
+  if (route.id in SAMPLE_BODIES) body = SAMPLE_BODIES[route.id];
+  else {
+    const schema = z.toJSONSchema(route.request, { io: 'input', unrepresentable: 'any', reused: 'inline' }) as SampleSchema;
+    body = sampleValue(schema, null, schema.$defs ?? {});
+  }
+  const checked = route.request.safeParse(body);
+  if (!checked.success) throw new Error(`the sample body of ${route.id} does not match its request schema: ${checked.error.message}`);
+  return body;
+}
+
+/** A body up to this long stays on the command's last line; a longer one is indented JSON. */
+const SAMPLE_ONE_LINE_MAX = 80;
+
+/** Single-quoted for a POSIX shell: nothing inside is expanded. */
+function shellQuoted(text: string): string {
+  return `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+/** A curl command for the route: its method, URL, key (when it needs one), headers and sample body. */
+export function curlSample(route: Route): string {
+  const url = `"$${SAMPLE_BASE_URL_VARIABLE}${route.path}"`;
+  const lines = [route.method === 'GET' ? `curl ${url}` : `curl -X ${route.method} ${url}`];
+  if (route.auth === 'key') lines.push(`-H "Authorization: Bearer $${SAMPLE_API_KEY_VARIABLE}"`);
+  // The Streamable HTTP transport refuses a client that does not accept both.
+  if (route.protocol === 'mcp') lines.push(`-H 'Accept: application/json, text/event-stream'`);
+  const form = SAMPLE_FORMS[route.id];
+  if (form !== undefined) {
+    lines.push(`-H 'Content-Type: application/x-www-form-urlencoded'`, `-d ${shellQuoted(form)}`);
+  }
+  const body = sampleRequestBody(route);
+  if (body !== undefined) {
+    lines.push(`-H 'Content-Type: application/json'`);
+    const oneLine = JSON.stringify(body);
+    lines.push(`-d ${shellQuoted(oneLine.length <= SAMPLE_ONE_LINE_MAX ? oneLine : JSON.stringify(body, null, 2))}`);
+  }
+  return lines.join(' \\\n  ');
+}
+
 function operation(route: Route, requestIds: Map<Route, string>, responseIds: Map<Route, string>): Json {
   const notes: string[] = [];
   if (route.description) notes.push(route.description);
@@ -300,6 +481,7 @@ function operation(route: Route, requestIds: Map<Route, string>, responseIds: Ma
     'x-fc-metering': route.metering,
   };
   if (route.consent) op['x-fc-consent'] = route.consent;
+  op['x-codeSamples'] = [{ lang: 'Shell', label: 'curl', source: curlSample(route) }];
   if (route.request) {
     op.requestBody = {
       required: !route.bodyOptional,
@@ -398,6 +580,8 @@ function apiDescription(): string {
     '| plan | API requests / month | AI requests / month | rate / s | live access |',
     '|---|---|---|---|---|',
     plans,
+    '',
+    `**Docs**: this reference is browsable at \`${DOCS_PATH}\` with a curl sample per operation (set \`${SAMPLE_BASE_URL_VARIABLE}\` and \`${SAMPLE_API_KEY_VARIABLE}\` in your shell). Every error code is explained in the [error catalogue](${ERRORS_DOCS_PATH.slice(1)}) (\`${ERRORS_DOCS_PATH}#<code>\`); the same reference as plain text is \`/llms-full.txt\`.`,
     '',
     '**Errors**: every non-2xx REST body is `{"error": {"type", "code", "message", "request_id"}}`. The GraphQL gateway (`/v1/graphql`) answers errors in the GraphQL response format and the MCP server (`/mcp`) as JSON-RPC errors, both carrying the same `type`, `code` and `request_id`. All codes:',
     '',

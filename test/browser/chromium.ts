@@ -36,3 +36,24 @@ export async function launchChromium(profilePrefix: string): Promise<LaunchedChr
     },
   };
 }
+
+function isLoopbackUrl(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  if (protocol === 'data:' || protocol === 'blob:' || protocol === 'about:') return true;
+  return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
+}
+
+/**
+ * Aborts every request of the context that would leave loopback, so a page that needs another
+ * origin fails visibly; returns the list the aborted URLs are added to.
+ */
+export async function keepToLoopback(context: BrowserContext): Promise<string[]> {
+  const leftLoopback: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (isLoopbackUrl(url)) return route.continue();
+    leftLoopback.push(url);
+    return route.abort('blockedbyclient');
+  });
+  return leftLoopback;
+}

@@ -9,18 +9,18 @@
 // actions with each role (the buttons say why they are off; the server refuses when the page is
 // out of date). One step does sign-in and key creation with the keyboard only.
 import { type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { launchChromium, type LaunchedChromium } from './chromium';
+import { keepToLoopback, launchChromium, type LaunchedChromium } from './chromium';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { startTestStack, type TestStack } from '../support/stack';
+import { AXE_PATH, seriousAxeFindings } from './axe';
 
 let stack: TestStack;
 let context: BrowserContext;
 let browser: LaunchedChromium | undefined;
 let receiver: Receiver;
 /** Requests the browser tried to send beyond loopback (aborted). */
-const leftLoopback: string[] = [];
+let leftLoopback: string[] = [];
 
-const AXE_PATH = require.resolve('axe-core/axe.min.js');
 
 /** What the steps pass on to the ones after them. */
 const state: {
@@ -57,12 +57,6 @@ function consoleOwnerOf(s: TestStack): { email: string; password: string } {
   return s.consoleOwner;
 }
 
-function isLoopback(url: string): boolean {
-  const { protocol, hostname } = new URL(url);
-  if (protocol === 'data:' || protocol === 'blob:' || protocol === 'about:') return true;
-  return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
-}
-
 beforeAll(async () => {
   stack = await startTestStack(undefined, { consoleOwner: true });
   state.owner = consoleOwnerOf(stack);
@@ -70,12 +64,7 @@ beforeAll(async () => {
   browser = await launchChromium('fc-console-chromium-');
   context = browser.context;
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.baseUrl });
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (isLoopback(url)) return route.continue();
-    leftLoopback.push(url);
-    return route.abort('blockedbyclient');
-  });
+  leftLoopback = await keepToLoopback(context);
   // axe-core from node_modules, before the page's own scripts. An init script is not subject to the
   // page's CSP (a <script> tag added later would be: the page allows only its nonce'd scripts).
   await context.addInitScript({ path: AXE_PATH });
@@ -123,22 +112,9 @@ async function onPage(name: string | RegExp): Promise<void> {
   expect(await page.locator('h1').count()).toBe(1);
 }
 
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[] }>;
-}
-
 /** axe-core on the page as it is now: no serious or critical finding. */
 async function expectAccessible(label: string): Promise<void> {
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  });
+  const violations = await seriousAxeFindings(page);
   expect({ page: label, violations }).toEqual({ page: label, violations: [] });
 }
 

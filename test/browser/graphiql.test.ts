@@ -3,7 +3,7 @@
 // is aborted and recorded, so the page works only if everything it needs comes from our origin; CSP
 // violations are collected from the page's own securitypolicyviolation events.
 import { type BrowserContext, type Page } from 'playwright-core';
-import { launchChromium, type LaunchedChromium } from './chromium';
+import { keepToLoopback, launchChromium, type LaunchedChromium } from './chromium';
 import { GRAPHIQL_HEADERS_PLACEHOLDER } from '../../functions/surfaces/graphiql/page';
 import { startTestStack, type TestStack } from '../support/stack';
 
@@ -12,24 +12,13 @@ let stack: TestStack;
 let context: BrowserContext;
 let browser: LaunchedChromium | undefined;
 /** Requests the browser tried to send beyond loopback (aborted). */
-const leftLoopback: string[] = [];
-
-function isLoopback(url: string): boolean {
-  const { protocol, hostname } = new URL(url);
-  if (protocol === 'data:' || protocol === 'blob:' || protocol === 'about:') return true;
-  return hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]';
-}
+let leftLoopback: string[] = [];
 
 beforeAll(async () => {
   stack = await startTestStack();
   browser = await launchChromium('fc-graphiql-chromium-');
   context = browser.context;
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (isLoopback(url)) return route.continue();
-    leftLoopback.push(url);
-    return route.abort('blockedbyclient');
-  });
+  leftLoopback = await keepToLoopback(context);
 });
 
 afterAll(async () => {

@@ -22,12 +22,11 @@
 //   is never stored: shouldPersistHeaders is off, and the storage the page gives GraphiQL drops the
 //   headers its history keeps regardless (see the bootstrap script);
 // - the assets may only be loaded by this origin (Cross-Origin-Resource-Policy same-origin).
-import { brotliDecompressSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
-import { ApiError } from '../../contracts/errors';
 import { escapeHtml, jsonForScript } from '../../platform/link-ui/page';
 import type { RenderedResponse } from '../../platform/operation';
-import { GRAPHIQL_ASSETS, type PackedGraphiqlAsset } from './generated/assets';
+import { PACKED_ASSET_CACHE_CONTROL, packedAssetNamed, packedAssetUrl as assetUrl, servePackedAsset } from '../../platform/packed-assets';
+import { GRAPHIQL_ASSETS } from './generated/assets';
 
 /** What the headers editor starts with: where the key goes, never a real key. */
 export const GRAPHIQL_HEADERS_PLACEHOLDER = `{
@@ -126,15 +125,8 @@ function bootstrapScript(): string {
 
 const BOOTSTRAP_SCRIPT = bootstrapScript();
 
-/** An asset's URL relative to the page: same path, so it works under any stage or domain prefix. */
-function assetUrl(asset: PackedGraphiqlAsset): string {
-  return `?asset=${encodeURIComponent(asset.name)}&v=${asset.sha256}`;
-}
-
-function assetNamed(name: string): PackedGraphiqlAsset {
-  const asset = GRAPHIQL_ASSETS.find((a) => a.name === name);
-  if (!asset) throw new Error(`the GraphiQL assets lack ${name}: run npx tsx bin/build-graphiql.ts`);
-  return asset;
+function assetNamed(name: string) {
+  return packedAssetNamed(GRAPHIQL_ASSETS, name, 'npx tsx bin/build-graphiql.ts');
 }
 
 /** Checked once per process: a module without these would serve a page that cannot start. */
@@ -199,38 +191,12 @@ ${scripts}
 }
 
 /** Content-addressed, so a response never changes: cached for a year, never revalidated. */
-export const GRAPHIQL_ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
-
-const inflated = new Map<string, string>();
-
-/** Decompressed on first use only (the shell needs just the hashes), then kept for the process. */
-function contentOf(asset: PackedGraphiqlAsset): string {
-  let content = inflated.get(asset.name);
-  if (content === undefined) {
-    content = brotliDecompressSync(Buffer.from(asset.brotliBase64, 'base64')).toString('utf8');
-    inflated.set(asset.name, content);
-  }
-  return content;
-}
+export const GRAPHIQL_ASSET_CACHE_CONTROL = PACKED_ASSET_CACHE_CONTROL;
 
 /**
  * One asset, when both its name and its version (the SHA-256 in the page's URL) match. Another
  * version is a 404, not this one's bytes: it would be cached for a year under the other hash.
  */
 export function serveGraphiqlAsset(name: string, version: string | undefined): RenderedResponse {
-  const asset = GRAPHIQL_ASSETS.find((a) => a.name === name);
-  if (!asset || version !== asset.sha256) {
-    throw new ApiError('route_not_found', 'No GraphiQL asset has this name and version: reload GET /v1/graphql for the current ones.');
-  }
-  return {
-    statusCode: 200,
-    headers: {
-      'Content-Type': asset.contentType,
-      'Cache-Control': GRAPHIQL_ASSET_CACHE_CONTROL,
-      'X-Content-Type-Options': 'nosniff',
-      'Cross-Origin-Resource-Policy': 'same-origin',
-      'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
-    },
-    body: contentOf(asset),
-  };
+  return servePackedAsset(GRAPHIQL_ASSETS, name, version, 'No GraphiQL asset has this name and version: reload GET /v1/graphql for the current ones.');
 }
