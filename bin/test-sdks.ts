@@ -81,14 +81,21 @@ async function referenceJourney(rest: Rest): Promise<{ summary: Omit<SmokeSummar
     if (!page.has_more) break;
   }
   const failed = await rest('/v1/items/get', { access_token: UNKNOWN_ACCESS_TOKEN });
-  const error = failed.body.error as { type: string; code: string; request_id?: string };
+  const error = failed.body.error as { type: string; code: string; request_id?: string; documentation_url: string; display_message: string | null };
   return {
     accessToken: access_token,
     summary: {
       accounts: accounts.length,
       added,
       pages,
-      error: { status: failed.status, type: error.type, code: error.code, request_id_present: typeof error.request_id === 'string' && error.request_id !== '' },
+      error: {
+        status: failed.status,
+        type: error.type,
+        code: error.code,
+        request_id_present: typeof error.request_id === 'string' && error.request_id !== '',
+        documentation_url: error.documentation_url,
+        display_message: error.display_message,
+      },
     },
   };
 }
@@ -210,7 +217,7 @@ export function summaryDifferences(language: string, actual: unknown, expected: 
     if (got[key] !== expected[key]) problems.push(`${key} is ${JSON.stringify(got[key])}, expected ${JSON.stringify(expected[key])}`);
   }
   const error = (got.error ?? {}) as Record<string, unknown>;
-  for (const key of ['status', 'type', 'code', 'request_id_present'] as const) {
+  for (const key of ['status', 'type', 'code', 'request_id_present', 'documentation_url', 'display_message'] as const) {
     if (error[key] !== expected.error[key]) problems.push(`error.${key} is ${JSON.stringify(error[key])}, expected ${JSON.stringify(expected.error[key])}`);
   }
   return problems;

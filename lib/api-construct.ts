@@ -126,7 +126,7 @@ export class Api extends Construct {
         accessLogFormat: apigw.AccessLogFormat.custom(accessLogFormat()),
       },
     });
-    addGatewayResponses(this.restApi);
+    addGatewayResponses(this.restApi, config.customDomain ? `https://${config.customDomain.domainName}` : undefined);
     if (config.manageApiGatewayAccount) new ApiGatewayAccount(this, 'Account');
     this.firewall = new ApiFirewall(this, 'Firewall', { config, stage: this.restApi.deploymentStage });
     if (config.customDomain) {

@@ -1,7 +1,7 @@
 // Errors API Gateway answers by itself (no Lambda ran) still use our envelope, the FC-Version header
 // and the request id. Codes and messages come from the one error catalogue.
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
-import { ERRORS, statusOf, type ErrorCode } from '../functions/contracts/errors';
+import { ERRORS, displayMessageOf, documentationUrlOf, statusOf, type ErrorCode } from '../functions/contracts/errors';
 import { API_VERSION } from '../functions/contracts/schemas';
 
 export interface GatewayResponseSpec {
@@ -34,16 +34,29 @@ export const GATEWAY_RESPONSES: readonly GatewayResponseSpec[] = [
   { type: apigw.ResponseType.DEFAULT_5XX, code: 'internal_error' },
 ];
 
-export function gatewayResponseTemplate(spec: Pick<GatewayResponseSpec, 'code' | 'gatewayMessage'>): string {
+/**
+ * {base_url} as the template can know it: the custom domain when the stage has one (FC_BASE_URL, which
+ * the functions' baseUrlOf prefers too), else the execute-api domain and stage the request reached,
+ * which is what baseUrlOf derives there.
+ */
+export const GATEWAY_BASE_URL_EXPRESSION = 'https://$context.domainName/$context.stage';
+
+/**
+ * The body: our envelope, documentation_url and display_message included. A code's anchor (`#code`)
+ * is no Velocity directive, so the template engine leaves it as written.
+ */
+export function gatewayResponseTemplate(spec: Pick<GatewayResponseSpec, 'code' | 'gatewayMessage'>, baseUrl: string = GATEWAY_BASE_URL_EXPRESSION): string {
   const def = ERRORS[spec.code];
   const message = spec.gatewayMessage ? '$context.error.messageString' : JSON.stringify(def.message);
   return (
     `{"error":{"type":${JSON.stringify(def.type)},"code":${JSON.stringify(spec.code)},` +
-    `"message":${message},"request_id":"$context.requestId"}}`
+    `"message":${message},"request_id":"$context.requestId",` +
+    `"documentation_url":${JSON.stringify(documentationUrlOf(spec.code, baseUrl))},"display_message":${JSON.stringify(displayMessageOf(spec.code))}}}`
   );
 }
 
-export function addGatewayResponses(api: apigw.RestApi): void {
+/** `baseUrl`: the stage's fixed {base_url} when it has one (a custom domain); otherwise the request's. */
+export function addGatewayResponses(api: apigw.RestApi, baseUrl?: string): void {
   for (const spec of GATEWAY_RESPONSES) {
     api.addGatewayResponse(spec.type.responseType, {
       type: spec.type,
@@ -53,7 +66,7 @@ export function addGatewayResponses(api: apigw.RestApi): void {
         'X-Request-Id': 'context.requestId',
         ...spec.extraHeaders,
       },
-      templates: { 'application/json': gatewayResponseTemplate(spec) },
+      templates: { 'application/json': gatewayResponseTemplate(spec, baseUrl) },
     });
   }
 }

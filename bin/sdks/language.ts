@@ -65,7 +65,7 @@ export interface SmokeSummary {
   /** Sync pages fetched. */
   pages: number;
   /** From the error case: the error's fields as the library exposes them. */
-  error: { status: number; type: string; code: string; request_id_present: boolean };
+  error: { status: number; type: string; code: string; request_id_present: boolean; documentation_url: string; display_message: string | null };
   /** The verified delivery's event type (verification must succeed). */
   webhook_type: string;
 }

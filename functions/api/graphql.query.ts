@@ -4,4 +4,4 @@ import { graphqlQuery } from '../contracts/routes';
 import { defineOperation } from '../platform/operation';
 import { serveGraphql } from '../surfaces/graphql/http';
 
-export const handler = defineOperation(graphqlQuery, ({ body, event, auth, deps, requestId }) => serveGraphql({ body, event, auth, deps, requestId }));
+export const handler = defineOperation(graphqlQuery, ({ body, event, auth, deps, requestId, baseUrl }) => serveGraphql({ body, event, auth, deps, requestId, baseUrl }));

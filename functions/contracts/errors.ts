@@ -1,7 +1,8 @@
 // The one error catalogue: every error the API can answer, by code. The HTTP status and `type`
 // live here and nowhere else; openapi.json lists every code from this table.
 //
-// Envelope: {"error": {"type", "code", "message", "request_id"}}.
+// Envelope: {"error": {"type", "code", "message", "request_id", "documentation_url", "display_message"}}.
+import { errorDocumentationPath } from './docs-links';
 
 export const ERROR_TYPES = {
   invalid_request: 400,
@@ -386,6 +387,66 @@ export const ERRORS = {
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorCode = keyof typeof ERRORS;
+
+// --- display_message: what an integrator's app may show its end user ---
+/**
+ * A sentence for the person using the integrator's app (no jargon, field names or keys), for the
+ * errors that person can act on or should be told about: their bank login, their link, an
+ * institution or this service being unavailable, a file they chose. A code absent here is the
+ * integration's to fix (validation, keys, unknown ids, routes): its envelope's display_message is
+ * null, and the app should show its own generic wording, never our developer message.
+ */
+const DISPLAY_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  public_token_expired: 'Connecting your account took too long. Please connect it again.',
+  public_token_used: 'This connection was already completed. Please connect your account again if it does not appear.',
+  invalid_link_token: 'This link is not valid. Please start again from the app.',
+  link_token_expired: 'This link has expired. Please start again from the app.',
+  link_token_used: 'This link was already used to connect an account. Please start again from the app.',
+  products_not_supported: 'This institution does not offer everything this app needs. Please choose another institution.',
+  statement_too_large: 'This file is too large to import. Please export a shorter date range from your bank.',
+  statement_unrecognized: 'This file is not a bank statement we can read. Please upload a CSV, OFX, QFX or QBO export from your bank.',
+  statement_malformed: 'This file seems damaged or incomplete. Please export it again from your bank.',
+  statement_unsupported_encoding: 'This file uses a text format we cannot read. Please export it again from your bank.',
+  statement_empty: 'This file contains no accounts or transactions. Please check that you exported the right statement.',
+  statement_server_error: 'This file contains an error page from your bank instead of a statement. Please export it again.',
+  statement_import_busy: 'Another statement is still being imported. Please try again in a minute.',
+  institution_mismatch: 'Please sign in to the same institution you connected before.',
+  oauth_state_invalid: 'This sign-in could not be completed. Please start again.',
+  product_not_ready: 'Your account data is still loading. Please check back in a few minutes.',
+  invalid_credentials: 'The username or password is incorrect. Check them and try again.',
+  invalid_mfa_code: 'The code is incorrect. Check it and try again.',
+  oauth_access_denied: 'You declined to share your data at the institution, so nothing was connected. Start again if you change your mind.',
+  item_locked: 'This account is locked at your bank. Unlock it with your bank, then try again.',
+  item_login_required: 'The login details of this account need your attention. Please sign in to your bank again.',
+  item_not_healthy: 'Your bank is having trouble sharing this account right now. Please try again later or reconnect it.',
+  too_many_attempts: 'Too many attempts. Please start again from the app.',
+  transactions_not_consented: 'This app needs your permission to see more of your account. Please reconnect your account to grant it.',
+  identity_not_consented: 'This app needs your permission to see more of your account. Please reconnect your account to grant it.',
+  income_not_consented: 'This app needs your permission to see more of your account. Please reconnect your account to grant it.',
+  assets_not_consented: 'This app needs your permission to see more of your account. Please reconnect your account to grant it.',
+  investments_not_consented: 'This app needs your permission to see more of your account. Please reconnect your account to grant it.',
+  liabilities_not_consented: 'This app needs your permission to see more of your account. Please reconnect your account to grant it.',
+  recurring_not_consented: 'This app needs your permission to see more of your account. Please reconnect your account to grant it.',
+  rate_limit_exceeded: 'We are receiving a lot of requests right now. Please try again shortly.',
+  monthly_api_quota_exceeded: 'This service is temporarily unavailable. Please try again later.',
+  monthly_ai_quota_exceeded: 'This feature is temporarily unavailable. Please try again later.',
+  provider_error: 'We could not reach your institution right now. Please try again later.',
+  internal_error: 'Something went wrong on our side. Please try again later.',
+  storage_unavailable: 'This service is temporarily unavailable. Please try again in a few moments.',
+};
+
+/** What the end user may be shown for `code` (envelope `display_message`); null where the error is the integration's to fix. */
+export function displayMessageOf(code: ErrorCode): string | null {
+  return DISPLAY_MESSAGES[code] ?? null;
+}
+
+/**
+ * Where `code` is explained (envelope `documentation_url`): the error catalogue page's entry for it,
+ * under the API's base URL as the request reached it (functions/platform/middleware.ts baseUrlOf).
+ */
+export function documentationUrlOf(code: ErrorCode, baseUrl: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}${errorDocumentationPath(code)}`;
+}
 /** The console's own codes (ErrorDef.console): answered by /console/api/... only, never to an API key. */
 export type ConsoleErrorCode = { [C in ErrorCode]: (typeof ERRORS)[C] extends { console: true } ? C : never }[ErrorCode];
 /** The codes the public API can answer (openapi.json, llms.txt, the SDKs): every code but the console's. */
@@ -447,9 +508,28 @@ export function fail(code: ErrorCode, message?: string, headers?: Record<string,
 }
 
 export interface ErrorEnvelope {
-  error: { type: ErrorType; code: ErrorCode; message: string; request_id: string };
+  error: {
+    type: ErrorType;
+    code: ErrorCode;
+    message: string;
+    request_id: string;
+    /** `{base_url}/docs/errors#<code>`: the code's entry in the error catalogue page. */
+    documentation_url: string;
+    /** A sentence safe to show the integrator's end user, or null when the error is the integration's to fix. */
+    display_message: string | null;
+  };
 }
 
-export function envelope(err: ApiError, requestId: string): ErrorEnvelope {
-  return { error: { type: err.type, code: err.code, message: err.message, request_id: requestId } };
+/** The error envelope; `baseUrl` is the API's base URL for this request (where documentation_url points). */
+export function envelope(err: ApiError, requestId: string, baseUrl: string): ErrorEnvelope {
+  return {
+    error: {
+      type: err.type,
+      code: err.code,
+      message: err.message,
+      request_id: requestId,
+      documentation_url: documentationUrlOf(err.code, baseUrl),
+      display_message: displayMessageOf(err.code),
+    },
+  };
 }

@@ -1,8 +1,9 @@
 // The middleware stack every operation runs (middy), in order:
 //   requestContext  -> request id in, X-Request-Id / FC-Version / X-RateLimit-* out, access log
-//   errorEnvelope   -> any failure becomes {"error": {type, code, message, request_id}} (on the
-//                      GraphQL and MCP endpoints, that protocol's error format: ./protocols.ts; on
-//                      the Plaid-compatible API, Plaid's error object: its route's ProtocolHooks)
+//   errorEnvelope   -> any failure becomes {"error": {type, code, message, request_id, documentation_url,
+//                      display_message}} (on the GraphQL and MCP endpoints, that protocol's error
+//                      format: ./protocols.ts; on the Plaid-compatible API, Plaid's error object: its
+//                      route's ProtocolHooks)
 //   versionCheck    -> optional FC-Version request header must equal the current version
 //   authenticate    -> bearer key (on the Plaid-compatible API, Plaid's `secret`), live access,
 //                      token bucket, monthly quota: one DynamoDB write on one of the key's metering
@@ -28,7 +29,9 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { CONSOLE_SESSION_COOKIE, CONSOLE_SIGN_IN_COOKIE, CSRF_HEADER } from '../contracts/console-schemas';
-import { ApiError, envelope, type ErrorCode } from '../contracts/errors';
+import { ApiError, envelope } from '../contracts/errors';
+import { describeSchemaIssues } from '../contracts/field-errors';
+import { tokenFieldMismatch } from '../contracts/token-kinds';
 import { LIMITS } from '../contracts/limits';
 import type { Route } from '../contracts/routes';
 import { API_VERSION } from '../contracts/schemas';
@@ -287,7 +290,7 @@ function validHost(candidate: string | undefined): string | undefined {
  * X-Forwarded-Proto), so only a well-formed host[:port] is taken and only http or https (http only
  * in the local stage); anything else falls back to a safe default rather than reaching a document.
  */
-export function baseUrlOf(event: ApiEvent, deps: Deps): string {
+export function baseUrlOf(event: ApiEvent, deps: { config: Pick<Deps['config'], 'baseUrl' | 'stage'> }): string {
   if (deps.config.baseUrl) return deps.config.baseUrl.replace(/\/$/, '');
   const local = deps.config.stage === 'local';
   const host = validHost(event.requestContext?.domainName) ?? validHost(headerOf(event, 'host')) ?? FALLBACK_HOST;
@@ -381,10 +384,26 @@ export function requestContext(route: Route | null, deps?: () => Deps): ApiMiddl
   };
 }
 
-export function errorEnvelope(route: Route | null = null, hooks?: ProtocolHooks): ApiMiddleware {
+/**
+ * {base_url} for an error's documentation_url. The runtime's configuration is read as the answer is
+ * built; should it be unreadable (the very failure being answered, say), the request alone names
+ * the base URL as a deployment without FC_BASE_URL would.
+ */
+function errorBaseUrlOf(event: ApiEvent, deps: () => Deps): string {
+  let config: Pick<Deps['config'], 'baseUrl' | 'stage'>;
+  try {
+    config = deps().config;
+  } catch {
+    config = { stage: event.requestContext?.stage === 'local' ? 'local' : 'sandbox' };
+  }
+  return baseUrlOf(event, { config });
+}
+
+export function errorEnvelope(route: Route | null, hooks: ProtocolHooks | undefined, deps: () => Deps): ApiMiddleware {
   return {
     onError: (request: ApiRequest) => {
       const state = stateOf(request);
+      const baseUrl = errorBaseUrlOf(request.event, deps);
       let apiError: ApiError;
       const storageFailure = request.error instanceof ApiError ? null : storageFailureOf(request.error);
       if (request.error instanceof ApiError) {
@@ -399,13 +418,13 @@ export function errorEnvelope(route: Route | null = null, hooks?: ProtocolHooks)
       state.errorCode = apiError.code;
       const protocol = route?.protocol;
       request.response = hooks
-        ? hooks.errorResponse(apiError, state.requestId)
+        ? hooks.errorResponse(apiError, state.requestId, baseUrl)
         : protocol === 'graphql' || protocol === 'mcp'
-          ? protocolErrorResponse(protocol, apiError, state.requestId, state.headers.accept)
+          ? protocolErrorResponse(protocol, apiError, state.requestId, state.headers.accept, baseUrl)
           : {
               statusCode: apiError.status,
               headers: { 'Content-Type': 'application/json', ...apiError.headers },
-              body: JSON.stringify(envelope(apiError, state.requestId)),
+              body: JSON.stringify(envelope(apiError, state.requestId, baseUrl)),
             };
     },
   };
@@ -631,29 +650,22 @@ function rawBodyOf(event: ApiEvent): string {
   return event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body) : '';
 }
 
-/** Maps a zod issue to our codes, naming the field (dot path) in the message. */
-export function schemaError(error: z.ZodError, body: unknown): ApiError {
-  const issue = error.issues[0];
-  const valueAtPath = issue.path.reduce<unknown>(
-    (node, key) => (node !== null && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key] : undefined),
-    body,
-  );
-  const path = issue.path.map(String).join('.');
-  let code: ErrorCode = 'invalid_field';
-  let message: string;
-  if (issue.code === 'unrecognized_keys') {
-    const names = issue.keys.map((k) => (path ? `${path}.${k}` : k));
-    code = 'unknown_field';
-    message = `Unknown field${names.length > 1 ? 's' : ''}: ${names.join(', ')}.`;
-  } else if (issue.code !== 'custom' && valueAtPath === undefined) {
-    code = 'missing_field';
-    message = `Missing required field: ${path}.`;
-  } else if (issue.code === 'custom' && typeof issue.params?.code === 'string') {
-    code = issue.params.code as ErrorCode;
-    message = `${path ? `${path}: ` : ''}${issue.message}.`;
-  } else {
-    message = `Invalid field ${path || '(body)'}: ${issue.message}.`;
-  }
+/**
+ * A parsed body whose token field holds a token of another kind (a link token as public_token): the
+ * field's usual refusal, naming the kind it got and where that kind goes; null when there is none.
+ */
+export function tokenKindError(body: unknown): ApiError | null {
+  const mismatch = tokenFieldMismatch(body);
+  return mismatch ? new ApiError(mismatch.code, mismatch.message) : null;
+}
+
+/**
+ * A body's schema violations as our error: the field named (`options.count`, `account_ids[2]`) and
+ * what it accepts, in sentences (functions/contracts/field-errors.ts). `schema` is the schema that
+ * reported them: with it, an unknown field names the closest real one and bounds read as ranges.
+ */
+export function schemaError(error: z.ZodError, body: unknown, schema?: z.ZodType): ApiError {
+  const { code, message } = describeSchemaIssues(error.issues, body, schema);
   return new ApiError(code, message);
 }
 
@@ -711,7 +723,9 @@ export function parseBody(route: Route): ApiMiddleware {
         throw new ApiError('invalid_json', 'The request body must be a JSON object.');
       }
       const result = route.request.safeParse(parsed);
-      if (!result.success) throw schemaError(result.error, parsed);
+      if (!result.success) throw schemaError(result.error, parsed, route.request);
+      const wrongKind = tokenKindError(result.data);
+      if (wrongKind) throw wrongKind;
       state.body = result.data;
     },
   };

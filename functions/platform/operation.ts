@@ -10,11 +10,15 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { ApiError } from '../contracts/errors';
+import { PLAID_ENDPOINT_EQUIVALENT } from '../contracts/plaid-endpoints';
+import { routeNotFoundMessage, suggestRoutes, type KnownRoute, type PlaidPaths } from '../contracts/route-suggestions';
 import {
+  ALIAS_PREFIX,
   CONTENT_TYPES,
   ROUTES,
   aliasPaths,
   greedyPrefixOf,
+  plaidCall,
   type Protocol,
   type RequestOfRoute,
   type ResponseOfRoute,
@@ -34,6 +38,7 @@ import {
   requestContext,
   requestIdOf,
   schemaError,
+  tokenKindError,
   versionCheck,
   type ApiEvent,
   type ApiResult,
@@ -205,7 +210,9 @@ export async function invokeRoute(handler: RouteHandler, call: InlineCall, args:
     const given = args ?? {};
     if (typeof given !== 'object' || Array.isArray(given)) throw new ApiError('invalid_json', 'The arguments must be a JSON object.');
     const parsed = route.request.safeParse(given);
-    if (!parsed.success) throw schemaError(parsed.error, given);
+    if (!parsed.success) throw schemaError(parsed.error, given, route.request);
+    const wrongKind = tokenKindError(parsed.data);
+    if (wrongKind) throw wrongKind;
     body = parsed.data;
   }
   const item = route.item ? await resolveItem(call.deps, route, call.auth, body) : null;
@@ -266,7 +273,7 @@ function operation(route: Route, impl: (ctx: OperationContext<unknown>) => unkno
     middy<ApiEvent, ApiResult, Error, Context, RequestInternal>(base, { timeoutEarlyInMillis: 0 })
       .use(powertools())
       .use(requestContext(route, runtime))
-      .use(errorEnvelope(route, options.protocolHooks))
+      .use(errorEnvelope(route, options.protocolHooks, runtime))
       .use(versionCheck())
       .use(authenticate(route, runtime, options.meterKind, options.protocolHooks))
       .use(consoleGate(route, runtime, options.sessions))
@@ -290,6 +297,10 @@ export function fallbackOperation(): LambdaHandler {
     }
   }
   const methodsBelow = (path: string) => [...allowedBelow].find(([prefix]) => path.startsWith(prefix) && path.length > prefix.length)?.[1];
+  // A 404 names the routes the caller most likely meant; the console's own only to a console path.
+  const publicRoutes: KnownRoute[] = ROUTES.filter((r) => !r.console).map((r) => ({ method: r.method, path: r.path, id: r.id }));
+  const consoleRoutes: KnownRoute[] = ROUTES.filter((r) => r.console).map((r) => ({ method: r.method, path: r.path, id: r.id }));
+  const plaid: PlaidPaths = { prefix: (greedyPrefixOf(plaidCall.path) ?? '/plaid/').replace(/\/$/, ''), endpoints: PLAID_ENDPOINT_EQUIVALENT };
   const base = async (event: ApiEvent): Promise<ApiResult> => {
     // One trailing slash reaches the route without it, as in API Gateway's matching (and the local
     // server's): `/console//` is no route's path, whatever the method.
@@ -297,12 +308,14 @@ export function fallbackOperation(): LambdaHandler {
     if (methods && !methods.includes(event.httpMethod)) {
       throw new ApiError('method_not_allowed', `${event.path} accepts ${methods.join(', ')} only.`, { Allow: methods.join(', ') });
     }
-    throw new ApiError('route_not_found', `No operation exists at ${event.httpMethod} ${event.path}.`);
+    const request = { method: event.httpMethod, path: event.path };
+    const known = event.path.startsWith('/console') ? [...consoleRoutes, ...publicRoutes] : publicRoutes;
+    throw new ApiError('route_not_found', routeNotFoundMessage(request, suggestRoutes(request, known, plaid, ALIAS_PREFIX)));
   };
   return scoped(
     middy<ApiEvent, ApiResult, Error, Context, RequestInternal>(base, { timeoutEarlyInMillis: 0 })
       .use(powertools())
       .use(requestContext(null))
-      .use(errorEnvelope()),
+      .use(errorEnvelope(null, undefined, runtime)),
   );
 }

@@ -5,13 +5,31 @@
 // look (ProtocolHooks, which its handler hands to them). The protocols themselves live in
 // functions/surfaces/graphql, functions/surfaces/mcp and functions/surfaces/plaid.
 import type { APIGatewayProxyResult as ApiResult } from 'aws-lambda';
-import type { ApiError } from '../contracts/errors';
+import { displayMessageOf, documentationUrlOf, type ApiError } from '../contracts/errors';
 import { MCP_TOOLS_BY_NAME } from '../contracts/mcp-tools';
 import { routeById, type Protocol } from '../contracts/routes';
 
-/** Our error fields, as GraphQL `extensions` and JSON-RPC `error.data` carry them. */
-export function errorFields(err: ApiError, requestId: string): { type: string; code: string; request_id: string; status: number } {
-  return { type: err.type, code: err.code, request_id: requestId, status: err.status };
+/** Our error fields, as GraphQL `extensions` and JSON-RPC `error.data` carry them (the REST envelope's, plus the status). */
+// A type alias, not an interface, so that it fits GraphQL's `extensions` (an index-signature record).
+export type ProtocolErrorFields = {
+  type: string;
+  code: string;
+  request_id: string;
+  status: number;
+  documentation_url: string;
+  display_message: string | null;
+};
+
+/** Our error fields for `err`; `baseUrl` is the API's base URL for the request (where documentation_url points). */
+export function errorFields(err: ApiError, requestId: string, baseUrl: string): ProtocolErrorFields {
+  return {
+    type: err.type,
+    code: err.code,
+    request_id: requestId,
+    status: err.status,
+    documentation_url: documentationUrlOf(err.code, baseUrl),
+    display_message: displayMessageOf(err.code),
+  };
 }
 
 export const GRAPHQL_RESPONSE_MEDIA_TYPE = 'application/graphql-response+json';
@@ -55,27 +73,30 @@ export interface ProtocolHooks {
    * (missing_api_key, malformed_api_key, duplicate_header).
    */
   apiKeyOf(request: { headers: Readonly<Record<string, string>>; repeatedHeaders: ReadonlySet<string>; rawBody: string }): string;
-  /** An error the middlewares raised (or the wrapper caught), in the API's format with the status it gives that error. */
-  errorResponse(err: ApiError, requestId: string): ApiResult;
+  /**
+   * An error the middlewares raised (or the wrapper caught), in the API's format with the status it
+   * gives that error; `baseUrl` is the API's base URL for the request (for its documentation link).
+   */
+  errorResponse(err: ApiError, requestId: string, baseUrl: string): ApiResult;
 }
 
 /** The protocols whose error format is rendered here; `plaid` renders its own (ProtocolHooks). */
 export type OwnProtocol = Exclude<Protocol, 'plaid'>;
 
 /** An error the middlewares raised, in the route's protocol format, keeping its HTTP status and headers. */
-export function protocolErrorResponse(protocol: OwnProtocol, err: ApiError, requestId: string, accept: string | undefined): ApiResult {
+export function protocolErrorResponse(protocol: OwnProtocol, err: ApiError, requestId: string, accept: string | undefined, baseUrl: string): ApiResult {
   if (protocol === 'graphql') {
     const mediaType = accept?.toLowerCase().includes(GRAPHQL_RESPONSE_MEDIA_TYPE) ? GRAPHQL_RESPONSE_MEDIA_TYPE : 'application/json';
     return {
       statusCode: err.status,
       headers: { 'Content-Type': `${mediaType}; charset=utf-8`, ...err.headers },
-      body: JSON.stringify({ errors: [{ message: err.message, extensions: errorFields(err, requestId) }] }),
+      body: JSON.stringify({ errors: [{ message: err.message, extensions: errorFields(err, requestId, baseUrl) }] }),
     };
   }
   return {
     statusCode: err.status,
     headers: { 'Content-Type': 'application/json', ...err.headers },
-    body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: jsonRpcCodeOf(err), message: err.message, data: errorFields(err, requestId) } }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: jsonRpcCodeOf(err), message: err.message, data: errorFields(err, requestId, baseUrl) } }),
   };
 }
 

@@ -22,6 +22,10 @@ type Error struct {
 	Message string
 	// RequestID identifies the request in Fincore's logs ("" when the API never answered).
 	RequestID string
+	// DocumentationURL is where the code is explained ({base_url}/docs/errors#<code>); "" without an error body.
+	DocumentationURL string
+	// DisplayMessage is a sentence safe to show your end user; "" when the error is the integration's to fix.
+	DisplayMessage string
 	// RetryAfter is the wait the API asked for (Retry-After header), 0 when it gave none.
 	RetryAfter time.Duration
 	// Err is the underlying transport error when no answer arrived.
@@ -51,10 +55,14 @@ func errorFromResponse(status int, header http.Header, body []byte) *Error {
 			Code      string `json:"code"`
 			Message   string `json:"message"`
 			RequestID string `json:"request_id"`
+			// A null display_message decodes as "".
+			DocumentationURL string `json:"documentation_url"`
+			DisplayMessage   string `json:"display_message"`
 		} `json:"error"`
 	}
 	if json.Unmarshal(body, &envelope) == nil && envelope.Error != nil {
 		e.Type, e.Code, e.Message = envelope.Error.Type, envelope.Error.Code, envelope.Error.Message
+		e.DocumentationURL, e.DisplayMessage = envelope.Error.DocumentationURL, envelope.Error.DisplayMessage
 		if envelope.Error.RequestID != "" {
 			e.RequestID = envelope.Error.RequestID
 		}

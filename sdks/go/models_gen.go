@@ -77,6 +77,8 @@ type Item struct {
 	TransactionsUpdateStatus string `json:"transactions_update_status"`
 	// The last failed pull from the item’s connector, until a pull succeeds again (null when the last pull succeeded). With `connector` and `last_successful_sync`, the connector’s health and freshness for this item.
 	LastSyncError *SyncError `json:"last_sync_error"`
+	// The item’s own webhook URL (the link token’s `webhook`, or set with /v1/item/webhook/update); null when it has none. Not an endpoint: the environment’s endpoints receive its events too.
+	Webhook *string `json:"webhook"`
 }
 
 // AccountsBalanceGetResponse is an object of the Fincore financial data API.
@@ -1010,7 +1012,9 @@ type Institution struct {
 	CountryCodes []string `json:"country_codes"`
 	URL          *string  `json:"url"`
 	PrimaryColor *string  `json:"primary_color"`
-	Products     []string `json:"products"`
+	// The institution’s mark as a data: URI (SVG) when Fincore ships one (sandbox institutions); null otherwise: show a monogram in primary_color.
+	Logo     *string  `json:"logo"`
+	Products []string `json:"products"`
 	// Whether the login happens on the institution’s own site.
 	Oauth bool `json:"oauth"`
 	// Part of the simulated sandbox network (always available).
@@ -1151,6 +1155,23 @@ type ItemsStatementsUploadResponse struct {
 	DateOrder *ItemsStatementsUploadResponseDateOrder `json:"date_order"`
 }
 
+// ItemWebhookUpdateRequest is an object of the Fincore financial data API.
+type ItemWebhookUpdateRequest struct {
+	// The item access token from /v1/link/token/exchange (prefix fc_at_).
+	AccessToken string `json:"access_token"`
+	// The new URL, or null to stop sending this item's events to a URL of its own.
+	Webhook *string `json:"webhook"`
+}
+
+// ItemWebhookUpdateResponse is an object of the Fincore financial data API.
+type ItemWebhookUpdateResponse struct {
+	Item Item `json:"item"`
+	// The item's webhook URL from now on; null when cleared.
+	Webhook *string `json:"webhook"`
+	// The environment’s webhook signing secret (`whsec_...`) when this call created it, on the environment’s first webhook: shown this once, null otherwise. Every delivery is signed with it (FC-Signature, docs/webhooks-verify.md); a lost one is replaced with /v1/webhooks/secret/rotate.
+	WebhookSecret *string `json:"webhook_secret"`
+}
+
 // LiabilitiesCreditItemAprsItem is an object of the Fincore financial data API.
 type LiabilitiesCreditItemAprsItem struct {
 	// One of: purchase, cash_advance, balance_transfer, special.
@@ -1227,6 +1248,11 @@ type LinkTokenCreateRequestUser struct {
 	ClientUserID string `json:"client_user_id"`
 }
 
+// LinkTokenCreateRequestUpdate is an object of the Fincore financial data API.
+type LinkTokenCreateRequestUpdate struct {
+	AccountSelectionEnabled *bool `json:"account_selection_enabled,omitempty"`
+}
+
 // LinkTokenCreateRequest is an object of the Fincore financial data API.
 type LinkTokenCreateRequest struct {
 	ClientName    *string                    `json:"client_name,omitempty"`
@@ -1234,14 +1260,20 @@ type LinkTokenCreateRequest struct {
 	Products      []string                   `json:"products"`
 	InstitutionID *string                    `json:"institution_id,omitempty"`
 	UpdateItemID  *string                    `json:"update_item_id,omitempty"`
-	Webhook       *string                    `json:"webhook,omitempty"`
-	RedirectURI   *string                    `json:"redirect_uri,omitempty"`
+	// The webhook URL of the item this session connects (or repairs), as Plaid's: the item's events are also sent there, signed with the environment's secret. Checked as an endpoint URL is, but not an endpoint (not listed, not counted against the cap). Read it back as `webhook` on the item; change it with /v1/item/webhook/update.
+	Webhook     *string `json:"webhook,omitempty"`
+	RedirectURI *string `json:"redirect_uri,omitempty"`
+	// One of: en, es, fr, de.
+	Language *string                       `json:"language,omitempty"`
+	Update   *LinkTokenCreateRequestUpdate `json:"update,omitempty"`
 }
 
 // LinkTokenCreateResponse is an object of the Fincore financial data API.
 type LinkTokenCreateResponse struct {
 	LinkToken  string `json:"link_token"`
 	Expiration string `json:"expiration"`
+	// The environment’s webhook signing secret (`whsec_...`) when this call created it, on the environment’s first webhook: shown this once, null otherwise. Every delivery is signed with it (FC-Signature, docs/webhooks-verify.md); a lost one is replaced with /v1/webhooks/secret/rotate.
+	WebhookSecret *string `json:"webhook_secret"`
 }
 
 // LinkTokenExchangeRequest is an object of the Fincore financial data API.
@@ -1298,7 +1330,7 @@ type RemovedTransaction struct {
 type SandboxFireWebhookRequest struct {
 	// The item access token from /v1/link/token/exchange (prefix fc_at_).
 	AccessToken string `json:"access_token"`
-	// One of: transactions.sync_updates_available, item.error, item.login_repaired, usage.limit_approaching.
+	// One of: transactions.sync_updates_available, item.error, item.login_repaired, item.webhook_updated, usage.limit_approaching.
 	WebhookType string `json:"webhook_type"`
 }
 
@@ -1402,6 +1434,9 @@ type WebhookDelivery struct {
 	DeliveryID string `json:"delivery_id"`
 	EventID    string `json:"event_id"`
 	EventType  string `json:"event_type"`
+	// Where the delivery went: a registered endpoint, or the webhook URL of the item the event is about (set at link token creation or with /v1/item/webhook/update). One of: endpoint, item.
+	Destination string `json:"destination"`
+	// The endpoint’s id (`whep_...`); for `destination: item`, the item’s id (`item_...`). Replay takes either as `endpoint_id`.
 	EndpointID string `json:"endpoint_id"`
 	URL        string `json:"url"`
 	// One of: pending, delivered, dead_lettered, cancelled.

@@ -120,6 +120,15 @@ func (s *ItemsService) StatementsUpload(ctx context.Context, params *ItemsStatem
 	return out, nil
 }
 
+// ItemWebhookUpdate calls POST /v1/item/webhook/update: Set, change or clear (null) the item's own webhook URL: events about the item go there besides the environment's endpoints.
+func (s *ItemsService) ItemWebhookUpdate(ctx context.Context, params *ItemWebhookUpdateRequest) (*ItemWebhookUpdateResponse, error) {
+	out := new(ItemWebhookUpdateResponse)
+	if err := s.client.call(ctx, "/v1/item/webhook/update", true, params, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // AccountsService holds the accounts methods.
 type AccountsService struct {
 	client *Client

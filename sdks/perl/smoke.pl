@@ -59,6 +59,8 @@ my $summary = {
         type               => $error->type,
         code               => $error->code,
         request_id_present => (defined $error->request_id && length $error->request_id) ? JSON::PP::true : JSON::PP::false,
+        documentation_url  => $error->documentation_url,
+        display_message    => $error->display_message,
     },
     webhook_type => $event->{type},
 };

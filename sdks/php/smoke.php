@@ -61,6 +61,8 @@ try {
         'type' => $error->getType(),
         'code' => $error->getErrorCode(),
         'request_id_present' => (string) $error->getRequestId() !== '',
+        'documentation_url' => $error->getDocumentationUrl(),
+        'display_message' => $error->getDisplayMessage(),
     ];
 }
 

@@ -43,7 +43,14 @@ def main() -> int:
         client.items.get(access_token=UNKNOWN_ACCESS_TOKEN)
         raise SystemExit("items.get with an unknown access token did not fail")
     except FincoreError as error:
-        failure = {"status": error.status, "type": error.type, "code": error.code, "request_id_present": bool(error.request_id)}
+        failure = {
+            "status": error.status,
+            "type": error.type,
+            "code": error.code,
+            "request_id_present": bool(error.request_id),
+            "documentation_url": error.documentation_url,
+            "display_message": error.display_message,
+        }
 
     with open(env["FC_WEBHOOK_BODY_FILE"], "rb") as handle:
         body = handle.read()

@@ -37,7 +37,8 @@ failure = begin
   client.items.get(access_token: UNKNOWN_ACCESS_TOKEN)
   abort 'items.get with an unknown access token did not fail'
 rescue Fincore::Error => e
-  { status: e.status, type: e.type, code: e.code, request_id_present: !e.request_id.to_s.empty? }
+  { status: e.status, type: e.type, code: e.code, request_id_present: !e.request_id.to_s.empty?,
+    documentation_url: e.documentation_url, display_message: e.display_message }
 end
 
 event = Fincore::Webhook.verify(raw_body: File.binread(ENV.fetch('FC_WEBHOOK_BODY_FILE')),

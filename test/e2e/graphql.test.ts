@@ -175,7 +175,14 @@ describe('errors in a field', () => {
     expect(res.json.data.item.identity).toBeNull();
     expect(res.json.data.item.recurring).toBeNull();
     const identityError = res.json.errors.find((e: Json) => e.path.join('.') === 'item.identity');
-    expect(identityError.extensions).toEqual({ type: 'permission_denied', code: restAnswer.json.error.code, request_id: res.headers.get('x-request-id'), status: 403 });
+    expect(identityError.extensions).toEqual({
+      type: 'permission_denied',
+      code: restAnswer.json.error.code,
+      request_id: res.headers.get('x-request-id'),
+      status: 403,
+      documentation_url: restAnswer.json.error.documentation_url,
+      display_message: restAnswer.json.error.display_message,
+    });
     expect(identityError.extensions.code).toBe('identity_not_consented');
     expect(res.json.errors.find((e: Json) => e.path.join('.') === 'item.recurring').extensions.code).toBe('recurring_not_consented');
   });
@@ -351,7 +358,14 @@ describe('errors the middlewares raise, in the GraphQL format', () => {
   it('401 without a key', async () => {
     const res = await gql('{ categories { label } }', { key: null });
     expect(res.status).toBe(401);
-    expect(res.json.errors[0].extensions).toEqual({ type: 'authentication_error', code: 'missing_api_key', request_id: res.headers.get('x-request-id'), status: 401 });
+    expect(res.json.errors[0].extensions).toEqual({
+      type: 'authentication_error',
+      code: 'missing_api_key',
+      request_id: res.headers.get('x-request-id'),
+      status: 401,
+      documentation_url: `${stack.baseUrl}/docs/errors#missing_api_key`,
+      display_message: null,
+    });
   });
 
   it('429 past the burst, with Retry-After', async () => {

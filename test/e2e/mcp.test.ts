@@ -234,7 +234,14 @@ describe('bad calls are MCP errors the client can read, never a 500', () => {
     expect(failure).toBeInstanceOf(McpError);
     expect((failure as McpError).code).toBe(ErrorCode.InvalidParams);
     expect((failure as McpError).message).toContain('Unknown tool "transfer_money"');
-    expect((failure as McpError).data).toEqual({ type: 'invalid_request', code: 'invalid_field', request_id: expect.stringMatching(/^req_/), status: 400 });
+    expect((failure as McpError).data).toEqual({
+      type: 'invalid_request',
+      code: 'invalid_field',
+      request_id: expect.stringMatching(/^req_/),
+      status: 400,
+      documentation_url: expect.stringMatching(/\/docs\/errors#invalid_field$/),
+      display_message: null,
+    });
   });
 
   it('arguments that are not an object: a JSON-RPC invalid-params error', async () => {
@@ -287,7 +294,18 @@ describe('authentication: the REST semantics in JSON-RPC form', () => {
     expect(await res.json()).toEqual({
       jsonrpc: '2.0',
       id: null,
-      error: { code: -32001, message: expect.any(String), data: { type: 'authentication_error', code: 'missing_api_key', request_id: res.headers.get('x-request-id'), status: 401 } },
+      error: {
+        code: -32001,
+        message: expect.any(String),
+        data: {
+          type: 'authentication_error',
+          code: 'missing_api_key',
+          request_id: res.headers.get('x-request-id'),
+          status: 401,
+          documentation_url: `${stack.baseUrl}/docs/errors#missing_api_key`,
+          display_message: null,
+        },
+      },
     });
   });
 });

@@ -39,10 +39,11 @@ export function envelopeProblems(res: CallResult): string[] {
   if (Object.keys(body).join() !== 'error') problems.push(`top-level keys ${JSON.stringify(Object.keys(body))}`);
   const error = body.error;
   if (!error || typeof error !== 'object') return [...problems, 'no error object'];
-  if (Object.keys(error).sort().join() !== 'code,message,request_id,type') problems.push(`error keys ${JSON.stringify(Object.keys(error))}`);
-  for (const field of ['type', 'code', 'message', 'request_id']) {
+  if (Object.keys(error).sort().join() !== 'code,display_message,documentation_url,message,request_id,type') problems.push(`error keys ${JSON.stringify(Object.keys(error))}`);
+  for (const field of ['type', 'code', 'message', 'request_id', 'documentation_url']) {
     if (typeof error[field] !== 'string' || error[field] === '') problems.push(`error.${field} is not a non-empty string`);
   }
+  if (error.display_message !== null && typeof error.display_message !== 'string') problems.push('error.display_message is neither a string nor null');
   if (res.headers.get('x-request-id') !== error.request_id) problems.push('x-request-id header differs from error.request_id');
   return problems;
 }

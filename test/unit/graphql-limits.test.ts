@@ -107,14 +107,21 @@ describe('the other checks', () => {
 });
 
 describe('error rendering', () => {
-  const format = formatErrorFor('req_1');
+  const format = formatErrorFor('req_1', 'https://api.example.test');
 
   it('an ApiError keeps its message, path and locations, with our fields in extensions', () => {
     const error = new GraphQLError('wrapped', { path: ['item', 'identity'], originalError: new ApiError('identity_not_consented') });
     expect(format(error).toJSON()).toEqual({
       message: new ApiError('identity_not_consented').message,
       path: ['item', 'identity'],
-      extensions: { type: 'permission_denied', code: 'identity_not_consented', request_id: 'req_1', status: 403 },
+      extensions: {
+        type: 'permission_denied',
+        code: 'identity_not_consented',
+        request_id: 'req_1',
+        status: 403,
+        documentation_url: 'https://api.example.test/docs/errors#identity_not_consented',
+        display_message: expect.stringMatching(/^[A-Z][^_]*\.$/),
+      },
     });
   });
 

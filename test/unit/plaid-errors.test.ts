@@ -1,13 +1,15 @@
 // Our error catalogue in Plaid's words: every code the API can answer has a Plaid error, with the
 // HTTP status Plaid documents for that kind of error, and the answer body is Plaid's error object.
 import type { PlaidError } from 'plaid';
-import { ApiError, ERRORS, publicErrorCodes, type ErrorCode } from '../../functions/contracts/errors';
+import { ApiError, ERRORS, displayMessageOf, publicErrorCodes, type ErrorCode } from '../../functions/contracts/errors';
 import { PLAID_ERRORS, PlaidFailure, invalidProduct, plaidErrorBody, plaidErrorDefOf, plaidErrorResponse, plaidItemError } from '../../functions/core/plaid/errors';
 import type { Wire } from '../../functions/surfaces/plaid/wire';
 
 // Compile time: the bodies are Plaid's error object.
 const asPlaidError = (e: ReturnType<typeof plaidErrorBody>): Wire<PlaidError> => e;
 void asPlaidError;
+
+const BASE = 'https://api.example.test/stage';
 
 /** Plaid's documented status for each error type (an unknown endpoint is the one 404). */
 const STATUS_OF_TYPE: Record<string, number> = {
@@ -68,7 +70,7 @@ describe('the Plaid error table', () => {
 describe("a failed request's answer", () => {
   it("is Plaid's error object with the request id, Plaid's status and our headers", () => {
     const err = new ApiError('rate_limit_exceeded', undefined, { 'Retry-After': '3' });
-    const res = plaidErrorResponse(err, 'req_1');
+    const res = plaidErrorResponse(err, 'req_1', BASE);
     expect(res.statusCode).toBe(429);
     expect(res.headers).toEqual({ 'Content-Type': 'application/json', 'Retry-After': '3' });
     expect(JSON.parse(res.body)).toEqual({
@@ -76,24 +78,25 @@ describe("a failed request's answer", () => {
       error_code: 'RATE_LIMIT',
       error_code_reason: null,
       error_message: err.message,
-      display_message: null,
+      display_message: 'We are receiving a lot of requests right now. Please try again shortly.',
       request_id: 'req_1',
       causes: [],
+      documentation_url: 'https://api.example.test/stage/docs/errors#rate_limit_exceeded',
       suggested_action: null,
     });
   });
 
   it('shows the end user a message only for what is theirs to act on', () => {
-    expect(plaidErrorBody(new ApiError('invalid_credentials'), 'r').display_message).toBe(ERRORS.invalid_credentials.message);
-    expect(plaidErrorBody(new ApiError('item_login_required'), 'r').display_message).toEqual(expect.any(String));
-    expect(plaidErrorBody(new ApiError('invalid_field'), 'r').display_message).toBeNull();
+    expect(plaidErrorBody(new ApiError('invalid_credentials'), 'r', BASE).display_message).toBe(displayMessageOf('invalid_credentials'));
+    expect(plaidErrorBody(new ApiError('item_login_required'), 'r', BASE).display_message).toEqual(expect.any(String));
+    expect(plaidErrorBody(new ApiError('invalid_field'), 'r', BASE).display_message).toBeNull();
   });
 
   it("answers a failure only Plaid has a word for in Plaid's terms", () => {
     const failure = invalidProduct('auth is not served');
     expect(failure).toBeInstanceOf(PlaidFailure);
-    expect(plaidErrorResponse(failure, 'r')).toMatchObject({ statusCode: 400 });
-    expect(JSON.parse(plaidErrorResponse(failure, 'r').body)).toMatchObject({ error_type: 'INVALID_INPUT', error_code: 'INVALID_PRODUCT', error_message: 'auth is not served' });
+    expect(plaidErrorResponse(failure, 'r', BASE)).toMatchObject({ statusCode: 400 });
+    expect(JSON.parse(plaidErrorResponse(failure, 'r', BASE).body)).toMatchObject({ error_type: 'INVALID_INPUT', error_code: 'INVALID_PRODUCT', error_message: 'auth is not served' });
   });
 });
 

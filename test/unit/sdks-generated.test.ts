@@ -138,7 +138,14 @@ describe('SDK runner checks', () => {
     accounts: 6,
     added: 2480,
     pages: 5,
-    error: { status: 400, type: 'invalid_request', code: 'invalid_field', request_id_present: true },
+    error: {
+      status: 400,
+      type: 'invalid_request',
+      code: 'invalid_field',
+      request_id_present: true,
+      documentation_url: 'http://localhost:4010/docs/errors#invalid_field',
+      display_message: null,
+    },
     webhook_type: 'transactions.sync_updates_available',
   };
 
@@ -153,6 +160,11 @@ describe('SDK runner checks', () => {
       'language is "golang", not "go"',
       'added is 2479, expected 2480',
       'error.request_id_present is false, expected true',
+    ]);
+    // A library that drops the error's documentation link or end-user message disagrees.
+    expect(summaryDifferences('go', { language: 'go', ...expected, error: { ...expected.error, documentation_url: undefined, display_message: '' } }, expected)).toEqual([
+      'error.documentation_url is undefined, expected "http://localhost:4010/docs/errors#invalid_field"',
+      'error.display_message is "", expected null',
     ]);
     expect(summaryDifferences('go', null, expected)).toEqual(['the SMOKE line is not a JSON object']);
   });

@@ -7,41 +7,36 @@
 // request_id, causes, documentation_url, suggested_action}` with the HTTP status Plaid documents for
 // that code: 400 for request, input, item and institution errors, 404 for an unknown endpoint, 429
 // for rate limits, 500 for Plaid's own failures. `error_message` is our message (for developers);
-// `display_message` is set only where the error is the end user's to act on, as Plaid does. The same
-// object inside a webhook or an item carries `status` and no `request_id` (Plaid's rule for errors
-// that are not the answer to a request).
+// `display_message` and `documentation_url` are filled as our own envelope fills them (the
+// catalogue's display message, null where the error is the integration's to fix; our error page's
+// entry for the code). The same object inside a webhook or an item carries `status` and no
+// `request_id` (Plaid's rule for errors that are not the answer to a request).
 //
 // Pure (the contract alone): the Plaid-compatible API answers with it, the shared middlewares render
 // the errors they raise (missing key, rate limit, body size) with it through the hooks its route's
 // handler passes them (functions/api/plaid.call.ts), and Plaid-shaped webhooks carry an item's error
 // in it (./webhooks.ts).
 import type { PlaidError } from 'plaid';
-import { ERRORS, type ApiError, type ErrorCode, type ErrorType, type PublicErrorCode } from '../../contracts/errors';
+import { ERRORS, displayMessageOf, documentationUrlOf, type ApiError, type ErrorCode, type ErrorType, type PublicErrorCode } from '../../contracts/errors';
 import type { Wire } from './wire';
 
 export type PlaidErrorType = Wire<PlaidError>['error_type'];
-
-/** `display_message` is our own catalogue message (written for the end user already). */
-const OUR_MESSAGE = Symbol('our message');
 
 export interface PlaidErrorDef {
   type: PlaidErrorType;
   code: string;
   status: number;
-  /** What the end user may be shown; null when the error is the developer's to fix. */
-  display?: string | typeof OUR_MESSAGE | null;
 }
 
 const invalidRequest = (code: string, status = 400): PlaidErrorDef => ({ type: 'INVALID_REQUEST', code, status });
 const invalidInput = (code: string): PlaidErrorDef => ({ type: 'INVALID_INPUT', code, status: 400 });
-const itemError = (code: string, display: PlaidErrorDef['display'] = null): PlaidErrorDef => ({ type: 'ITEM_ERROR', code, status: 400, display });
+const itemError = (code: string): PlaidErrorDef => ({ type: 'ITEM_ERROR', code, status: 400 });
 const rateLimit = (code: string): PlaidErrorDef => ({ type: 'RATE_LIMIT_EXCEEDED', code, status: 429 });
 
 const INSTITUTION_NOT_RESPONDING: PlaidErrorDef = {
   type: 'INSTITUTION_ERROR',
   code: 'INSTITUTION_NOT_RESPONDING',
   status: 400,
-  display: 'This financial institution is not responding right now. Please try again later.',
 };
 const CONSENT_REQUIRED = itemError('ADDITIONAL_CONSENT_REQUIRED');
 const INVALID_BODY = invalidRequest('INVALID_BODY');
@@ -101,11 +96,11 @@ export const PLAID_ERRORS: { readonly [Code in PublicErrorCode]: PlaidErrorDef }
   invalid_api_key: invalidInput('INVALID_API_KEYS'),
   revoked_api_key: invalidInput('INVALID_API_KEYS'),
   // the institution login
-  invalid_credentials: itemError('INVALID_CREDENTIALS', OUR_MESSAGE),
-  invalid_mfa_code: itemError('INVALID_MFA', OUR_MESSAGE),
-  oauth_access_denied: itemError('ACCESS_NOT_GRANTED', OUR_MESSAGE),
-  item_locked: itemError('ITEM_LOCKED', OUR_MESSAGE),
-  item_login_required: itemError('ITEM_LOGIN_REQUIRED', 'The login details of this account need your attention. Please sign in to your bank again.'),
+  invalid_credentials: itemError('INVALID_CREDENTIALS'),
+  invalid_mfa_code: itemError('INVALID_MFA'),
+  oauth_access_denied: itemError('ACCESS_NOT_GRANTED'),
+  item_locked: itemError('ITEM_LOCKED'),
+  item_login_required: itemError('ITEM_LOGIN_REQUIRED'),
   item_not_healthy: INSTITUTION_NOT_RESPONDING,
   too_many_attempts: invalidInput('TOO_MANY_VERIFICATION_ATTEMPTS'),
   // permission
@@ -189,32 +184,35 @@ function defOf(err: ApiError | PlaidFailure): PlaidErrorDef {
   return err instanceof PlaidFailure ? err.def : plaidErrorDefOf(err.code);
 }
 
-function displayOf(def: PlaidErrorDef, message: string): string | null {
-  if (def.display === OUR_MESSAGE) return message;
-  return def.display ?? null;
-}
+/**
+ * The catalogue code that documents an error: ours, or for a failure only Plaid has a word for (a
+ * product or field this surface cannot honour, an unknown verification key id) `invalid_field`,
+ * which is what each of them is.
+ */
+const documentedCodeOf = (err: ApiError | PlaidFailure): ErrorCode => (err instanceof PlaidFailure ? 'invalid_field' : err.code);
 
-/** The error object of a failed request: what Plaid puts in a non-2xx answer's body. */
-export function plaidErrorBody(err: ApiError | PlaidFailure, requestId: string): PlaidErrorObject {
+/** The error object of a failed request: what Plaid puts in a non-2xx answer's body; `baseUrl` is the API's base URL for the request. */
+export function plaidErrorBody(err: ApiError | PlaidFailure, requestId: string, baseUrl: string): PlaidErrorObject {
   const def = defOf(err);
   return {
     error_type: def.type,
     error_code: def.code,
     error_code_reason: null,
     error_message: err.message,
-    display_message: displayOf(def, err.message),
+    display_message: err instanceof PlaidFailure ? null : displayMessageOf(err.code),
     request_id: requestId,
     causes: [],
+    documentation_url: documentationUrlOf(documentedCodeOf(err), baseUrl),
     suggested_action: null,
   };
 }
 
 /** A failed request's answer: Plaid's status for the code, our headers (Retry-After, rate limit) kept. */
-export function plaidErrorResponse(err: ApiError | PlaidFailure, requestId: string): { statusCode: number; headers: Record<string, string>; body: string } {
+export function plaidErrorResponse(err: ApiError | PlaidFailure, requestId: string, baseUrl: string): { statusCode: number; headers: Record<string, string>; body: string } {
   return {
     statusCode: defOf(err).status,
     headers: { 'Content-Type': 'application/json', ...err.headers },
-    body: JSON.stringify(plaidErrorBody(err, requestId)),
+    body: JSON.stringify(plaidErrorBody(err, requestId, baseUrl)),
   };
 }
 
@@ -223,13 +221,14 @@ export function plaidErrorResponse(err: ApiError | PlaidFailure, requestId: stri
  * Plaid writes errors that are not a request's answer: with `status`, without `request_id`.
  */
 export function plaidItemError(error: { code: string; message: string }): PlaidErrorObject {
-  const def: PlaidErrorDef = Object.hasOwn(ERRORS, error.code) ? plaidErrorDefOf(error.code as ErrorCode) : INSTITUTION_NOT_RESPONDING;
+  const known = Object.hasOwn(ERRORS, error.code) ? (error.code as ErrorCode) : undefined;
+  const def: PlaidErrorDef = known ? plaidErrorDefOf(known) : INSTITUTION_NOT_RESPONDING;
   return {
     error_type: def.type,
     error_code: def.code,
     error_code_reason: null,
     error_message: error.message,
-    display_message: displayOf(def, error.message),
+    display_message: displayMessageOf(known ?? 'item_not_healthy'),
     causes: [],
     status: def.status,
     suggested_action: null,

@@ -9,7 +9,9 @@ import type { Duplex } from 'node:stream';
 import { ApiError, envelope } from '../../contracts/errors';
 import { ALIAS_PREFIX, ROUTES, aliasPaths, greedyPrefixOf, type Route } from '../../contracts/routes';
 import { API_VERSION } from '../../contracts/schemas';
+import { baseUrlOf } from '../middleware';
 import { type LambdaHandler, type RouteHandler } from '../operation';
+import { runtime, type RuntimeConfig } from '../runtime';
 
 /** API Gateway's own payload limit; our middleware enforces the smaller API limit itself. */
 const GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -145,11 +147,27 @@ function lambdaContext(functionName: string, requestId: string): Context {
   };
 }
 
-function writeGatewayError(res: ServerResponse, err: ApiError): void {
+/**
+ * {base_url} of the answers this server writes itself, as a handler would derive it from the same
+ * request (baseUrlOf); where there is no request to read (a parse error), the configured one or
+ * the port the connection reached.
+ */
+function localBaseUrl(req: IncomingMessage | undefined, localPort: number | undefined): string {
+  let configured: Pick<RuntimeConfig, 'baseUrl' | 'stage'> = { stage: 'local' };
+  try {
+    configured = runtime().config;
+  } catch {
+    // No runtime configured (a server started on its own, in a test): the request alone decides.
+  }
+  if (req) return baseUrlOf(toEvent(req, '', undefined, 'req_base_url'), { config: configured });
+  return configured.baseUrl?.replace(/\/$/, '') ?? `http://localhost${localPort ? `:${localPort}` : ''}`;
+}
+
+function writeGatewayError(req: IncomingMessage, res: ServerResponse, err: ApiError): void {
   // What API Gateway's gateway responses answer before any Lambda runs (see lib/api-construct.ts).
   const requestId = `req_${randomUUID()}`;
   res.writeHead(err.status, { 'Content-Type': 'application/json', 'X-Request-Id': requestId, 'FC-Version': API_VERSION, 'Cache-Control': 'no-store' });
-  res.end(JSON.stringify(envelope(err, requestId)));
+  res.end(JSON.stringify(envelope(err, requestId, localBaseUrl(req, req.socket.localPort))));
 }
 
 /** A parse error of Node's HTTP parser (llhttp): `code` names it, e.g. HPE_HEADER_OVERFLOW. */
@@ -181,7 +199,7 @@ function answerClientError(err: ClientError, socket: Duplex): void {
       ? new ApiError('request_header_fields_too_large', `The request line and headers are larger than ${LOCAL_MAX_HEADER_BYTES} bytes.`)
       : new ApiError('request_rejected', `The request is not well-formed HTTP (${err.code ?? 'parse error'}); headers may not contain control characters such as NUL.`);
   const requestId = `req_${randomUUID()}`;
-  const body = JSON.stringify(envelope(apiError, requestId));
+  const body = JSON.stringify(envelope(apiError, requestId, localBaseUrl(undefined, (socket as Duplex & { localPort?: number }).localPort)));
   const head = [
     `HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status] ?? ''}`,
     'Content-Type: application/json',
@@ -205,7 +223,7 @@ export function createLocalServer(table: { handlers: HandlerTable; fallback: Lam
       else chunks.push(chunk);
     });
     req.on('end', () => {
-      if (tooLarge) return writeGatewayError(res, new ApiError('request_too_large'));
+      if (tooLarge) return writeGatewayError(req, res, new ApiError('request_too_large'));
       const path = new URL(req.url ?? '/', 'http://local').pathname;
       const route = matchRoute(req.method ?? 'GET', path);
       const handler = route ? table.handlers.get(route.id)! : table.fallback;
@@ -219,7 +237,7 @@ export function createLocalServer(table: { handlers: HandlerTable; fallback: Lam
           res.writeHead(result.statusCode, { ...(result.headers as Record<string, string>), ...multi, 'Content-Length': String(body.length) });
           res.end(body);
         })
-        .catch(() => writeGatewayError(res, new ApiError('internal_error')));
+        .catch(() => writeGatewayError(req, res, new ApiError('internal_error')));
     });
     req.on('error', () => res.destroy());
   });

@@ -6,9 +6,10 @@
 // the items it names, not with items x accounts.
 import DataLoader from 'dataloader';
 import { ApiError } from '../../contracts/errors';
-import { cachedAccounts } from '../../app/reads';
+import { tokenFieldSentence } from '../../contracts/token-kinds';
+import { cachedAccounts, sharedTransactionsBetween } from '../../app/reads';
 import type { AuthContext } from '../../data/api-keys-repo';
-import { currentTransactionsBetween, type StoredTransaction } from '../../data/feed-repo';
+import type { StoredTransaction } from '../../data/feed-repo';
 import { itemForAccessToken, type ItemRecord, type StoredAccount } from '../../data/items-repo';
 import type { Deps } from '../../platform/runtime';
 
@@ -42,14 +43,14 @@ export function createGraphqlContext(caller: GraphqlCaller): GraphqlContext {
     ...caller,
     itemByToken: new DataLoader<string, ItemRecord>((tokens) =>
       Promise.all(
-        tokens.map(async (token) => (await itemForAccessToken(deps, token, auth.applicationId, auth.environment)) ?? new ApiError('invalid_access_token')),
+        tokens.map(async (token) => (await itemForAccessToken(deps, token, auth.applicationId, auth.environment)) ?? new ApiError('invalid_access_token', tokenFieldSentence('access_token', token))),
       ),
     ),
     accountsOfItem: new DataLoader<ItemRecord, StoredAccount[], string>((items) => Promise.all(items.map((item) => cachedAccounts(deps, item))), {
       cacheKeyFn: (item) => item.itemId,
     }),
     transactionsOfItem: new DataLoader<ItemTransactionsKey, StoredTransaction[], string>(
-      (keys) => Promise.all(keys.map(({ item, from, to }) => currentTransactionsBetween(deps, item.itemId, item.committedSeq, from, to))),
+      (keys) => Promise.all(keys.map(({ item, from, to }) => sharedTransactionsBetween(deps, item, from, to))),
       { cacheKeyFn: ({ item, from, to }) => `${item.itemId}|${from}|${to}` },
     ),
   };

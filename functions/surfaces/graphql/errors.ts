@@ -49,7 +49,7 @@ function apiErrorOf(error: Readonly<GraphQLError | Error>, requestId: string): A
 }
 
 /** graphql-http's formatError for one request: our code and fields on every error, locations and path kept. */
-export function formatErrorFor(requestId: string) {
+export function formatErrorFor(requestId: string, baseUrl: string) {
   return (error: Readonly<GraphQLError | Error>): GraphQLError => {
     const apiError = apiErrorOf(error, requestId);
     const located = error instanceof GraphQLError ? error : undefined;
@@ -58,7 +58,7 @@ export function formatErrorFor(requestId: string) {
       source: located?.source,
       positions: located?.positions,
       path: located?.path,
-      extensions: errorFields(apiError, requestId),
+      extensions: errorFields(apiError, requestId, baseUrl),
     });
   };
 }

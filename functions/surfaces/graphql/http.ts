@@ -34,6 +34,8 @@ import { graphqlSchema } from './schema';
 export type GraphqlHttpCall = GraphqlCaller & {
   body: string;
   event: ApiEvent;
+  /** {base_url}, where an error's documentation_url points. */
+  baseUrl: string;
 };
 
 type RequestContextValue = Record<string, never>;
@@ -57,9 +59,9 @@ function acceptable(accept: string): boolean {
 }
 
 /** An error as graphql-http's response: a GraphQL errors body with our fields, the error's own status. */
-function errorResponse(error: ApiError, requestId: string): Response {
+function errorResponse(error: ApiError, requestId: string, baseUrl: string): Response {
   return [
-    JSON.stringify({ errors: [{ message: error.message, extensions: errorFields(error, requestId) }] }),
+    JSON.stringify({ errors: [{ message: error.message, extensions: errorFields(error, requestId, baseUrl) }] }),
     { status: error.status, statusText: error.code, headers: { 'content-type': 'application/json; charset=utf-8', ...error.headers } },
   ];
 }
@@ -67,7 +69,7 @@ function errorResponse(error: ApiError, requestId: string): Response {
 const isResponse = (value: RequestParams | Response): value is Response => Array.isArray(value);
 
 /** The library's own request reading (method, content type, JSON, field types), then the query's length. */
-function readParamsFor(requestId: string) {
+function readParamsFor(requestId: string, baseUrl: string) {
   return async (req: Request<ApiEvent, RequestContextValue>): Promise<RequestParams | Response> => {
     // graphql-http reads a JSON array as an object without a query; REST calls it what it is.
     if (typeof req.body === 'string' && /^\s*\[/.test(req.body)) throw new ApiError('invalid_json', 'The request body must be a JSON object.');
@@ -78,6 +80,7 @@ function readParamsFor(requestId: string) {
       return errorResponse(
         status === 405 ? new ApiError('method_not_allowed', 'POST a JSON body to /v1/graphql.', { Allow: 'POST' }) : new ApiError('invalid_content_type'),
         requestId,
+        baseUrl,
       );
     }
     if (params.query.length > LIMITS.graphqlQueryMaxLength) {
@@ -119,9 +122,9 @@ export async function serveGraphql(call: GraphqlHttpCall): Promise<RenderedRespo
   const context = createGraphqlContext({ deps: call.deps, auth: call.auth, requestId: call.requestId });
   const handler = createHandler<ApiEvent, RequestContextValue, GraphqlContext>({
     schema,
-    parseRequestParams: readParamsFor(call.requestId),
+    parseRequestParams: readParamsFor(call.requestId, call.baseUrl),
     onSubscribe: (_req, params) => prepare(schema, params, context),
-    formatError: formatErrorFor(call.requestId),
+    formatError: formatErrorFor(call.requestId, call.baseUrl),
   });
   const { event } = call;
   const query = event.queryStringParameters ? `?${new URLSearchParams(event.queryStringParameters as Record<string, string>).toString()}` : '';
@@ -139,7 +142,7 @@ export async function serveGraphql(call: GraphqlHttpCall): Promise<RenderedRespo
     context: {},
   });
   // Every answer of the library that has no body was replaced above (readParamsFor, Accept): this is a safety net.
-  const [rendered, { status, headers }] = body === null ? errorResponse(new ApiError('internal_error'), call.requestId) : [body, init];
+  const [rendered, { status, headers }] = body === null ? errorResponse(new ApiError('internal_error'), call.requestId, call.baseUrl) : [body, init];
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers ?? {})) if (typeof value === 'string') out[canonicalHeaderName(name)] = value;
   return { statusCode: status, headers: out, body: rendered ?? '' };

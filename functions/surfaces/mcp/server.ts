@@ -77,7 +77,7 @@ async function callTool(call: InlineCall, name: string, args: Record<string, unk
   const tool = MCP_TOOLS_BY_NAME.get(name);
   if (!tool) {
     const unknown = new ApiError('invalid_field', `Unknown tool "${name.slice(0, ECHOED_NAME_LENGTH)}". The tools are: ${MCP_TOOLS.map((t) => t.name).join(', ')}.`);
-    throw new JsonRpcError(ErrorCode.InvalidParams, unknown.message, errorFields(unknown, call.requestId));
+    throw new JsonRpcError(ErrorCode.InvalidParams, unknown.message, errorFields(unknown, call.requestId, call.baseUrl));
   }
   const toolName = tool.name as McpToolName;
   try {
@@ -89,17 +89,17 @@ async function callTool(call: InlineCall, name: string, args: Record<string, unk
   } catch (err) {
     if (err instanceof ApiError) {
       logger.info('mcp tool call', { tool: toolName, route: tool.route, error_code: err.code });
-      return toolError(err, call.requestId);
+      return toolError(err, call.requestId, call.baseUrl);
     }
     logger.error('mcp tool call failed', { tool: toolName, route: tool.route, error: err instanceof Error ? err.stack ?? err.message : String(err) });
     const internal = new ApiError('internal_error');
-    throw new JsonRpcError(jsonRpcCodeOf(internal), internal.message, errorFields(internal, call.requestId));
+    throw new JsonRpcError(jsonRpcCodeOf(internal), internal.message, errorFields(internal, call.requestId, call.baseUrl));
   }
 }
 
 /** What the route answered, as a tool execution error: the REST envelope plus the status it had. */
-function toolError(err: ApiError, requestId: string): CallToolResult {
-  const { error } = envelope(err, requestId);
+function toolError(err: ApiError, requestId: string, baseUrl: string): CallToolResult {
+  const { error } = envelope(err, requestId, baseUrl);
   return {
     isError: true,
     content: [{ type: 'text', text: `Error ${err.status} ${error.type}/${error.code}: ${error.message} (request_id ${requestId})` }],
@@ -113,22 +113,22 @@ export async function serveMcpRequest(call: McpHttpCall): Promise<RenderedRespon
   // parse is refused here, and so is every batch (MCP 2025-06-18 removed JSON-RPC batching; served,
   // one HTTP request would run many tools, AI ones included, for the price of one).
   const message = parseMcpBody(call.body);
-  if (message === undefined) return refusal(new ApiError('invalid_json', 'The body is not a JSON-RPC message (not JSON).'), call.requestId);
+  if (message === undefined) return refusal(new ApiError('invalid_json', 'The body is not a JSON-RPC message (not JSON).'), call);
   if (Array.isArray(message)) {
-    return refusal(new ApiError('mcp_invalid_message', 'JSON-RPC batches are not served: send one message per request.'), call.requestId);
+    return refusal(new ApiError('mcp_invalid_message', 'JSON-RPC batches are not served: send one message per request.'), call);
   }
   const server = createMcpServer(call);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
-    return withOurErrorData(await renderedResponse(await transport.handleRequest(webRequestOf(call))), call.requestId);
+    return withOurErrorData(await renderedResponse(await transport.handleRequest(webRequestOf(call))), call);
   } finally {
     await server.close();
   }
 }
 
-function refusal(err: ApiError, requestId: string): RenderedResponse {
-  const { statusCode, headers, body } = protocolErrorResponse('mcp', err, requestId, undefined);
+function refusal(err: ApiError, call: Pick<InlineCall, 'requestId' | 'baseUrl'>): RenderedResponse {
+  const { statusCode, headers, body } = protocolErrorResponse('mcp', err, call.requestId, undefined, call.baseUrl);
   return { statusCode, headers: headers as Record<string, string>, body };
 }
 
@@ -200,7 +200,7 @@ const hasOurFields = (data: unknown) => typeof data === 'object' && data !== nul
  * as the errors our own code raises do: the SDK's own (a bad message, a wrong Accept or Content-Type,
  * an unknown method) get them here, replacing what the SDK put in `data`.
  */
-function withOurErrorData(response: RenderedResponse, requestId: string): RenderedResponse {
+function withOurErrorData(response: RenderedResponse, call: Pick<InlineCall, 'requestId' | 'baseUrl'>): RenderedResponse {
   let parsed: unknown;
   try {
     parsed = JSON.parse(response.body);
@@ -213,7 +213,7 @@ function withOurErrorData(response: RenderedResponse, requestId: string): Render
     if (!isErrorMessage(message) || hasOurFields(message.error.data)) continue;
     const ours = new ApiError(sdkErrorCode(response.statusCode, message.error.code), sdkMessageHeadline(message.error.message));
     message.error.message = ours.message;
-    message.error.data = errorFields(ours, requestId);
+    message.error.data = errorFields(ours, call.requestId, call.baseUrl);
     changed = true;
   }
   return changed ? { ...response, body: JSON.stringify(parsed) } : response;

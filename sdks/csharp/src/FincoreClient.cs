@@ -15,7 +15,7 @@ namespace Fincore
     /// </summary>
     public class FincoreException : Exception
     {
-        public FincoreException(int status, string type, string code, string message, string requestId = null, TimeSpan? retryAfter = null, Exception inner = null)
+        public FincoreException(int status, string type, string code, string message, string requestId = null, TimeSpan? retryAfter = null, Exception inner = null, string documentationUrl = null, string displayMessage = null)
             : base(message, inner)
         {
             Status = status;
@@ -23,6 +23,8 @@ namespace Fincore
             Code = code;
             RequestId = requestId;
             RetryAfter = retryAfter;
+            DocumentationUrl = documentationUrl;
+            DisplayMessage = displayMessage;
         }
 
         /// <summary>The HTTP status; 0 when no answer arrived.</summary>
@@ -39,6 +41,12 @@ namespace Fincore
 
         /// <summary>The wait the API asked for (Retry-After), or null.</summary>
         public TimeSpan? RetryAfter { get; }
+
+        /// <summary>Where the code is explained ({base_url}/docs/errors#&lt;code&gt;); null without an error body.</summary>
+        public string DocumentationUrl { get; }
+
+        /// <summary>A sentence safe to show your end user; null when the error is the integration's to fix.</summary>
+        public string DisplayMessage { get; }
 
         public override string ToString() => $"FincoreException(Status={Status}, Type={Type}, Code={Code}, Message={Message}, RequestId={RequestId})";
     }
@@ -172,7 +180,8 @@ namespace Fincore
             {
                 var error = Json.AsObject(Json.AsObject(Json.Parse(body ?? "")).TryGet("error"));
                 var bodyRequestId = error.TryGet("request_id") as string;
-                return new FincoreException(status, Json.AsString(error.TryGet("type")), Json.AsString(error.TryGet("code")), Json.AsString(error.TryGet("message")), bodyRequestId ?? requestId, retryAfter);
+                return new FincoreException(status, Json.AsString(error.TryGet("type")), Json.AsString(error.TryGet("code")), Json.AsString(error.TryGet("message")), bodyRequestId ?? requestId, retryAfter,
+                    documentationUrl: error.TryGet("documentation_url") as string, displayMessage: error.TryGet("display_message") as string);
             }
             catch (JsonException)
             {

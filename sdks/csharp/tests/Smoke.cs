@@ -68,6 +68,8 @@ internal static class Smoke
                 {
                     { "status", (long)error.Status }, { "type", error.Type }, { "code", error.Code },
                     { "request_id_present", !string.IsNullOrEmpty(error.RequestId) },
+                    { "documentation_url", error.DocumentationUrl },
+                    { "display_message", error.DisplayMessage },
                 }
             },
             { "webhook_type", webhookEvent.Type },

@@ -53,7 +53,14 @@ summary = %{
   accounts: length(accounts),
   added: added,
   pages: pages,
-  error: %{status: error.status, type: error.type, code: error.code, request_id_present: is_binary(error.request_id) and error.request_id != ""},
+  error: %{
+    status: error.status,
+    type: error.type,
+    code: error.code,
+    request_id_present: is_binary(error.request_id) and error.request_id != "",
+    documentation_url: error.documentation_url,
+    display_message: error.display_message
+  },
   webhook_type: event.type
 }
 

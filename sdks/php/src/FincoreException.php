@@ -13,6 +13,8 @@ namespace Fincore;
  * getMessage():    the human-readable explanation
  * getRequestId():  the server's request id (quote it to support); null without an answer
  * getRetryAfter(): seconds from the Retry-After header, when sent
+ * getDocumentationUrl(): where the code is explained ({base_url}/docs/errors#<code>); null without an error body
+ * getDisplayMessage():   a sentence safe to show your end user; null when the error is the integration's to fix
  * (Exception::getCode() is the HTTP status too.)
  */
 final class FincoreException extends \RuntimeException
@@ -26,6 +28,8 @@ final class FincoreException extends \RuntimeException
         private readonly ?string $requestId = null,
         private readonly ?float $retryAfter = null,
         private readonly ?array $body = null,
+        private readonly ?string $documentationUrl = null,
+        private readonly ?string $displayMessage = null,
     ) {
         parent::__construct($message, $status);
     }
@@ -53,6 +57,16 @@ final class FincoreException extends \RuntimeException
     public function getRetryAfter(): ?float
     {
         return $this->retryAfter;
+    }
+
+    public function getDocumentationUrl(): ?string
+    {
+        return $this->documentationUrl;
+    }
+
+    public function getDisplayMessage(): ?string
+    {
+        return $this->displayMessage;
     }
 
     /** @return array<string, mixed>|null The decoded error answer. */

@@ -191,6 +191,8 @@ final class Transport
                 isset($error['request_id']) ? (string) $error['request_id'] : $requestId,
                 $retryAfter,
                 $body,
+                isset($error['documentation_url']) ? (string) $error['documentation_url'] : null,
+                isset($error['display_message']) ? (string) $error['display_message'] : null,
             );
         }
         return new FincoreException($status, 'api_error', "http_{$status}", "HTTP {$status} without an error body", $requestId, $retryAfter);

@@ -42,13 +42,13 @@ class LinkGroup:
     def __init__(self, transport: "Transport") -> None:
         self._transport = transport
 
-    def token_create(self, *, user: "LinkTokenCreateRequestUser", products: List[Literal["transactions", "identity", "income", "assets", "investments", "liabilities", "recurring"]], client_name: Optional[str] = None, institution_id: Optional[str] = None, update_item_id: Optional[str] = None, webhook: Optional[str] = None, redirect_uri: Optional[str] = None) -> "_models.LinkTokenCreateResponse":
+    def token_create(self, *, user: "LinkTokenCreateRequestUser", products: List[Literal["transactions", "identity", "income", "assets", "investments", "liabilities", "recurring"]], client_name: Optional[str] = None, institution_id: Optional[str] = None, update_item_id: Optional[str] = None, webhook: Optional[str] = None, redirect_uri: Optional[str] = None, language: Optional[Literal["en", "es", "fr", "de"]] = None, update: Optional["LinkTokenCreateRequestUpdate"] = None) -> "_models.LinkTokenCreateResponse":
         """Mint a 30-minute link token that opens hosted Link at {base_url}/link?token=...
 
         POST /v1/link/token/create.
         Retried on 429, 5xx and network errors.
         """
-        return self._transport.call("POST", "/v1/link/token/create", encode_request(_models.LinkTokenCreateRequest(client_name=client_name, user=user, products=products, institution_id=institution_id, update_item_id=update_item_id, webhook=webhook, redirect_uri=redirect_uri)), _models.LinkTokenCreateResponse, retry_safe=True)
+        return self._transport.call("POST", "/v1/link/token/create", encode_request(_models.LinkTokenCreateRequest(client_name=client_name, user=user, products=products, institution_id=institution_id, update_item_id=update_item_id, webhook=webhook, redirect_uri=redirect_uri, language=language, update=update)), _models.LinkTokenCreateResponse, retry_safe=True)
 
     def token_exchange(self, *, public_token: str) -> "_models.LinkTokenExchangeResponse":
         """Exchange a single-use public token for a permanent access token.
@@ -60,7 +60,7 @@ class LinkGroup:
 
 
 class ItemsGroup:
-    """client.items: 4 operations."""
+    """client.items: 5 operations."""
 
     def __init__(self, transport: "Transport") -> None:
         self._transport = transport
@@ -96,6 +96,14 @@ class ItemsGroup:
         Retried on 429, 5xx and network errors.
         """
         return self._transport.call("POST", "/v1/items/statements/upload", encode_request(_models.ItemsStatementsUploadRequest(access_token=access_token, file_name=file_name, file_base64=file_base64)), _models.ItemsStatementsUploadResponse, retry_safe=True)
+
+    def item_webhook_update(self, *, access_token: str, webhook: Optional[str]) -> "_models.ItemWebhookUpdateResponse":
+        """Set, change or clear (null) the item's own webhook URL: events about the item go there besides the environment's endpoints.
+
+        POST /v1/item/webhook/update.
+        Retried on 429, 5xx and network errors.
+        """
+        return self._transport.call("POST", "/v1/item/webhook/update", encode_request(_models.ItemWebhookUpdateRequest(access_token=access_token, webhook=webhook)), _models.ItemWebhookUpdateResponse, retry_safe=True)
 
 
 class AccountsGroup:
@@ -363,7 +371,7 @@ class SandboxGroup:
         """
         return self._transport.call("POST", "/v1/sandbox/public_token/create", encode_request(_models.SandboxPublicTokenCreateRequest(institution_id=institution_id, products=products, username=username)), _models.SandboxPublicTokenCreateResponse, retry_safe=False)
 
-    def fire_webhook(self, *, access_token: str, webhook_type: Literal["transactions.sync_updates_available", "item.error", "item.login_repaired", "usage.limit_approaching"]) -> "_models.SandboxFireWebhookResponse":
+    def fire_webhook(self, *, access_token: str, webhook_type: Literal["transactions.sync_updates_available", "item.error", "item.login_repaired", "item.webhook_updated", "usage.limit_approaching"]) -> "_models.SandboxFireWebhookResponse":
         """Fire a chosen webhook event for an item.
 
         POST /v1/sandbox/fire_webhook (test keys only).

@@ -132,5 +132,7 @@ class Transport:
                 error.get("request_id") or request_id,
                 retry_after,
                 body,
+                error.get("documentation_url") or None,
+                error.get("display_message") or None,
             )
         return FincoreError(status, "api_error", f"http_{status}", f"HTTP {status} without an error body", request_id, retry_after, None)

@@ -132,6 +132,8 @@ class Item(Model):
     transactions_update_status: Literal["not_ready", "initial_update_complete", "historical_update_complete"]
     last_sync_error: Optional["SyncError"]
     """The last failed pull from the item’s connector, until a pull succeeds again (null when the last pull succeeded). With `connector` and `last_successful_sync`, the connector’s health and freshness for this item."""
+    webhook: Optional[str]
+    """The item’s own webhook URL (the link token’s `webhook`, or set with /v1/item/webhook/update); null when it has none. Not an endpoint: the environment’s endpoints receive its events too."""
 
     _WIRE = (
         ("item_id", "item_id", "string", True),
@@ -145,6 +147,7 @@ class Item(Model):
         ("created_at", "created_at", "string", True),
         ("transactions_update_status", "transactions_update_status", "string", True),
         ("last_sync_error", "last_sync_error", ("nullable", ("model", "SyncError")), True),
+        ("webhook", "webhook", ("nullable", "string"), True),
     )
 
 
@@ -1759,6 +1762,8 @@ class Institution(Model):
     country_codes: List[str]
     url: Optional[str]
     primary_color: Optional[str]
+    logo: Optional[str]
+    """The institution’s mark as a data: URI (SVG) when Fincore ships one (sandbox institutions); null otherwise: show a monogram in primary_color."""
     products: List[Literal["transactions", "identity", "income", "assets", "investments", "liabilities", "recurring"]]
     oauth: bool
     """Whether the login happens on the institution’s own site."""
@@ -1774,6 +1779,7 @@ class Institution(Model):
         ("country_codes", "country_codes", ("array", "string"), True),
         ("url", "url", ("nullable", "string"), True),
         ("primary_color", "primary_color", ("nullable", "string"), True),
+        ("logo", "logo", ("nullable", "string"), True),
         ("products", "products", ("array", "string"), True),
         ("oauth", "oauth", "boolean", True),
         ("sandbox", "sandbox", "boolean", True),
@@ -2030,6 +2036,36 @@ class ItemsStatementsUploadResponse(Model):
 
 
 @dataclass(kw_only=True)
+class ItemWebhookUpdateRequest(Model):
+    """The ItemWebhookUpdateRequest object."""
+    access_token: str
+    """The item access token from /v1/link/token/exchange (prefix fc_at_)."""
+    webhook: Optional[str]
+    """The new URL, or null to stop sending this item's events to a URL of its own."""
+
+    _WIRE = (
+        ("access_token", "access_token", "string", True),
+        ("webhook", "webhook", ("nullable", "string"), True),
+    )
+
+
+@dataclass(kw_only=True)
+class ItemWebhookUpdateResponse(Model):
+    """The ItemWebhookUpdateResponse object."""
+    item: "Item"
+    webhook: Optional[str]
+    """The item's webhook URL from now on; null when cleared."""
+    webhook_secret: Optional[str]
+    """The environment’s webhook signing secret (`whsec_...`) when this call created it, on the environment’s first webhook: shown this once, null otherwise. Every delivery is signed with it (FC-Signature, docs/webhooks-verify.md); a lost one is replaced with /v1/webhooks/secret/rotate."""
+
+    _WIRE = (
+        ("item", "item", ("model", "Item"), True),
+        ("webhook", "webhook", ("nullable", "string"), True),
+        ("webhook_secret", "webhook_secret", ("nullable", "string"), True),
+    )
+
+
+@dataclass(kw_only=True)
 class LiabilitiesCreditItemAprsItem(Model):
     """The LiabilitiesCreditItemAprsItem object."""
     apr_type: Literal["purchase", "cash_advance", "balance_transfer", "special"]
@@ -2178,6 +2214,16 @@ class LinkTokenCreateRequestUser(Model):
 
 
 @dataclass(kw_only=True)
+class LinkTokenCreateRequestUpdate(Model):
+    """The LinkTokenCreateRequestUpdate object."""
+    account_selection_enabled: Optional[bool] = None
+
+    _WIRE = (
+        ("account_selection_enabled", "account_selection_enabled", "boolean", False),
+    )
+
+
+@dataclass(kw_only=True)
 class LinkTokenCreateRequest(Model):
     """The LinkTokenCreateRequest object."""
     client_name: Optional[str] = None
@@ -2186,7 +2232,10 @@ class LinkTokenCreateRequest(Model):
     institution_id: Optional[str] = None
     update_item_id: Optional[str] = None
     webhook: Optional[str] = None
+    """The webhook URL of the item this session connects (or repairs), as Plaid's: the item's events are also sent there, signed with the environment's secret. Checked as an endpoint URL is, but not an endpoint (not listed, not counted against the cap). Read it back as `webhook` on the item; change it with /v1/item/webhook/update."""
     redirect_uri: Optional[str] = None
+    language: Optional[Literal["en", "es", "fr", "de"]] = None
+    update: Optional["LinkTokenCreateRequestUpdate"] = None
 
     _WIRE = (
         ("client_name", "client_name", "string", False),
@@ -2196,6 +2245,8 @@ class LinkTokenCreateRequest(Model):
         ("update_item_id", "update_item_id", "string", False),
         ("webhook", "webhook", "string", False),
         ("redirect_uri", "redirect_uri", "string", False),
+        ("language", "language", "string", False),
+        ("update", "update", ("model", "LinkTokenCreateRequestUpdate"), False),
     )
 
 
@@ -2204,10 +2255,13 @@ class LinkTokenCreateResponse(Model):
     """The LinkTokenCreateResponse object."""
     link_token: str
     expiration: str
+    webhook_secret: Optional[str]
+    """The environment’s webhook signing secret (`whsec_...`) when this call created it, on the environment’s first webhook: shown this once, null otherwise. Every delivery is signed with it (FC-Signature, docs/webhooks-verify.md); a lost one is replaced with /v1/webhooks/secret/rotate."""
 
     _WIRE = (
         ("link_token", "link_token", "string", True),
         ("expiration", "expiration", "string", True),
+        ("webhook_secret", "webhook_secret", ("nullable", "string"), True),
     )
 
 
@@ -2307,7 +2361,7 @@ class SandboxFireWebhookRequest(Model):
     """The SandboxFireWebhookRequest object."""
     access_token: str
     """The item access token from /v1/link/token/exchange (prefix fc_at_)."""
-    webhook_type: Literal["transactions.sync_updates_available", "item.error", "item.login_repaired", "usage.limit_approaching"]
+    webhook_type: Literal["transactions.sync_updates_available", "item.error", "item.login_repaired", "item.webhook_updated", "usage.limit_approaching"]
 
     _WIRE = (
         ("access_token", "access_token", "string", True),
@@ -2501,7 +2555,10 @@ class WebhookDelivery(Model):
     delivery_id: str
     event_id: str
     event_type: str
+    destination: Literal["endpoint", "item"]
+    """Where the delivery went: a registered endpoint, or the webhook URL of the item the event is about (set at link token creation or with /v1/item/webhook/update)."""
     endpoint_id: str
+    """The endpoint’s id (`whep_...`); for `destination: item`, the item’s id (`item_...`). Replay takes either as `endpoint_id`."""
     url: str
     status: Literal["pending", "delivered", "dead_lettered", "cancelled"]
     attempts: List["WebhookAttempt"]
@@ -2512,6 +2569,7 @@ class WebhookDelivery(Model):
         ("delivery_id", "delivery_id", "string", True),
         ("event_id", "event_id", "string", True),
         ("event_type", "event_type", "string", True),
+        ("destination", "destination", "string", True),
         ("endpoint_id", "endpoint_id", "string", True),
         ("url", "url", "string", True),
         ("status", "status", "string", True),
@@ -2790,6 +2848,8 @@ register_models(globals(), [
     "ItemsStatementsUploadResponseSkippedRows",
     "ItemsStatementsUploadResponseDateOrder",
     "ItemsStatementsUploadResponse",
+    "ItemWebhookUpdateRequest",
+    "ItemWebhookUpdateResponse",
     "LiabilitiesCreditItemAprsItem",
     "LiabilitiesCreditItem",
     "LiabilitiesMortgageItem",
@@ -2798,6 +2858,7 @@ register_models(globals(), [
     "Liabilities",
     "LiabilitiesGetResponse",
     "LinkTokenCreateRequestUser",
+    "LinkTokenCreateRequestUpdate",
     "LinkTokenCreateRequest",
     "LinkTokenCreateResponse",
     "LinkTokenExchangeRequest",
@@ -2942,6 +3003,8 @@ __all__ = [
     "ItemsStatementsUploadResponseSkippedRows",
     "ItemsStatementsUploadResponseDateOrder",
     "ItemsStatementsUploadResponse",
+    "ItemWebhookUpdateRequest",
+    "ItemWebhookUpdateResponse",
     "LiabilitiesCreditItemAprsItem",
     "LiabilitiesCreditItem",
     "LiabilitiesMortgageItem",
@@ -2950,6 +3013,7 @@ __all__ = [
     "Liabilities",
     "LiabilitiesGetResponse",
     "LinkTokenCreateRequestUser",
+    "LinkTokenCreateRequestUpdate",
     "LinkTokenCreateRequest",
     "LinkTokenCreateResponse",
     "LinkTokenExchangeRequest",

@@ -64,6 +64,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     error_summary.insert("type".into(), Value::from(error.error_type.clone()));
     error_summary.insert("code".into(), Value::from(error.code.clone()));
     error_summary.insert("request_id_present".into(), Value::from(error.request_id.as_deref().map_or(false, |id| !id.is_empty())));
+    error_summary.insert("documentation_url".into(), error.documentation_url.clone().map_or(Value::Null, Value::from));
+    error_summary.insert("display_message".into(), error.display_message.clone().map_or(Value::Null, Value::from));
     let mut summary = Object::new();
     summary.insert("language".into(), Value::from("rust"));
     summary.insert("accounts".into(), Value::from(accounts as i64));

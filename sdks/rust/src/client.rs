@@ -26,6 +26,10 @@ pub struct Error {
     pub request_id: Option<String>,
     /// Seconds from a `Retry-After` header, when the answer had one.
     pub retry_after: Option<f64>,
+    /// Where the code is explained (`{base_url}/docs/errors#<code>`), when the answer carried an error body.
+    pub documentation_url: Option<String>,
+    /// A sentence safe to show your end user; `None` when the error is the integration's to fix.
+    pub display_message: Option<String>,
 }
 
 impl fmt::Display for Error {
@@ -41,7 +45,16 @@ impl std::error::Error for Error {}
 
 impl Error {
     fn local(status: u16, error_type: &str, code: &str, message: impl Into<String>) -> Self {
-        Error { status, error_type: error_type.into(), code: code.into(), message: message.into(), request_id: None, retry_after: None }
+        Error {
+            status,
+            error_type: error_type.into(),
+            code: code.into(),
+            message: message.into(),
+            request_id: None,
+            retry_after: None,
+            documentation_url: None,
+            display_message: None,
+        }
     }
 
     /// The error an HTTP answer with a non-2xx status stands for.
@@ -58,6 +71,8 @@ impl Error {
             message: text("message").unwrap_or_else(|| format!("HTTP {} without a Fincore error body", response.status)),
             request_id: text("request_id").or(header_request_id),
             retry_after,
+            documentation_url: text("documentation_url"),
+            display_message: text("display_message"),
         }
     }
 }

@@ -10,6 +10,10 @@ export interface FincoreErrorFields {
   requestId: string | null;
   /** Seconds from the Retry-After header (429, 503), when the answer had one. */
   retryAfter?: number | null;
+  /** Where the code is explained (`{base_url}/docs/errors#<code>`), when the answer said. */
+  documentationUrl?: string | null;
+  /** A sentence safe to show your end user; null when the error is the integration's to fix. */
+  displayMessage?: string | null;
 }
 
 export class FincoreError extends Error implements FincoreErrorFields {
@@ -22,6 +26,10 @@ export class FincoreError extends Error implements FincoreErrorFields {
   /** The request id to quote to support (also the X-Request-Id header); null when none arrived. */
   readonly requestId: string | null;
   readonly retryAfter: number | null;
+  /** Where the code is explained (`{base_url}/docs/errors#<code>`); null when no envelope arrived. */
+  readonly documentationUrl: string | null;
+  /** A sentence safe to show your end user; null when the error is the integration's to fix (show your own words). */
+  readonly displayMessage: string | null;
 
   constructor(fields: FincoreErrorFields, options?: { cause?: unknown }) {
     super(fields.message, options);
@@ -31,15 +39,25 @@ export class FincoreError extends Error implements FincoreErrorFields {
     this.code = fields.code;
     this.requestId = fields.requestId;
     this.retryAfter = fields.retryAfter ?? null;
+    this.documentationUrl = fields.documentationUrl ?? null;
+    this.displayMessage = fields.displayMessage ?? null;
   }
 
   /** The JSON shape of the API's error envelope, with the status. */
-  toJSON(): { status: number; type: string; code: string; message: string; request_id: string | null } {
-    return { status: this.status, type: this.type, code: this.code, message: this.message, request_id: this.requestId };
+  toJSON(): { status: number; type: string; code: string; message: string; request_id: string | null; documentation_url: string | null; display_message: string | null } {
+    return {
+      status: this.status,
+      type: this.type,
+      code: this.code,
+      message: this.message,
+      request_id: this.requestId,
+      documentation_url: this.documentationUrl,
+      display_message: this.displayMessage,
+    };
   }
 }
 
-type Envelope = { error?: { type?: unknown; code?: unknown; message?: unknown; request_id?: unknown } };
+type Envelope = { error?: { type?: unknown; code?: unknown; message?: unknown; request_id?: unknown; documentation_url?: unknown; display_message?: unknown } };
 
 /** Seconds from a Retry-After header (delta-seconds or an HTTP date); null when absent or unreadable. */
 export function parseRetryAfter(value: string | null, now: number = Date.now()): number | null {
@@ -68,5 +86,7 @@ export function errorFromResponse(status: number, bodyText: string, headers: { g
     message: text(e.message) ?? `HTTP ${status} without an error body`,
     requestId: text(e.request_id) ?? headers.get('x-request-id'),
     retryAfter: parseRetryAfter(headers.get('retry-after')),
+    documentationUrl: text(e.documentation_url),
+    displayMessage: text(e.display_message),
   });
 }

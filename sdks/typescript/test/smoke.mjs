@@ -42,7 +42,14 @@ try {
   throw new Error('items.get with an unknown access token succeeded');
 } catch (caught) {
   if (!(caught instanceof FincoreError)) throw caught;
-  error = { status: caught.status, type: caught.type, code: caught.code, request_id_present: typeof caught.requestId === 'string' && caught.requestId !== '' };
+  error = {
+    status: caught.status,
+    type: caught.type,
+    code: caught.code,
+    request_id_present: typeof caught.requestId === 'string' && caught.requestId !== '',
+    documentation_url: caught.documentationUrl,
+    display_message: caught.displayMessage,
+  };
 }
 
 const verified = await verifyWebhook({

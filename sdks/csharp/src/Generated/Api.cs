@@ -211,6 +211,24 @@ namespace Fincore
         {
             return StatementsUploadAsync(request, CancellationToken.None).GetAwaiter().GetResult();
         }
+
+        /// <summary>
+        /// Set, change or clear (null) the item's own webhook URL: events about the item go there besides the environment's endpoints.
+        /// POST /v1/item/webhook/update.
+        /// </summary>
+        public Task<ItemWebhookUpdateResponse> ItemWebhookUpdateAsync(ItemWebhookUpdateRequest request, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return transport.CallAsync("/v1/item/webhook/update", true, request == null ? null : request.ToJson(), ItemWebhookUpdateResponse.FromJson, cancellationToken);
+        }
+
+        /// <summary>
+        /// Set, change or clear (null) the item's own webhook URL: events about the item go there besides the environment's endpoints.
+        /// POST /v1/item/webhook/update.
+        /// </summary>
+        public ItemWebhookUpdateResponse ItemWebhookUpdate(ItemWebhookUpdateRequest request)
+        {
+            return ItemWebhookUpdateAsync(request, CancellationToken.None).GetAwaiter().GetResult();
+        }
     }
 
     /// <summary>The accounts methods (client.Accounts).</summary>

@@ -335,6 +335,11 @@ namespace Fincore
         /// </summary>
         public SyncError LastSyncError { get; set; }
 
+        /// <summary>
+        /// The item’s own webhook URL (the link token’s `webhook`, or set with /v1/item/webhook/update); null when it has none. Not an endpoint: the environment’s endpoints receive its events too. May be null.
+        /// </summary>
+        public string Webhook { get; set; }
+
         /// <summary>This object as plain JSON values; optional properties left null are left out.</summary>
         public Dictionary<string, object> ToJson()
         {
@@ -350,6 +355,7 @@ namespace Fincore
             json["created_at"] = CreatedAt;
             json["transactions_update_status"] = TransactionsUpdateStatus;
             json["last_sync_error"] = LastSyncError == null ? null : (object)LastSyncError.ToJson();
+            json["webhook"] = Webhook;
             return json;
         }
 
@@ -370,6 +376,7 @@ namespace Fincore
             result.CreatedAt = Json.AsString(Json.Required(json, "created_at"));
             result.TransactionsUpdateStatus = Json.AsString(Json.Required(json, "transactions_update_status"));
             if (json.TryGetValue("last_sync_error", out raw) && raw != null) result.LastSyncError = SyncError.FromJson(raw);
+            if (json.TryGetValue("webhook", out raw) && raw != null) result.Webhook = Json.AsString(raw);
             return result;
         }
 
@@ -4557,6 +4564,11 @@ namespace Fincore
         /// </summary>
         public string PrimaryColor { get; set; }
 
+        /// <summary>
+        /// The institution’s mark as a data: URI (SVG) when Fincore ships one (sandbox institutions); null otherwise: show a monogram in primary_color. May be null.
+        /// </summary>
+        public string Logo { get; set; }
+
         public List<string> Products { get; set; }
 
         /// <summary>
@@ -4584,6 +4596,7 @@ namespace Fincore
             json["country_codes"] = CountryCodes == null ? null : (object)Json.FromList(CountryCodes, e0 => (object)e0);
             json["url"] = Url;
             json["primary_color"] = PrimaryColor;
+            json["logo"] = Logo;
             json["products"] = Products == null ? null : (object)Json.FromList(Products, e0 => (object)e0);
             json["oauth"] = Oauth;
             json["sandbox"] = Sandbox;
@@ -4603,6 +4616,7 @@ namespace Fincore
             result.CountryCodes = Json.AsList(Json.Required(json, "country_codes"), e0 => Json.AsString(e0));
             if (json.TryGetValue("url", out raw) && raw != null) result.Url = Json.AsString(raw);
             if (json.TryGetValue("primary_color", out raw) && raw != null) result.PrimaryColor = Json.AsString(raw);
+            if (json.TryGetValue("logo", out raw) && raw != null) result.Logo = Json.AsString(raw);
             result.Products = Json.AsList(Json.Required(json, "products"), e0 => Json.AsString(e0));
             result.Oauth = Json.AsBool(Json.Required(json, "oauth"));
             result.Sandbox = Json.AsBool(Json.Required(json, "sandbox"));
@@ -5274,6 +5288,86 @@ namespace Fincore
     }
 
     /// <summary>
+    /// ItemWebhookUpdateRequest: an object of the Fincore financial data API.
+    /// </summary>
+    public sealed class ItemWebhookUpdateRequest
+    {
+        /// <summary>
+        /// The item access token from /v1/link/token/exchange (prefix fc_at_).
+        /// </summary>
+        public string AccessToken { get; set; }
+
+        /// <summary>
+        /// The new URL, or null to stop sending this item's events to a URL of its own. May be null.
+        /// </summary>
+        public string Webhook { get; set; }
+
+        /// <summary>This object as plain JSON values; optional properties left null are left out.</summary>
+        public Dictionary<string, object> ToJson()
+        {
+            var json = new Dictionary<string, object>();
+            json["access_token"] = AccessToken;
+            json["webhook"] = Webhook;
+            return json;
+        }
+
+        /// <summary>Decodes a parsed JSON object; unknown keys are ignored.</summary>
+        public static ItemWebhookUpdateRequest FromJson(object value)
+        {
+            var json = Json.AsObject(value);
+            var result = new ItemWebhookUpdateRequest();
+            object raw;
+            result.AccessToken = Json.AsString(Json.Required(json, "access_token"));
+            if (json.TryGetValue("webhook", out raw) && raw != null) result.Webhook = Json.AsString(raw);
+            return result;
+        }
+
+        public override string ToString() => "ItemWebhookUpdateRequest" + Json.Stringify(ToJson());
+    }
+
+    /// <summary>
+    /// ItemWebhookUpdateResponse: an object of the Fincore financial data API.
+    /// </summary>
+    public sealed class ItemWebhookUpdateResponse
+    {
+        public Item Item { get; set; }
+
+        /// <summary>
+        /// The item's webhook URL from now on; null when cleared. May be null.
+        /// </summary>
+        public string Webhook { get; set; }
+
+        /// <summary>
+        /// The environment’s webhook signing secret (`whsec_...`) when this call created it, on the environment’s first webhook: shown this once, null otherwise. Every delivery is signed with it (FC-Signature, docs/webhooks-verify.md); a lost one is replaced with /v1/webhooks/secret/rotate. May be null.
+        /// </summary>
+        public string WebhookSecret { get; set; }
+
+        /// <summary>This object as plain JSON values; optional properties left null are left out.</summary>
+        public Dictionary<string, object> ToJson()
+        {
+            var json = new Dictionary<string, object>();
+            json["item"] = Item == null ? null : (object)Item.ToJson();
+            json["webhook"] = Webhook;
+            json["webhook_secret"] = WebhookSecret;
+            return json;
+        }
+
+        /// <summary>Decodes a parsed JSON object; unknown keys are ignored.</summary>
+        public static ItemWebhookUpdateResponse FromJson(object value)
+        {
+            var json = Json.AsObject(value);
+            var result = new ItemWebhookUpdateResponse();
+            object raw;
+            result.Item = Item.FromJson(Json.Required(json, "item"));
+            if (json.TryGetValue("webhook", out raw) && raw != null) result.Webhook = Json.AsString(raw);
+            if (json.TryGetValue("webhook_secret", out raw) && raw != null) result.WebhookSecret = Json.AsString(raw);
+            return result;
+        }
+
+        public override string ToString() => "ItemWebhookUpdateResponse" + Json.Stringify(ToJson());
+    }
+
+    /// <summary>
     /// LiabilitiesCreditItemAprsItem: an object of the Fincore financial data API.
     /// </summary>
     public sealed class LiabilitiesCreditItemAprsItem
@@ -5649,6 +5743,37 @@ namespace Fincore
     }
 
     /// <summary>
+    /// LinkTokenCreateRequestUpdate: an object of the Fincore financial data API.
+    /// </summary>
+    public sealed class LinkTokenCreateRequestUpdate
+    {
+        /// <summary>
+        /// Optional: null leaves it out of the request.
+        /// </summary>
+        public bool? AccountSelectionEnabled { get; set; }
+
+        /// <summary>This object as plain JSON values; optional properties left null are left out.</summary>
+        public Dictionary<string, object> ToJson()
+        {
+            var json = new Dictionary<string, object>();
+            if (AccountSelectionEnabled != null) json["account_selection_enabled"] = AccountSelectionEnabled;
+            return json;
+        }
+
+        /// <summary>Decodes a parsed JSON object; unknown keys are ignored.</summary>
+        public static LinkTokenCreateRequestUpdate FromJson(object value)
+        {
+            var json = Json.AsObject(value);
+            var result = new LinkTokenCreateRequestUpdate();
+            object raw;
+            if (json.TryGetValue("account_selection_enabled", out raw) && raw != null) result.AccountSelectionEnabled = Json.AsBool(raw);
+            return result;
+        }
+
+        public override string ToString() => "LinkTokenCreateRequestUpdate" + Json.Stringify(ToJson());
+    }
+
+    /// <summary>
     /// LinkTokenCreateRequest: an object of the Fincore financial data API.
     /// </summary>
     public sealed class LinkTokenCreateRequest
@@ -5673,7 +5798,7 @@ namespace Fincore
         public string UpdateItemId { get; set; }
 
         /// <summary>
-        /// Optional: null leaves it out of the request.
+        /// The webhook URL of the item this session connects (or repairs), as Plaid's: the item's events are also sent there, signed with the environment's secret. Checked as an endpoint URL is, but not an endpoint (not listed, not counted against the cap). Read it back as `webhook` on the item; change it with /v1/item/webhook/update. Optional: null leaves it out of the request.
         /// </summary>
         public string Webhook { get; set; }
 
@@ -5681,6 +5806,16 @@ namespace Fincore
         /// Optional: null leaves it out of the request.
         /// </summary>
         public string RedirectUri { get; set; }
+
+        /// <summary>
+        /// One of: en, es, fr, de. Optional: null leaves it out of the request.
+        /// </summary>
+        public string Language { get; set; }
+
+        /// <summary>
+        /// Optional: null leaves it out of the request.
+        /// </summary>
+        public LinkTokenCreateRequestUpdate Update { get; set; }
 
         /// <summary>This object as plain JSON values; optional properties left null are left out.</summary>
         public Dictionary<string, object> ToJson()
@@ -5693,6 +5828,8 @@ namespace Fincore
             if (UpdateItemId != null) json["update_item_id"] = UpdateItemId;
             if (Webhook != null) json["webhook"] = Webhook;
             if (RedirectUri != null) json["redirect_uri"] = RedirectUri;
+            if (Language != null) json["language"] = Language;
+            if (Update != null) json["update"] = Update.ToJson();
             return json;
         }
 
@@ -5709,6 +5846,8 @@ namespace Fincore
             if (json.TryGetValue("update_item_id", out raw) && raw != null) result.UpdateItemId = Json.AsString(raw);
             if (json.TryGetValue("webhook", out raw) && raw != null) result.Webhook = Json.AsString(raw);
             if (json.TryGetValue("redirect_uri", out raw) && raw != null) result.RedirectUri = Json.AsString(raw);
+            if (json.TryGetValue("language", out raw) && raw != null) result.Language = Json.AsString(raw);
+            if (json.TryGetValue("update", out raw) && raw != null) result.Update = LinkTokenCreateRequestUpdate.FromJson(raw);
             return result;
         }
 
@@ -5724,12 +5863,18 @@ namespace Fincore
 
         public string Expiration { get; set; }
 
+        /// <summary>
+        /// The environment’s webhook signing secret (`whsec_...`) when this call created it, on the environment’s first webhook: shown this once, null otherwise. Every delivery is signed with it (FC-Signature, docs/webhooks-verify.md); a lost one is replaced with /v1/webhooks/secret/rotate. May be null.
+        /// </summary>
+        public string WebhookSecret { get; set; }
+
         /// <summary>This object as plain JSON values; optional properties left null are left out.</summary>
         public Dictionary<string, object> ToJson()
         {
             var json = new Dictionary<string, object>();
             json["link_token"] = LinkToken;
             json["expiration"] = Expiration;
+            json["webhook_secret"] = WebhookSecret;
             return json;
         }
 
@@ -5738,8 +5883,10 @@ namespace Fincore
         {
             var json = Json.AsObject(value);
             var result = new LinkTokenCreateResponse();
+            object raw;
             result.LinkToken = Json.AsString(Json.Required(json, "link_token"));
             result.Expiration = Json.AsString(Json.Required(json, "expiration"));
+            if (json.TryGetValue("webhook_secret", out raw) && raw != null) result.WebhookSecret = Json.AsString(raw);
             return result;
         }
 
@@ -5999,7 +6146,7 @@ namespace Fincore
         public string AccessToken { get; set; }
 
         /// <summary>
-        /// One of: transactions.sync_updates_available, item.error, item.login_repaired, usage.limit_approaching.
+        /// One of: transactions.sync_updates_available, item.error, item.login_repaired, item.webhook_updated, usage.limit_approaching.
         /// </summary>
         public string WebhookType { get; set; }
 
@@ -6527,6 +6674,14 @@ namespace Fincore
 
         public string EventType { get; set; }
 
+        /// <summary>
+        /// Where the delivery went: a registered endpoint, or the webhook URL of the item the event is about (set at link token creation or with /v1/item/webhook/update). One of: endpoint, item.
+        /// </summary>
+        public string Destination { get; set; }
+
+        /// <summary>
+        /// The endpoint’s id (`whep_...`); for `destination: item`, the item’s id (`item_...`). Replay takes either as `endpoint_id`.
+        /// </summary>
         public string EndpointId { get; set; }
 
         public string Url { get; set; }
@@ -6552,6 +6707,7 @@ namespace Fincore
             json["delivery_id"] = DeliveryId;
             json["event_id"] = EventId;
             json["event_type"] = EventType;
+            json["destination"] = Destination;
             json["endpoint_id"] = EndpointId;
             json["url"] = Url;
             json["status"] = Status;
@@ -6570,6 +6726,7 @@ namespace Fincore
             result.DeliveryId = Json.AsString(Json.Required(json, "delivery_id"));
             result.EventId = Json.AsString(Json.Required(json, "event_id"));
             result.EventType = Json.AsString(Json.Required(json, "event_type"));
+            result.Destination = Json.AsString(Json.Required(json, "destination"));
             result.EndpointId = Json.AsString(Json.Required(json, "endpoint_id"));
             result.Url = Json.AsString(Json.Required(json, "url"));
             result.Status = Json.AsString(Json.Required(json, "status"));

@@ -4,11 +4,13 @@ defmodule Fincore.Error do
 
   For an error answer from the API: the HTTP `status` and the body's `type`, `code`, `message`
   and `request_id` as sent, plus `retry_after` (seconds) when the answer had a `Retry-After`
-  header. A request that got no answer has `status: 0` and `type: "network_error"` (codes
+  header, `documentation_url` (where the code is explained, `{base_url}/docs/errors#<code>`) and
+  `display_message` (a sentence safe to show your end user; nil when the error is the integration's
+  to fix). A request that got no answer has `status: 0` and `type: "network_error"` (codes
   `timeout`, `connection_failed`, `connection_error`); a 2xx body that is not JSON has
   `type: "decode_error"`.
   """
-  defexception [:status, :type, :code, :message, :request_id, :retry_after]
+  defexception [:status, :type, :code, :message, :request_id, :retry_after, :documentation_url, :display_message]
 
   @type t :: %__MODULE__{
           status: non_neg_integer(),
@@ -16,7 +18,9 @@ defmodule Fincore.Error do
           code: String.t(),
           message: String.t(),
           request_id: String.t() | nil,
-          retry_after: number() | nil
+          retry_after: number() | nil,
+          documentation_url: String.t() | nil,
+          display_message: String.t() | nil
         }
 
   @impl true
@@ -41,7 +45,9 @@ defmodule Fincore.Error do
       code: text.("code") || "http_#{status}",
       message: text.("message") || "HTTP #{status} without a Fincore error body",
       request_id: text.("request_id") || Fincore.Transport.header(headers, "x-request-id"),
-      retry_after: retry_after(Fincore.Transport.header(headers, "retry-after"))
+      retry_after: retry_after(Fincore.Transport.header(headers, "retry-after")),
+      documentation_url: text.("documentation_url"),
+      display_message: text.("display_message")
     }
   end
 

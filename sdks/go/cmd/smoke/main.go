@@ -102,10 +102,19 @@ func run() error {
 		"pages":    pages,
 		"error": map[string]any{
 			"status": apiErr.Status, "type": apiErr.Type, "code": apiErr.Code, "request_id_present": apiErr.RequestID != "",
+			"documentation_url": apiErr.DocumentationURL, "display_message": nilIfEmpty(apiErr.DisplayMessage),
 		},
 		"webhook_type": event.Type,
 	}
 	line, _ := json.Marshal(summary)
 	fmt.Println("SMOKE " + string(line))
 	return nil
+}
+
+// nilIfEmpty reports "" as JSON null, as the API sends a display_message it does not set.
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }

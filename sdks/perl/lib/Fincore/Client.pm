@@ -50,7 +50,7 @@ a recorder), C<api_version> (sent as FC-Version when given).
 
 =head1 ERRORS
 
-Every failure dies with a L<Fincore::Error> (status, type, code, message, request_id, retry_after).
+Every failure dies with a L<Fincore::Error> (status, type, code, message, request_id, retry_after, documentation_url, display_message).
 
 =head1 WEBHOOKS
 

@@ -8,6 +8,8 @@ package Fincore::Error;
 #   message     the human-readable explanation
 #   request_id  the server's request id (quote it to support); undef without an answer
 #   retry_after seconds from the Retry-After header, when sent
+#   documentation_url where the code is explained ({base_url}/docs/errors#<code>); undef without an error body
+#   display_message   a sentence safe to show your end user; undef when the error is the integration's to fix
 
 use strict;
 use warnings;
@@ -26,6 +28,8 @@ sub message     { return $_[0]->{message} }
 sub request_id  { return $_[0]->{request_id} }
 sub retry_after { return $_[0]->{retry_after} }
 sub body        { return $_[0]->{body} }
+sub documentation_url { return $_[0]->{documentation_url} }
+sub display_message   { return $_[0]->{display_message} }
 
 sub throw {
     my ($class, %fields) = @_;

@@ -64,6 +64,8 @@ sub new { my ($class, $transport) = @_; return bless { transport => $transport }
 #   update_item_id => string (optional)
 #   webhook => string (optional)
 #   redirect_uri => string (optional)
+#   language => string (en | es | fr | de) (optional)
+#   update => Fincore::Model::LinkTokenCreateRequestUpdate (optional)
 # Returns a Fincore::Model::LinkTokenCreateResponse.
 sub token_create {
     my ($self, %args) = @_;
@@ -120,6 +122,16 @@ sub refresh {
 sub statements_upload {
     my ($self, %args) = @_;
     return $self->{transport}->call('POST', '/v1/items/statements/upload', Fincore::Model::ItemsStatementsUploadRequest->new(%args), 'Fincore::Model::ItemsStatementsUploadResponse', 1);
+}
+
+# Set, change or clear (null) the item's own webhook URL: events about the item go there besides the environment's endpoints.
+# POST /v1/item/webhook/update. Retried on 429, 5xx and network errors.
+#   access_token => string
+#   webhook => string or undef
+# Returns a Fincore::Model::ItemWebhookUpdateResponse.
+sub item_webhook_update {
+    my ($self, %args) = @_;
+    return $self->{transport}->call('POST', '/v1/item/webhook/update', Fincore::Model::ItemWebhookUpdateRequest->new(%args), 'Fincore::Model::ItemWebhookUpdateResponse', 1);
 }
 
 # $client->accounts
@@ -427,7 +439,7 @@ sub public_token_create {
 # Fire a chosen webhook event for an item.
 # POST /v1/sandbox/fire_webhook (test keys only). Retried on 429 only: repeating it after an unknown outcome is not safe.
 #   access_token => string
-#   webhook_type => string (transactions.sync_updates_available | item.error | item.login_repaired | usage.limit_approaching)
+#   webhook_type => string (transactions.sync_updates_available | item.error | item.login_repaired | item.webhook_updated | usage.limit_approaching)
 # Returns a Fincore::Model::SandboxFireWebhookResponse.
 sub fire_webhook {
     my ($self, %args) = @_;

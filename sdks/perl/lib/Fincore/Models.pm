@@ -164,6 +164,7 @@ our @WIRE = (
     ['created_at', 'created_at', 'string', 1],
     ['transactions_update_status', 'transactions_update_status', 'string', 1],
     ['last_sync_error', 'last_sync_error', ['nullable', ['model', 'Fincore::Model::SyncError']], 1],
+    ['webhook', 'webhook', ['nullable', 'string'], 1],
 );
 
 # (string)
@@ -198,6 +199,9 @@ sub transactions_update_status { my $self = shift; $self->{transactions_update_s
 
 # The last failed pull from the item’s connector, until a pull succeeds again (null when the last pull succeeded). With `connector` and `last_successful_sync`, the connector’s health and freshness for this item. (Fincore::Model::SyncError or undef)
 sub last_sync_error { my $self = shift; $self->{last_sync_error} = shift if @_; return $self->{last_sync_error} }
+
+# The item’s own webhook URL (the link token’s `webhook`, or set with /v1/item/webhook/update); null when it has none. Not an endpoint: the environment’s endpoints receive its events too. (string or undef)
+sub webhook { my $self = shift; $self->{webhook} = shift if @_; return $self->{webhook} }
 
 # The AccountsBalanceGetResponse object.
 package Fincore::Model::AccountsBalanceGetResponse;
@@ -2333,6 +2337,7 @@ our @WIRE = (
     ['country_codes', 'country_codes', ['array', 'string'], 1],
     ['url', 'url', ['nullable', 'string'], 1],
     ['primary_color', 'primary_color', ['nullable', 'string'], 1],
+    ['logo', 'logo', ['nullable', 'string'], 1],
     ['products', 'products', ['array', 'string'], 1],
     ['oauth', 'oauth', 'boolean', 1],
     ['sandbox', 'sandbox', 'boolean', 1],
@@ -2356,6 +2361,9 @@ sub url { my $self = shift; $self->{url} = shift if @_; return $self->{url} }
 
 # (string or undef)
 sub primary_color { my $self = shift; $self->{primary_color} = shift if @_; return $self->{primary_color} }
+
+# The institution’s mark as a data: URI (SVG) when Fincore ships one (sandbox institutions); null otherwise: show a monogram in primary_color. (string or undef)
+sub logo { my $self = shift; $self->{logo} = shift if @_; return $self->{logo} }
 
 # (arrayref of string (transactions | identity | income | assets | investments | liabilities | recurring))
 sub products { my $self = shift; $self->{products} = shift if @_; return $self->{products} }
@@ -2683,6 +2691,40 @@ sub skipped_rows { my $self = shift; $self->{skipped_rows} = shift if @_; return
 # How the file’s day/month dates were read: proved by the file (`file`), as the item’s earlier files were (`hint`), or guessed (`default`: every date fits both orders; confirm with the user). Null for OFX. (Fincore::Model::ItemsStatementsUploadResponseDateOrder or undef)
 sub date_order { my $self = shift; $self->{date_order} = shift if @_; return $self->{date_order} }
 
+# The ItemWebhookUpdateRequest object.
+package Fincore::Model::ItemWebhookUpdateRequest;
+
+our @ISA = ('Fincore::Model');
+our @WIRE = (
+    ['access_token', 'access_token', 'string', 1],
+    ['webhook', 'webhook', ['nullable', 'string'], 1],
+);
+
+# The item access token from /v1/link/token/exchange (prefix fc_at_). (string)
+sub access_token { my $self = shift; $self->{access_token} = shift if @_; return $self->{access_token} }
+
+# The new URL, or null to stop sending this item's events to a URL of its own. (string or undef)
+sub webhook { my $self = shift; $self->{webhook} = shift if @_; return $self->{webhook} }
+
+# The ItemWebhookUpdateResponse object.
+package Fincore::Model::ItemWebhookUpdateResponse;
+
+our @ISA = ('Fincore::Model');
+our @WIRE = (
+    ['item', 'item', ['model', 'Fincore::Model::Item'], 1],
+    ['webhook', 'webhook', ['nullable', 'string'], 1],
+    ['webhook_secret', 'webhook_secret', ['nullable', 'string'], 1],
+);
+
+# (Fincore::Model::Item)
+sub item { my $self = shift; $self->{item} = shift if @_; return $self->{item} }
+
+# The item's webhook URL from now on; null when cleared. (string or undef)
+sub webhook { my $self = shift; $self->{webhook} = shift if @_; return $self->{webhook} }
+
+# The environment’s webhook signing secret (`whsec_...`) when this call created it, on the environment’s first webhook: shown this once, null otherwise. Every delivery is signed with it (FC-Signature, docs/webhooks-verify.md); a lost one is replaced with /v1/webhooks/secret/rotate. (string or undef)
+sub webhook_secret { my $self = shift; $self->{webhook_secret} = shift if @_; return $self->{webhook_secret} }
+
 # The LiabilitiesCreditItemAprsItem object.
 package Fincore::Model::LiabilitiesCreditItemAprsItem;
 
@@ -2907,6 +2949,17 @@ our @WIRE = (
 # (string)
 sub client_user_id { my $self = shift; $self->{client_user_id} = shift if @_; return $self->{client_user_id} }
 
+# The LinkTokenCreateRequestUpdate object.
+package Fincore::Model::LinkTokenCreateRequestUpdate;
+
+our @ISA = ('Fincore::Model');
+our @WIRE = (
+    ['account_selection_enabled', 'account_selection_enabled', 'boolean', 0],
+);
+
+# (boolean, optional)
+sub account_selection_enabled { my $self = shift; $self->{account_selection_enabled} = shift if @_; return $self->{account_selection_enabled} }
+
 # The LinkTokenCreateRequest object.
 package Fincore::Model::LinkTokenCreateRequest;
 
@@ -2919,6 +2972,8 @@ our @WIRE = (
     ['update_item_id', 'update_item_id', 'string', 0],
     ['webhook', 'webhook', 'string', 0],
     ['redirect_uri', 'redirect_uri', 'string', 0],
+    ['language', 'language', 'string', 0],
+    ['update', 'update', ['model', 'Fincore::Model::LinkTokenCreateRequestUpdate'], 0],
 );
 
 # (string, optional)
@@ -2936,11 +2991,17 @@ sub institution_id { my $self = shift; $self->{institution_id} = shift if @_; re
 # (string, optional)
 sub update_item_id { my $self = shift; $self->{update_item_id} = shift if @_; return $self->{update_item_id} }
 
-# (string, optional)
+# The webhook URL of the item this session connects (or repairs), as Plaid's: the item's events are also sent there, signed with the environment's secret. Checked as an endpoint URL is, but not an endpoint (not listed, not counted against the cap). Read it back as `webhook` on the item; change it with /v1/item/webhook/update. (string, optional)
 sub webhook { my $self = shift; $self->{webhook} = shift if @_; return $self->{webhook} }
 
 # (string, optional)
 sub redirect_uri { my $self = shift; $self->{redirect_uri} = shift if @_; return $self->{redirect_uri} }
+
+# (string (en | es | fr | de), optional)
+sub language { my $self = shift; $self->{language} = shift if @_; return $self->{language} }
+
+# (Fincore::Model::LinkTokenCreateRequestUpdate, optional)
+sub update { my $self = shift; $self->{update} = shift if @_; return $self->{update} }
 
 # The LinkTokenCreateResponse object.
 package Fincore::Model::LinkTokenCreateResponse;
@@ -2949,6 +3010,7 @@ our @ISA = ('Fincore::Model');
 our @WIRE = (
     ['link_token', 'link_token', 'string', 1],
     ['expiration', 'expiration', 'string', 1],
+    ['webhook_secret', 'webhook_secret', ['nullable', 'string'], 1],
 );
 
 # (string)
@@ -2956,6 +3018,9 @@ sub link_token { my $self = shift; $self->{link_token} = shift if @_; return $se
 
 # (string)
 sub expiration { my $self = shift; $self->{expiration} = shift if @_; return $self->{expiration} }
+
+# The environment’s webhook signing secret (`whsec_...`) when this call created it, on the environment’s first webhook: shown this once, null otherwise. Every delivery is signed with it (FC-Signature, docs/webhooks-verify.md); a lost one is replaced with /v1/webhooks/secret/rotate. (string or undef)
+sub webhook_secret { my $self = shift; $self->{webhook_secret} = shift if @_; return $self->{webhook_secret} }
 
 # The LinkTokenExchangeRequest object.
 package Fincore::Model::LinkTokenExchangeRequest;
@@ -3100,7 +3165,7 @@ our @WIRE = (
 # The item access token from /v1/link/token/exchange (prefix fc_at_). (string)
 sub access_token { my $self = shift; $self->{access_token} = shift if @_; return $self->{access_token} }
 
-# (string (transactions.sync_updates_available | item.error | item.login_repaired | usage.limit_approaching))
+# (string (transactions.sync_updates_available | item.error | item.login_repaired | item.webhook_updated | usage.limit_approaching))
 sub webhook_type { my $self = shift; $self->{webhook_type} = shift if @_; return $self->{webhook_type} }
 
 # The SandboxFireWebhookResponse object.
@@ -3360,6 +3425,7 @@ our @WIRE = (
     ['delivery_id', 'delivery_id', 'string', 1],
     ['event_id', 'event_id', 'string', 1],
     ['event_type', 'event_type', 'string', 1],
+    ['destination', 'destination', 'string', 1],
     ['endpoint_id', 'endpoint_id', 'string', 1],
     ['url', 'url', 'string', 1],
     ['status', 'status', 'string', 1],
@@ -3377,7 +3443,10 @@ sub event_id { my $self = shift; $self->{event_id} = shift if @_; return $self->
 # (string)
 sub event_type { my $self = shift; $self->{event_type} = shift if @_; return $self->{event_type} }
 
-# (string)
+# Where the delivery went: a registered endpoint, or the webhook URL of the item the event is about (set at link token creation or with /v1/item/webhook/update). (string (endpoint | item))
+sub destination { my $self = shift; $self->{destination} = shift if @_; return $self->{destination} }
+
+# The endpoint’s id (`whep_...`); for `destination: item`, the item’s id (`item_...`). Replay takes either as `endpoint_id`. (string)
 sub endpoint_id { my $self = shift; $self->{endpoint_id} = shift if @_; return $self->{endpoint_id} }
 
 # (string)

@@ -122,7 +122,8 @@ sub _send_once {
     if ($error) {
         Fincore::Error->throw(status => $status, type => $error->{type} // 'api_error', code => $error->{code} // 'unknown',
             message => $error->{message} // '', request_id => $error->{request_id} // $request_id,
-            retry_after => $retry_after, body => $decoded);
+            retry_after => $retry_after, body => $decoded, documentation_url => $error->{documentation_url},
+            display_message => $error->{display_message});
     }
     Fincore::Error->throw(status => $status, type => 'api_error', code => "http_$status",
         message => "HTTP $status without an error body", request_id => $request_id, retry_after => $retry_after);

@@ -9,7 +9,7 @@ namespace Fincore\Groups;
 use Fincore\Models;
 use Fincore\Transport;
 
-/** `$client->items`: 4 operations. */
+/** `$client->items`: 5 operations. */
 final class Items
 {
     public function __construct(private readonly Transport $transport)
@@ -68,5 +68,19 @@ final class Items
     public function statementsUpload(string $accessToken, string $fileName, string $fileBase64): Models\ItemsStatementsUploadResponse
     {
         return $this->transport->call('POST', '/v1/items/statements/upload', new Models\ItemsStatementsUploadRequest(accessToken: $accessToken, fileName: $fileName, fileBase64: $fileBase64), Models\ItemsStatementsUploadResponse::class, true);
+    }
+
+    /**
+     * Set, change or clear (null) the item's own webhook URL: events about the item go there besides the environment's endpoints.
+     *
+     * POST /v1/item/webhook/update. Retried on 429, 5xx and network errors.
+     *
+     * @param string $accessToken
+     * @param string|null $webhook
+     * @throws \Fincore\FincoreException
+     */
+    public function itemWebhookUpdate(string $accessToken, ?string $webhook): Models\ItemWebhookUpdateResponse
+    {
+        return $this->transport->call('POST', '/v1/item/webhook/update', new Models\ItemWebhookUpdateRequest(accessToken: $accessToken, webhook: $webhook), Models\ItemWebhookUpdateResponse::class, true);
     }
 }

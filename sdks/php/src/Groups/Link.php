@@ -28,11 +28,13 @@ final class Link
      * @param string|null $updateItemId
      * @param string|null $webhook
      * @param string|null $redirectUri
+     * @param 'en'|'es'|'fr'|'de'|null $language
+     * @param LinkTokenCreateRequestUpdate|null|array<string, mixed> $update
      * @throws \Fincore\FincoreException
      */
-    public function tokenCreate(LinkTokenCreateRequestUser|array $user, array $products, ?string $clientName = null, ?string $institutionId = null, ?string $updateItemId = null, ?string $webhook = null, ?string $redirectUri = null): Models\LinkTokenCreateResponse
+    public function tokenCreate(LinkTokenCreateRequestUser|array $user, array $products, ?string $clientName = null, ?string $institutionId = null, ?string $updateItemId = null, ?string $webhook = null, ?string $redirectUri = null, ?string $language = null, LinkTokenCreateRequestUpdate|array|null $update = null): Models\LinkTokenCreateResponse
     {
-        return $this->transport->call('POST', '/v1/link/token/create', new Models\LinkTokenCreateRequest(user: $user, products: $products, clientName: $clientName, institutionId: $institutionId, updateItemId: $updateItemId, webhook: $webhook, redirectUri: $redirectUri), Models\LinkTokenCreateResponse::class, true);
+        return $this->transport->call('POST', '/v1/link/token/create', new Models\LinkTokenCreateRequest(user: $user, products: $products, clientName: $clientName, institutionId: $institutionId, updateItemId: $updateItemId, webhook: $webhook, redirectUri: $redirectUri, language: $language, update: $update), Models\LinkTokenCreateResponse::class, true);
     }
 
     /**

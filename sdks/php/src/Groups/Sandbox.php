@@ -37,7 +37,7 @@ final class Sandbox
      * POST /v1/sandbox/fire_webhook (test keys only). Retried on 429 only: repeating it after an unknown outcome is not safe.
      *
      * @param string $accessToken
-     * @param 'transactions.sync_updates_available'|'item.error'|'item.login_repaired'|'usage.limit_approaching' $webhookType
+     * @param 'transactions.sync_updates_available'|'item.error'|'item.login_repaired'|'item.webhook_updated'|'usage.limit_approaching' $webhookType
      * @throws \Fincore\FincoreException
      */
     public function fireWebhook(string $accessToken, string $webhookType): Models\SandboxFireWebhookResponse

@@ -19,6 +19,7 @@ final class Institution extends Model
         ['countryCodes', 'country_codes', ['array', 'string'], true],
         ['url', 'url', ['nullable', 'string'], true],
         ['primaryColor', 'primary_color', ['nullable', 'string'], true],
+        ['logo', 'logo', ['nullable', 'string'], true],
         ['products', 'products', ['array', 'string'], true],
         ['oauth', 'oauth', 'boolean', true],
         ['sandbox', 'sandbox', 'boolean', true],
@@ -42,6 +43,12 @@ final class Institution extends Model
 
     /** @var string|null */
     public ?string $primaryColor;
+
+    /**
+     * The institution’s mark as a data: URI (SVG) when Fincore ships one (sandbox institutions); null otherwise: show a monogram in primary_color.
+     * @var string|null
+     */
+    public ?string $logo;
 
     /** @var list<'transactions'|'identity'|'income'|'assets'|'investments'|'liabilities'|'recurring'> */
     public array $products;
@@ -71,6 +78,7 @@ final class Institution extends Model
         array $countryCodes,
         ?string $url,
         ?string $primaryColor,
+        ?string $logo,
         array $products,
         bool $oauth,
         bool $sandbox,
@@ -82,6 +90,7 @@ final class Institution extends Model
         $this->countryCodes = $countryCodes;
         $this->url = $url;
         $this->primaryColor = $primaryColor;
+        $this->logo = $logo;
         $this->products = $products;
         $this->oauth = $oauth;
         $this->sandbox = $sandbox;

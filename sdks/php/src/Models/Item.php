@@ -24,6 +24,7 @@ final class Item extends Model
         ['createdAt', 'created_at', 'string', true],
         ['transactionsUpdateStatus', 'transactions_update_status', 'string', true],
         ['lastSyncError', 'last_sync_error', ['nullable', ['model', SyncError::class]], true],
+        ['webhook', 'webhook', ['nullable', 'string'], true],
     ];
 
     /** @var string */
@@ -68,6 +69,12 @@ final class Item extends Model
      */
     public ?SyncError $lastSyncError;
 
+    /**
+     * The item’s own webhook URL (the link token’s `webhook`, or set with /v1/item/webhook/update); null when it has none. Not an endpoint: the environment’s endpoints receive its events too.
+     * @var string|null
+     */
+    public ?string $webhook;
+
     public function __construct(
         string $itemId,
         string $institutionId,
@@ -80,6 +87,7 @@ final class Item extends Model
         string $createdAt,
         string $transactionsUpdateStatus,
         SyncError|array|null $lastSyncError,
+        ?string $webhook,
     ) {
         $this->itemId = $itemId;
         $this->institutionId = $institutionId;
@@ -92,5 +100,6 @@ final class Item extends Model
         $this->createdAt = $createdAt;
         $this->transactionsUpdateStatus = $transactionsUpdateStatus;
         $this->lastSyncError = self::decode(['nullable', ['model', SyncError::class]], $lastSyncError);
+        $this->webhook = $webhook;
     }
 }

@@ -20,6 +20,8 @@ final class LinkTokenCreateRequest extends Model
         ['updateItemId', 'update_item_id', 'string', false],
         ['webhook', 'webhook', 'string', false],
         ['redirectUri', 'redirect_uri', 'string', false],
+        ['language', 'language', 'string', false],
+        ['update', 'update', ['model', LinkTokenCreateRequestUpdate::class], false],
     ];
 
     /** @var string|null */
@@ -37,11 +39,20 @@ final class LinkTokenCreateRequest extends Model
     /** @var string|null */
     public ?string $updateItemId = null;
 
-    /** @var string|null */
+    /**
+     * The webhook URL of the item this session connects (or repairs), as Plaid's: the item's events are also sent there, signed with the environment's secret. Checked as an endpoint URL is, but not an endpoint (not listed, not counted against the cap). Read it back as `webhook` on the item; change it with /v1/item/webhook/update.
+     * @var string|null
+     */
     public ?string $webhook = null;
 
     /** @var string|null */
     public ?string $redirectUri = null;
+
+    /** @var 'en'|'es'|'fr'|'de'|null */
+    public ?string $language = null;
+
+    /** @var LinkTokenCreateRequestUpdate|null */
+    public ?LinkTokenCreateRequestUpdate $update = null;
 
     public function __construct(
         LinkTokenCreateRequestUser|array $user,
@@ -51,6 +62,8 @@ final class LinkTokenCreateRequest extends Model
         ?string $updateItemId = null,
         ?string $webhook = null,
         ?string $redirectUri = null,
+        ?string $language = null,
+        LinkTokenCreateRequestUpdate|array|null $update = null,
     ) {
         $this->user = self::decode(['model', LinkTokenCreateRequestUser::class], $user);
         $this->products = $products;
@@ -59,5 +72,7 @@ final class LinkTokenCreateRequest extends Model
         $this->updateItemId = $updateItemId;
         $this->webhook = $webhook;
         $this->redirectUri = $redirectUri;
+        $this->language = $language;
+        $this->update = self::decode(['model', LinkTokenCreateRequestUpdate::class], $update);
     }
 }

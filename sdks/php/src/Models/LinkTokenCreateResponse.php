@@ -15,6 +15,7 @@ final class LinkTokenCreateResponse extends Model
     public const WIRE = [
         ['linkToken', 'link_token', 'string', true],
         ['expiration', 'expiration', 'string', true],
+        ['webhookSecret', 'webhook_secret', ['nullable', 'string'], true],
     ];
 
     /** @var string */
@@ -23,11 +24,19 @@ final class LinkTokenCreateResponse extends Model
     /** @var string */
     public string $expiration;
 
+    /**
+     * The environment’s webhook signing secret (`whsec_...`) when this call created it, on the environment’s first webhook: shown this once, null otherwise. Every delivery is signed with it (FC-Signature, docs/webhooks-verify.md); a lost one is replaced with /v1/webhooks/secret/rotate.
+     * @var string|null
+     */
+    public ?string $webhookSecret;
+
     public function __construct(
         string $linkToken,
         string $expiration,
+        ?string $webhookSecret,
     ) {
         $this->linkToken = $linkToken;
         $this->expiration = $expiration;
+        $this->webhookSecret = $webhookSecret;
     }
 }

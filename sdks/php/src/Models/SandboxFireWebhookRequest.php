@@ -23,7 +23,7 @@ final class SandboxFireWebhookRequest extends Model
      */
     public string $accessToken;
 
-    /** @var 'transactions.sync_updates_available'|'item.error'|'item.login_repaired'|'usage.limit_approaching' */
+    /** @var 'transactions.sync_updates_available'|'item.error'|'item.login_repaired'|'item.webhook_updated'|'usage.limit_approaching' */
     public string $webhookType;
 
     public function __construct(

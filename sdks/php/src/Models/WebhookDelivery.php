@@ -16,6 +16,7 @@ final class WebhookDelivery extends Model
         ['deliveryId', 'delivery_id', 'string', true],
         ['eventId', 'event_id', 'string', true],
         ['eventType', 'event_type', 'string', true],
+        ['destination', 'destination', 'string', true],
         ['endpointId', 'endpoint_id', 'string', true],
         ['url', 'url', 'string', true],
         ['status', 'status', 'string', true],
@@ -33,7 +34,16 @@ final class WebhookDelivery extends Model
     /** @var string */
     public string $eventType;
 
-    /** @var string */
+    /**
+     * Where the delivery went: a registered endpoint, or the webhook URL of the item the event is about (set at link token creation or with /v1/item/webhook/update).
+     * @var 'endpoint'|'item'
+     */
+    public string $destination;
+
+    /**
+     * The endpoint’s id (`whep_...`); for `destination: item`, the item’s id (`item_...`). Replay takes either as `endpoint_id`.
+     * @var string
+     */
     public string $endpointId;
 
     /** @var string */
@@ -55,6 +65,7 @@ final class WebhookDelivery extends Model
         string $deliveryId,
         string $eventId,
         string $eventType,
+        string $destination,
         string $endpointId,
         string $url,
         string $status,
@@ -65,6 +76,7 @@ final class WebhookDelivery extends Model
         $this->deliveryId = $deliveryId;
         $this->eventId = $eventId;
         $this->eventType = $eventType;
+        $this->destination = $destination;
         $this->endpointId = $endpointId;
         $this->url = $url;
         $this->status = $status;

@@ -45,9 +45,11 @@ module Fincore
       # @param update_item_id [String, nil]
       # @param webhook [String, nil]
       # @param redirect_uri [String, nil]
+      # @param language [String, nil]
+      # @param update [LinkTokenCreateRequestUpdate, nil]
       # @return [Models::LinkTokenCreateResponse]
-      def token_create(user:, products:, client_name: nil, institution_id: nil, update_item_id: nil, webhook: nil, redirect_uri: nil)
-        @transport.call('POST', '/v1/link/token/create', Models::LinkTokenCreateRequest.new(client_name: client_name, user: user, products: products, institution_id: institution_id, update_item_id: update_item_id, webhook: webhook, redirect_uri: redirect_uri).to_h, Models::LinkTokenCreateResponse, retry_safe: true)
+      def token_create(user:, products:, client_name: nil, institution_id: nil, update_item_id: nil, webhook: nil, redirect_uri: nil, language: nil, update: nil)
+        @transport.call('POST', '/v1/link/token/create', Models::LinkTokenCreateRequest.new(client_name: client_name, user: user, products: products, institution_id: institution_id, update_item_id: update_item_id, webhook: webhook, redirect_uri: redirect_uri, language: language, update: update).to_h, Models::LinkTokenCreateResponse, retry_safe: true)
       end
 
       # Exchange a single-use public token for a permanent access token.
@@ -97,6 +99,15 @@ module Fincore
       # @return [Models::ItemsStatementsUploadResponse]
       def statements_upload(access_token:, file_name:, file_base64:)
         @transport.call('POST', '/v1/items/statements/upload', Models::ItemsStatementsUploadRequest.new(access_token: access_token, file_name: file_name, file_base64: file_base64).to_h, Models::ItemsStatementsUploadResponse, retry_safe: true)
+      end
+
+      # Set, change or clear (null) the item's own webhook URL: events about the item go there besides the environment's endpoints.
+      # POST /v1/item/webhook/update. Retried on 429, 5xx and network errors.
+      # @param access_token [String]
+      # @param webhook [String, nil]
+      # @return [Models::ItemWebhookUpdateResponse]
+      def item_webhook_update(access_token:, webhook:)
+        @transport.call('POST', '/v1/item/webhook/update', Models::ItemWebhookUpdateRequest.new(access_token: access_token, webhook: webhook).to_h, Models::ItemWebhookUpdateResponse, retry_safe: true)
       end
     end
 

@@ -204,6 +204,10 @@ module Fincore
       # @return [SyncError, nil]
       attr_accessor :last_sync_error
 
+      # The item’s own webhook URL (the link token’s `webhook`, or set with /v1/item/webhook/update); null when it has none. Not an endpoint: the environment’s endpoints receive its events too.
+      # @return [String, nil]
+      attr_accessor :webhook
+
       WIRE = [
         [:item_id, 'item_id', :string, true],
         [:institution_id, 'institution_id', :string, true],
@@ -215,7 +219,8 @@ module Fincore
         [:last_successful_sync, 'last_successful_sync', [:nullable, :string], true],
         [:created_at, 'created_at', :string, true],
         [:transactions_update_status, 'transactions_update_status', :string, true],
-        [:last_sync_error, 'last_sync_error', [:nullable, [:model, :SyncError]], true]
+        [:last_sync_error, 'last_sync_error', [:nullable, [:model, :SyncError]], true],
+        [:webhook, 'webhook', [:nullable, :string], true]
       ].freeze
     end
 
@@ -2679,6 +2684,10 @@ module Fincore
       # @return [String, nil]
       attr_accessor :primary_color
 
+      # The institution’s mark as a data: URI (SVG) when Fincore ships one (sandbox institutions); null otherwise: show a monogram in primary_color.
+      # @return [String, nil]
+      attr_accessor :logo
+
       # products
       # @return [Array<String>]
       attr_accessor :products
@@ -2702,6 +2711,7 @@ module Fincore
         [:country_codes, 'country_codes', [:array, :string], true],
         [:url, 'url', [:nullable, :string], true],
         [:primary_color, 'primary_color', [:nullable, :string], true],
+        [:logo, 'logo', [:nullable, :string], true],
         [:products, 'products', [:array, :string], true],
         [:oauth, 'oauth', :boolean, true],
         [:sandbox, 'sandbox', :boolean, true],
@@ -3052,6 +3062,43 @@ module Fincore
       ].freeze
     end
 
+    # The ItemWebhookUpdateRequest object.
+    class ItemWebhookUpdateRequest < Fincore::Model
+      # The item access token from /v1/link/token/exchange (prefix fc_at_).
+      # @return [String]
+      attr_accessor :access_token
+
+      # The new URL, or null to stop sending this item's events to a URL of its own.
+      # @return [String, nil]
+      attr_accessor :webhook
+
+      WIRE = [
+        [:access_token, 'access_token', :string, true],
+        [:webhook, 'webhook', [:nullable, :string], true]
+      ].freeze
+    end
+
+    # The ItemWebhookUpdateResponse object.
+    class ItemWebhookUpdateResponse < Fincore::Model
+      # item
+      # @return [Item]
+      attr_accessor :item
+
+      # The item's webhook URL from now on; null when cleared.
+      # @return [String, nil]
+      attr_accessor :webhook
+
+      # The environment’s webhook signing secret (`whsec_...`) when this call created it, on the environment’s first webhook: shown this once, null otherwise. Every delivery is signed with it (FC-Signature, docs/webhooks-verify.md); a lost one is replaced with /v1/webhooks/secret/rotate.
+      # @return [String, nil]
+      attr_accessor :webhook_secret
+
+      WIRE = [
+        [:item, 'item', [:model, :Item], true],
+        [:webhook, 'webhook', [:nullable, :string], true],
+        [:webhook_secret, 'webhook_secret', [:nullable, :string], true]
+      ].freeze
+    end
+
     # The LiabilitiesCreditItemAprsItem object.
     class LiabilitiesCreditItemAprsItem < Fincore::Model
       # apr_type One of: purchase, cash_advance, balance_transfer, special.
@@ -3310,6 +3357,17 @@ module Fincore
       ].freeze
     end
 
+    # The LinkTokenCreateRequestUpdate object.
+    class LinkTokenCreateRequestUpdate < Fincore::Model
+      # account_selection_enabled
+      # @return [Boolean, nil]
+      attr_accessor :account_selection_enabled
+
+      WIRE = [
+        [:account_selection_enabled, 'account_selection_enabled', :boolean, false]
+      ].freeze
+    end
+
     # The LinkTokenCreateRequest object.
     class LinkTokenCreateRequest < Fincore::Model
       # client_name
@@ -3332,13 +3390,21 @@ module Fincore
       # @return [String, nil]
       attr_accessor :update_item_id
 
-      # webhook
+      # The webhook URL of the item this session connects (or repairs), as Plaid's: the item's events are also sent there, signed with the environment's secret. Checked as an endpoint URL is, but not an endpoint (not listed, not counted against the cap). Read it back as `webhook` on the item; change it with /v1/item/webhook/update.
       # @return [String, nil]
       attr_accessor :webhook
 
       # redirect_uri
       # @return [String, nil]
       attr_accessor :redirect_uri
+
+      # language One of: en, es, fr, de.
+      # @return [String, nil]
+      attr_accessor :language
+
+      # update
+      # @return [LinkTokenCreateRequestUpdate, nil]
+      attr_accessor :update
 
       WIRE = [
         [:client_name, 'client_name', :string, false],
@@ -3347,7 +3413,9 @@ module Fincore
         [:institution_id, 'institution_id', :string, false],
         [:update_item_id, 'update_item_id', :string, false],
         [:webhook, 'webhook', :string, false],
-        [:redirect_uri, 'redirect_uri', :string, false]
+        [:redirect_uri, 'redirect_uri', :string, false],
+        [:language, 'language', :string, false],
+        [:update, 'update', [:model, :LinkTokenCreateRequestUpdate], false]
       ].freeze
     end
 
@@ -3361,9 +3429,14 @@ module Fincore
       # @return [String]
       attr_accessor :expiration
 
+      # The environment’s webhook signing secret (`whsec_...`) when this call created it, on the environment’s first webhook: shown this once, null otherwise. Every delivery is signed with it (FC-Signature, docs/webhooks-verify.md); a lost one is replaced with /v1/webhooks/secret/rotate.
+      # @return [String, nil]
+      attr_accessor :webhook_secret
+
       WIRE = [
         [:link_token, 'link_token', :string, true],
-        [:expiration, 'expiration', :string, true]
+        [:expiration, 'expiration', :string, true],
+        [:webhook_secret, 'webhook_secret', [:nullable, :string], true]
       ].freeze
     end
 
@@ -3523,7 +3596,7 @@ module Fincore
       # @return [String]
       attr_accessor :access_token
 
-      # webhook_type One of: transactions.sync_updates_available, item.error, item.login_repaired, usage.limit_approaching.
+      # webhook_type One of: transactions.sync_updates_available, item.error, item.login_repaired, item.webhook_updated, usage.limit_approaching.
       # @return [String]
       attr_accessor :webhook_type
 
@@ -3828,7 +3901,11 @@ module Fincore
       # @return [String]
       attr_accessor :event_type
 
-      # endpoint_id
+      # Where the delivery went: a registered endpoint, or the webhook URL of the item the event is about (set at link token creation or with /v1/item/webhook/update). One of: endpoint, item.
+      # @return [String]
+      attr_accessor :destination
+
+      # The endpoint’s id (`whep_...`); for `destination: item`, the item’s id (`item_...`). Replay takes either as `endpoint_id`.
       # @return [String]
       attr_accessor :endpoint_id
 
@@ -3856,6 +3933,7 @@ module Fincore
         [:delivery_id, 'delivery_id', :string, true],
         [:event_id, 'event_id', :string, true],
         [:event_type, 'event_type', :string, true],
+        [:destination, 'destination', :string, true],
         [:endpoint_id, 'endpoint_id', :string, true],
         [:url, 'url', :string, true],
         [:status, 'status', :string, true],

@@ -118,7 +118,8 @@ module Fincore
       if error.is_a?(Hash)
         Error.new(status: status, type: (error['type'] || 'api_error').to_s, code: (error['code'] || 'unknown').to_s,
                   message: error['message'].to_s, request_id: error['request_id'] || request_id,
-                  retry_after: retry_after, body: body)
+                  retry_after: retry_after, body: body, documentation_url: error['documentation_url'],
+                  display_message: error['display_message'])
       else
         Error.new(status: status, type: 'api_error', code: "http_#{status}", message: "HTTP #{status} without an error body",
                   request_id: request_id, retry_after: retry_after)

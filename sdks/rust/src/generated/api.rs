@@ -122,6 +122,13 @@ impl<'a> ItemsApi<'a> {
     pub fn statements_upload(&self, request: &ItemsStatementsUploadRequest) -> Result<ItemsStatementsUploadResponse, Error> {
         self.client.call_typed("POST", "/v1/items/statements/upload", Some(&request.to_json()), true)
     }
+
+    /// Set, change or clear (null) the item's own webhook URL: events about the item go there besides the environment's endpoints.
+    ///
+    /// `POST /v1/item/webhook/update`. Retried after a 5xx or a network error.
+    pub fn item_webhook_update(&self, request: &ItemWebhookUpdateRequest) -> Result<ItemWebhookUpdateResponse, Error> {
+        self.client.call_typed("POST", "/v1/item/webhook/update", Some(&request.to_json()), true)
+    }
 }
 
 /// The `accounts` method group.

@@ -268,6 +268,8 @@ pub struct Item {
     pub transactions_update_status: String,
     /// The last failed pull from the item’s connector, until a pull succeeds again (null when the last pull succeeded). With `connector` and `last_successful_sync`, the connector’s health and freshness for this item.
     pub last_sync_error: Option<SyncError>,
+    /// The item’s own webhook URL (the link token’s `webhook`, or set with /v1/item/webhook/update); null when it has none. Not an endpoint: the environment’s endpoints receive its events too.
+    pub webhook: Option<String>,
 }
 
 impl ToJson for Item {
@@ -285,6 +287,7 @@ impl ToJson for Item {
         object.insert("created_at".to_string(), self.created_at.to_json());
         object.insert("transactions_update_status".to_string(), self.transactions_update_status.to_json());
         object.insert("last_sync_error".to_string(), self.last_sync_error.to_json());
+        object.insert("webhook".to_string(), self.webhook.to_json());
         Value::Object(object)
     }
 }
@@ -305,6 +308,7 @@ impl FromJson for Item {
             created_at: codec::required(object, "created_at", "Item")?,
             transactions_update_status: codec::required(object, "transactions_update_status", "Item")?,
             last_sync_error: codec::required(object, "last_sync_error", "Item")?,
+            webhook: codec::required(object, "webhook", "Item")?,
         })
     }
 }
@@ -3579,6 +3583,8 @@ pub struct Institution {
     pub country_codes: Vec<String>,
     pub url: Option<String>,
     pub primary_color: Option<String>,
+    /// The institution’s mark as a data: URI (SVG) when Fincore ships one (sandbox institutions); null otherwise: show a monogram in primary_color.
+    pub logo: Option<String>,
     pub products: Vec<String>,
     /// Whether the login happens on the institution’s own site.
     pub oauth: bool,
@@ -3598,6 +3604,7 @@ impl ToJson for Institution {
         object.insert("country_codes".to_string(), self.country_codes.to_json());
         object.insert("url".to_string(), self.url.to_json());
         object.insert("primary_color".to_string(), self.primary_color.to_json());
+        object.insert("logo".to_string(), self.logo.to_json());
         object.insert("products".to_string(), self.products.to_json());
         object.insert("oauth".to_string(), self.oauth.to_json());
         object.insert("sandbox".to_string(), self.sandbox.to_json());
@@ -3617,6 +3624,7 @@ impl FromJson for Institution {
             country_codes: codec::required(object, "country_codes", "Institution")?,
             url: codec::required(object, "url", "Institution")?,
             primary_color: codec::required(object, "primary_color", "Institution")?,
+            logo: codec::required(object, "logo", "Institution")?,
             products: codec::required(object, "products", "Institution")?,
             oauth: codec::required(object, "oauth", "Institution")?,
             sandbox: codec::required(object, "sandbox", "Institution")?,
@@ -4204,6 +4212,69 @@ impl FromJson for ItemsStatementsUploadResponse {
     }
 }
 
+/// The `ItemWebhookUpdateRequest` object.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ItemWebhookUpdateRequest {
+    /// The item access token from /v1/link/token/exchange (prefix fc_at_).
+    pub access_token: String,
+    /// The new URL, or null to stop sending this item's events to a URL of its own.
+    pub webhook: Option<String>,
+}
+
+impl ToJson for ItemWebhookUpdateRequest {
+    fn to_json(&self) -> Value {
+        #[allow(unused_mut)]
+        let mut object = Object::new();
+        object.insert("access_token".to_string(), self.access_token.to_json());
+        object.insert("webhook".to_string(), self.webhook.to_json());
+        Value::Object(object)
+    }
+}
+
+impl FromJson for ItemWebhookUpdateRequest {
+    fn from_json(value: &Value) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let object = codec::object(value, "ItemWebhookUpdateRequest")?;
+        Ok(ItemWebhookUpdateRequest {
+            access_token: codec::required(object, "access_token", "ItemWebhookUpdateRequest")?,
+            webhook: codec::required(object, "webhook", "ItemWebhookUpdateRequest")?,
+        })
+    }
+}
+
+/// The `ItemWebhookUpdateResponse` object.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ItemWebhookUpdateResponse {
+    pub item: Item,
+    /// The item's webhook URL from now on; null when cleared.
+    pub webhook: Option<String>,
+    /// The environment’s webhook signing secret (`whsec_...`) when this call created it, on the environment’s first webhook: shown this once, null otherwise. Every delivery is signed with it (FC-Signature, docs/webhooks-verify.md); a lost one is replaced with /v1/webhooks/secret/rotate.
+    pub webhook_secret: Option<String>,
+}
+
+impl ToJson for ItemWebhookUpdateResponse {
+    fn to_json(&self) -> Value {
+        #[allow(unused_mut)]
+        let mut object = Object::new();
+        object.insert("item".to_string(), self.item.to_json());
+        object.insert("webhook".to_string(), self.webhook.to_json());
+        object.insert("webhook_secret".to_string(), self.webhook_secret.to_json());
+        Value::Object(object)
+    }
+}
+
+impl FromJson for ItemWebhookUpdateResponse {
+    fn from_json(value: &Value) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let object = codec::object(value, "ItemWebhookUpdateResponse")?;
+        Ok(ItemWebhookUpdateResponse {
+            item: codec::required(object, "item", "ItemWebhookUpdateResponse")?,
+            webhook: codec::required(object, "webhook", "ItemWebhookUpdateResponse")?,
+            webhook_secret: codec::required(object, "webhook_secret", "ItemWebhookUpdateResponse")?,
+        })
+    }
+}
+
 /// The `LiabilitiesCreditItemAprsItem` object.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LiabilitiesCreditItemAprsItem {
@@ -4508,6 +4579,34 @@ impl FromJson for LinkTokenCreateRequestUser {
     }
 }
 
+/// The `LinkTokenCreateRequestUpdate` object.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LinkTokenCreateRequestUpdate {
+    /// Optional.
+    pub account_selection_enabled: Option<bool>,
+}
+
+impl ToJson for LinkTokenCreateRequestUpdate {
+    fn to_json(&self) -> Value {
+        #[allow(unused_mut)]
+        let mut object = Object::new();
+        if let Some(value) = &self.account_selection_enabled {
+            object.insert("account_selection_enabled".to_string(), value.to_json());
+        }
+        Value::Object(object)
+    }
+}
+
+impl FromJson for LinkTokenCreateRequestUpdate {
+    fn from_json(value: &Value) -> Result<Self, DecodeError> {
+        #[allow(unused_variables)]
+        let object = codec::object(value, "LinkTokenCreateRequestUpdate")?;
+        Ok(LinkTokenCreateRequestUpdate {
+            account_selection_enabled: codec::optional(object, "account_selection_enabled", "LinkTokenCreateRequestUpdate")?,
+        })
+    }
+}
+
 /// The `LinkTokenCreateRequest` object.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LinkTokenCreateRequest {
@@ -4519,10 +4618,18 @@ pub struct LinkTokenCreateRequest {
     pub institution_id: Option<String>,
     /// Optional.
     pub update_item_id: Option<String>,
+    /// The webhook URL of the item this session connects (or repairs), as Plaid's: the item's events are also sent there, signed with the environment's secret. Checked as an endpoint URL is, but not an endpoint (not listed, not counted against the cap). Read it back as `webhook` on the item; change it with /v1/item/webhook/update.
+    ///
     /// Optional.
     pub webhook: Option<String>,
     /// Optional.
     pub redirect_uri: Option<String>,
+    /// One of: `en`, `es`, `fr`, `de`.
+    ///
+    /// Optional.
+    pub language: Option<String>,
+    /// Optional.
+    pub update: Option<LinkTokenCreateRequestUpdate>,
 }
 
 impl ToJson for LinkTokenCreateRequest {
@@ -4546,6 +4653,12 @@ impl ToJson for LinkTokenCreateRequest {
         if let Some(value) = &self.redirect_uri {
             object.insert("redirect_uri".to_string(), value.to_json());
         }
+        if let Some(value) = &self.language {
+            object.insert("language".to_string(), value.to_json());
+        }
+        if let Some(value) = &self.update {
+            object.insert("update".to_string(), value.to_json());
+        }
         Value::Object(object)
     }
 }
@@ -4562,6 +4675,8 @@ impl FromJson for LinkTokenCreateRequest {
             update_item_id: codec::optional(object, "update_item_id", "LinkTokenCreateRequest")?,
             webhook: codec::optional(object, "webhook", "LinkTokenCreateRequest")?,
             redirect_uri: codec::optional(object, "redirect_uri", "LinkTokenCreateRequest")?,
+            language: codec::optional(object, "language", "LinkTokenCreateRequest")?,
+            update: codec::optional(object, "update", "LinkTokenCreateRequest")?,
         })
     }
 }
@@ -4571,6 +4686,8 @@ impl FromJson for LinkTokenCreateRequest {
 pub struct LinkTokenCreateResponse {
     pub link_token: String,
     pub expiration: String,
+    /// The environment’s webhook signing secret (`whsec_...`) when this call created it, on the environment’s first webhook: shown this once, null otherwise. Every delivery is signed with it (FC-Signature, docs/webhooks-verify.md); a lost one is replaced with /v1/webhooks/secret/rotate.
+    pub webhook_secret: Option<String>,
 }
 
 impl ToJson for LinkTokenCreateResponse {
@@ -4579,6 +4696,7 @@ impl ToJson for LinkTokenCreateResponse {
         let mut object = Object::new();
         object.insert("link_token".to_string(), self.link_token.to_json());
         object.insert("expiration".to_string(), self.expiration.to_json());
+        object.insert("webhook_secret".to_string(), self.webhook_secret.to_json());
         Value::Object(object)
     }
 }
@@ -4590,6 +4708,7 @@ impl FromJson for LinkTokenCreateResponse {
         Ok(LinkTokenCreateResponse {
             link_token: codec::required(object, "link_token", "LinkTokenCreateResponse")?,
             expiration: codec::required(object, "expiration", "LinkTokenCreateResponse")?,
+            webhook_secret: codec::required(object, "webhook_secret", "LinkTokenCreateResponse")?,
         })
     }
 }
@@ -4787,7 +4906,7 @@ impl FromJson for RemovedTransaction {
 pub struct SandboxFireWebhookRequest {
     /// The item access token from /v1/link/token/exchange (prefix fc_at_).
     pub access_token: String,
-    /// One of: `transactions.sync_updates_available`, `item.error`, `item.login_repaired`, `usage.limit_approaching`.
+    /// One of: `transactions.sync_updates_available`, `item.error`, `item.login_repaired`, `item.webhook_updated`, `usage.limit_approaching`.
     pub webhook_type: String,
 }
 
@@ -5220,6 +5339,11 @@ pub struct WebhookDelivery {
     pub delivery_id: String,
     pub event_id: String,
     pub event_type: String,
+    /// Where the delivery went: a registered endpoint, or the webhook URL of the item the event is about (set at link token creation or with /v1/item/webhook/update).
+    ///
+    /// One of: `endpoint`, `item`.
+    pub destination: String,
+    /// The endpoint’s id (`whep_...`); for `destination: item`, the item’s id (`item_...`). Replay takes either as `endpoint_id`.
     pub endpoint_id: String,
     pub url: String,
     /// One of: `pending`, `delivered`, `dead_lettered`, `cancelled`.
@@ -5236,6 +5360,7 @@ impl ToJson for WebhookDelivery {
         object.insert("delivery_id".to_string(), self.delivery_id.to_json());
         object.insert("event_id".to_string(), self.event_id.to_json());
         object.insert("event_type".to_string(), self.event_type.to_json());
+        object.insert("destination".to_string(), self.destination.to_json());
         object.insert("endpoint_id".to_string(), self.endpoint_id.to_json());
         object.insert("url".to_string(), self.url.to_json());
         object.insert("status".to_string(), self.status.to_json());
@@ -5254,6 +5379,7 @@ impl FromJson for WebhookDelivery {
             delivery_id: codec::required(object, "delivery_id", "WebhookDelivery")?,
             event_id: codec::required(object, "event_id", "WebhookDelivery")?,
             event_type: codec::required(object, "event_type", "WebhookDelivery")?,
+            destination: codec::required(object, "destination", "WebhookDelivery")?,
             endpoint_id: codec::required(object, "endpoint_id", "WebhookDelivery")?,
             url: codec::required(object, "url", "WebhookDelivery")?,
             status: codec::required(object, "status", "WebhookDelivery")?,

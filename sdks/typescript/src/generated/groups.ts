@@ -34,6 +34,8 @@ import type {
   InvestmentsHoldingsGetResponse,
   InvestmentsTransactionsGetRequest,
   InvestmentsTransactionsGetResponse,
+  ItemWebhookUpdateRequest,
+  ItemWebhookUpdateResponse,
   ItemsGetResponse,
   ItemsRefreshResponse,
   ItemsRemoveResponse,
@@ -126,6 +128,11 @@ export class ItemsApi {
   /** Upload another statement file (CSV, OFX, QFX, QBO) to an item created from a statement. */
   statementsUpload(request: ItemsStatementsUploadRequest, options?: RequestOptions): Promise<ItemsStatementsUploadResponse> {
     return this.transport.call<ItemsStatementsUploadResponse>({ method: 'POST', path: '/v1/items/statements/upload', retrySafe: true }, request, options);
+  }
+
+  /** Set, change or clear (null) the item's own webhook URL: events about the item go there besides the environment's endpoints. */
+  itemWebhookUpdate(request: ItemWebhookUpdateRequest, options?: RequestOptions): Promise<ItemWebhookUpdateResponse> {
+    return this.transport.call<ItemWebhookUpdateResponse>({ method: 'POST', path: '/v1/item/webhook/update', retrySafe: true }, request, options);
   }
 }
 

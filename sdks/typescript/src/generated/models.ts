@@ -65,6 +65,8 @@ export interface Item {
   transactions_update_status: "not_ready" | "initial_update_complete" | "historical_update_complete";
   /** The last failed pull from the item’s connector, until a pull succeeds again (null when the last pull succeeded). With `connector` and `last_successful_sync`, the connector’s health and freshness for this item. */
   last_sync_error: SyncError | null;
+  /** The item’s own webhook URL (the link token’s `webhook`, or set with /v1/item/webhook/update); null when it has none. Not an endpoint: the environment’s endpoints receive its events too. */
+  webhook: string | null;
 }
 
 export interface AccountsBalanceGetResponse {
@@ -897,6 +899,8 @@ export interface Institution {
   country_codes: string[];
   url: string | null;
   primary_color: string | null;
+  /** The institution’s mark as a data: URI (SVG) when Fincore ships one (sandbox institutions); null otherwise: show a monogram in primary_color. */
+  logo: string | null;
   products: Array<"transactions" | "identity" | "income" | "assets" | "investments" | "liabilities" | "recurring">;
   /** Whether the login happens on the institution’s own site. */
   oauth: boolean;
@@ -1019,6 +1023,21 @@ export interface ItemsStatementsUploadResponse {
   date_order: ItemsStatementsUploadResponseDateOrder | null;
 }
 
+export interface ItemWebhookUpdateRequest {
+  /** The item access token from /v1/link/token/exchange (prefix fc_at_). */
+  access_token: string;
+  /** The new URL, or null to stop sending this item's events to a URL of its own. */
+  webhook: string | null;
+}
+
+export interface ItemWebhookUpdateResponse {
+  item: Item;
+  /** The item's webhook URL from now on; null when cleared. */
+  webhook: string | null;
+  /** The environment’s webhook signing secret (`whsec_...`) when this call created it, on the environment’s first webhook: shown this once, null otherwise. Every delivery is signed with it (FC-Signature, docs/webhooks-verify.md); a lost one is replaced with /v1/webhooks/secret/rotate. */
+  webhook_secret: string | null;
+}
+
 export interface LiabilitiesCreditItemAprsItem {
   apr_type: "purchase" | "cash_advance" | "balance_transfer" | "special";
   apr_percentage: number;
@@ -1085,19 +1104,28 @@ export interface LinkTokenCreateRequestUser {
   client_user_id: string;
 }
 
+export interface LinkTokenCreateRequestUpdate {
+  account_selection_enabled?: boolean;
+}
+
 export interface LinkTokenCreateRequest {
   client_name?: string;
   user: LinkTokenCreateRequestUser;
   products: Array<"transactions" | "identity" | "income" | "assets" | "investments" | "liabilities" | "recurring">;
   institution_id?: string;
   update_item_id?: string;
+  /** The webhook URL of the item this session connects (or repairs), as Plaid's: the item's events are also sent there, signed with the environment's secret. Checked as an endpoint URL is, but not an endpoint (not listed, not counted against the cap). Read it back as `webhook` on the item; change it with /v1/item/webhook/update. */
   webhook?: string;
   redirect_uri?: string;
+  language?: "en" | "es" | "fr" | "de";
+  update?: LinkTokenCreateRequestUpdate;
 }
 
 export interface LinkTokenCreateResponse {
   link_token: string;
   expiration: string;
+  /** The environment’s webhook signing secret (`whsec_...`) when this call created it, on the environment’s first webhook: shown this once, null otherwise. Every delivery is signed with it (FC-Signature, docs/webhooks-verify.md); a lost one is replaced with /v1/webhooks/secret/rotate. */
+  webhook_secret: string | null;
 }
 
 export interface LinkTokenExchangeRequest {
@@ -1145,7 +1173,7 @@ export interface RemovedTransaction {
 export interface SandboxFireWebhookRequest {
   /** The item access token from /v1/link/token/exchange (prefix fc_at_). */
   access_token: string;
-  webhook_type: "transactions.sync_updates_available" | "item.error" | "item.login_repaired" | "usage.limit_approaching";
+  webhook_type: "transactions.sync_updates_available" | "item.error" | "item.login_repaired" | "item.webhook_updated" | "usage.limit_approaching";
 }
 
 export interface SandboxFireWebhookResponse {
@@ -1234,6 +1262,9 @@ export interface WebhookDelivery {
   delivery_id: string;
   event_id: string;
   event_type: string;
+  /** Where the delivery went: a registered endpoint, or the webhook URL of the item the event is about (set at link token creation or with /v1/item/webhook/update). */
+  destination: "endpoint" | "item";
+  /** The endpoint’s id (`whep_...`); for `destination: item`, the item’s id (`item_...`). Replay takes either as `endpoint_id`. */
   endpoint_id: string;
   url: string;
   status: "pending" | "delivered" | "dead_lettered" | "cancelled";

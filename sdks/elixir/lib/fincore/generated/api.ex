@@ -75,7 +75,7 @@ defmodule Fincore.Link do
 end
 
 defmodule Fincore.Items do
-  @moduledoc "The `items` method group: `get`, `remove`, `refresh`, `statements_upload`."
+  @moduledoc "The `items` method group: `get`, `remove`, `refresh`, `statements_upload`, `item_webhook_update`."
   alias Fincore.Client
 
   @doc """
@@ -141,6 +141,22 @@ defmodule Fincore.Items do
   @doc "Like `statements_upload/2`, but returns the response or raises `Fincore.Error`."
   @spec statements_upload!(Client.t(), Fincore.Models.ItemsStatementsUploadRequest.t() | map() | keyword()) :: Fincore.Models.ItemsStatementsUploadResponse.t()
   def statements_upload!(client, request), do: Client.unwrap!(statements_upload(client, request))
+
+  @doc """
+  Set, change or clear (null) the item's own webhook URL: events about the item go there besides the environment's endpoints.
+
+  `POST /v1/item/webhook/update`. Retried after a 5xx or a network error.
+
+  `request` is a `%Fincore.Models.ItemWebhookUpdateRequest{}`, a map or a keyword list with its fields.
+  """
+  @spec item_webhook_update(Client.t(), Fincore.Models.ItemWebhookUpdateRequest.t() | map() | keyword()) :: {:ok, Fincore.Models.ItemWebhookUpdateResponse.t()} | {:error, Fincore.Error.t()}
+  def item_webhook_update(client, request) do
+    Client.call(client, "POST", "/v1/item/webhook/update", Fincore.Models.ItemWebhookUpdateRequest, request, Fincore.Models.ItemWebhookUpdateResponse, true)
+  end
+
+  @doc "Like `item_webhook_update/2`, but returns the response or raises `Fincore.Error`."
+  @spec item_webhook_update!(Client.t(), Fincore.Models.ItemWebhookUpdateRequest.t() | map() | keyword()) :: Fincore.Models.ItemWebhookUpdateResponse.t()
+  def item_webhook_update!(client, request), do: Client.unwrap!(item_webhook_update(client, request))
 end
 
 defmodule Fincore.Accounts do

@@ -243,6 +243,7 @@ defmodule Fincore.Models.Item do
     * `created_at`: date-time. ISO 8601 timestamp (UTC).
     * `transactions_update_status`: one of `not_ready`, `initial_update_complete`, `historical_update_complete`
     * `last_sync_error`: nullable. The last failed pull from the item’s connector, until a pull succeeds again (null when the last pull succeeded). With `connector` and `last_successful_sync`, the connector’s health and freshness for this item.
+    * `webhook`: nullable. The item’s own webhook URL (the link token’s `webhook`, or set with /v1/item/webhook/update); null when it has none. Not an endpoint: the environment’s endpoints receive its events too.
   """
 
   @fields [
@@ -256,10 +257,11 @@ defmodule Fincore.Models.Item do
     {:last_successful_sync, "last_successful_sync", {:nullable, :string}, true},
     {:created_at, "created_at", :string, true},
     {:transactions_update_status, "transactions_update_status", :string, true},
-    {:last_sync_error, "last_sync_error", {:nullable, {:model, Fincore.Models.SyncError}}, true}
+    {:last_sync_error, "last_sync_error", {:nullable, {:model, Fincore.Models.SyncError}}, true},
+    {:webhook, "webhook", {:nullable, :string}, true}
   ]
 
-  defstruct [:item_id, :institution_id, :institution_name, :status, :connector, :error, :consented_products, :last_successful_sync, :created_at, :transactions_update_status, :last_sync_error]
+  defstruct [:item_id, :institution_id, :institution_name, :status, :connector, :error, :consented_products, :last_successful_sync, :created_at, :transactions_update_status, :last_sync_error, :webhook]
 
   @type t :: %__MODULE__{
           item_id: String.t() | nil,
@@ -272,7 +274,8 @@ defmodule Fincore.Models.Item do
           last_successful_sync: String.t() | nil,
           created_at: String.t() | nil,
           transactions_update_status: String.t() | nil,
-          last_sync_error: Fincore.Models.SyncError.t() | nil
+          last_sync_error: Fincore.Models.SyncError.t() | nil,
+          webhook: String.t() | nil
         }
 
   @doc false
@@ -3303,6 +3306,7 @@ defmodule Fincore.Models.Institution do
     * `country_codes`
     * `url`: nullable
     * `primary_color`: nullable
+    * `logo`: nullable. The institution’s mark as a data: URI (SVG) when Fincore ships one (sandbox institutions); null otherwise: show a monogram in primary_color.
     * `products`
     * `oauth`. Whether the login happens on the institution’s own site.
     * `sandbox`. Part of the simulated sandbox network (always available).
@@ -3316,13 +3320,14 @@ defmodule Fincore.Models.Institution do
     {:country_codes, "country_codes", {:array, :string}, true},
     {:url, "url", {:nullable, :string}, true},
     {:primary_color, "primary_color", {:nullable, :string}, true},
+    {:logo, "logo", {:nullable, :string}, true},
     {:products, "products", {:array, :string}, true},
     {:oauth, "oauth", :boolean, true},
     {:sandbox, "sandbox", :boolean, true},
     {:popularity, "popularity", :integer, true}
   ]
 
-  defstruct [:institution_id, :name, :type, :country_codes, :url, :primary_color, :products, :oauth, :sandbox, :popularity]
+  defstruct [:institution_id, :name, :type, :country_codes, :url, :primary_color, :logo, :products, :oauth, :sandbox, :popularity]
 
   @type t :: %__MODULE__{
           institution_id: String.t() | nil,
@@ -3331,6 +3336,7 @@ defmodule Fincore.Models.Institution do
           country_codes: [String.t()] | nil,
           url: String.t() | nil,
           primary_color: String.t() | nil,
+          logo: String.t() | nil,
           products: [String.t()] | nil,
           oauth: boolean() | nil,
           sandbox: boolean() | nil,
@@ -3899,6 +3905,67 @@ defmodule Fincore.Models.ItemsStatementsUploadResponse do
   def __open__, do: false
 end
 
+defmodule Fincore.Models.ItemWebhookUpdateRequest do
+  @moduledoc """
+  The `ItemWebhookUpdateRequest` object.
+
+  Fields:
+
+    * `access_token`. The item access token from /v1/link/token/exchange (prefix fc_at_).
+    * `webhook`: nullable. The new URL, or null to stop sending this item's events to a URL of its own.
+  """
+
+  @fields [
+    {:access_token, "access_token", :string, true},
+    {:webhook, "webhook", {:nullable, :string}, true}
+  ]
+
+  defstruct [:access_token, :webhook]
+
+  @type t :: %__MODULE__{
+          access_token: String.t() | nil,
+          webhook: String.t() | nil
+        }
+
+  @doc false
+  def __fields__, do: @fields
+
+  @doc false
+  def __open__, do: false
+end
+
+defmodule Fincore.Models.ItemWebhookUpdateResponse do
+  @moduledoc """
+  The `ItemWebhookUpdateResponse` object.
+
+  Fields:
+
+    * `item`
+    * `webhook`: nullable. The item's webhook URL from now on; null when cleared.
+    * `webhook_secret`: nullable. The environment’s webhook signing secret (`whsec_...`) when this call created it, on the environment’s first webhook: shown this once, null otherwise. Every delivery is signed with it (FC-Signature, docs/webhooks-verify.md); a lost one is replaced with /v1/webhooks/secret/rotate.
+  """
+
+  @fields [
+    {:item, "item", {:model, Fincore.Models.Item}, true},
+    {:webhook, "webhook", {:nullable, :string}, true},
+    {:webhook_secret, "webhook_secret", {:nullable, :string}, true}
+  ]
+
+  defstruct [:item, :webhook, :webhook_secret]
+
+  @type t :: %__MODULE__{
+          item: Fincore.Models.Item.t() | nil,
+          webhook: String.t() | nil,
+          webhook_secret: String.t() | nil
+        }
+
+  @doc false
+  def __fields__, do: @fields
+
+  @doc false
+  def __open__, do: false
+end
+
 defmodule Fincore.Models.LiabilitiesCreditItemAprsItem do
   @moduledoc """
   The `LiabilitiesCreditItemAprsItem` object.
@@ -4209,6 +4276,32 @@ defmodule Fincore.Models.LinkTokenCreateRequestUser do
   def __open__, do: false
 end
 
+defmodule Fincore.Models.LinkTokenCreateRequestUpdate do
+  @moduledoc """
+  The `LinkTokenCreateRequestUpdate` object.
+
+  Fields:
+
+    * `account_selection_enabled`: optional
+  """
+
+  @fields [
+    {:account_selection_enabled, "account_selection_enabled", :boolean, false}
+  ]
+
+  defstruct [:account_selection_enabled]
+
+  @type t :: %__MODULE__{
+          account_selection_enabled: boolean() | nil
+        }
+
+  @doc false
+  def __fields__, do: @fields
+
+  @doc false
+  def __open__, do: false
+end
+
 defmodule Fincore.Models.LinkTokenCreateRequest do
   @moduledoc """
   The `LinkTokenCreateRequest` object.
@@ -4220,8 +4313,10 @@ defmodule Fincore.Models.LinkTokenCreateRequest do
     * `products`
     * `institution_id`: optional
     * `update_item_id`: optional
-    * `webhook`: optional
+    * `webhook`: optional. The webhook URL of the item this session connects (or repairs), as Plaid's: the item's events are also sent there, signed with the environment's secret. Checked as an endpoint URL is, but not an endpoint (not listed, not counted against the cap). Read it back as `webhook` on the item; change it with /v1/item/webhook/update.
     * `redirect_uri`: optional
+    * `language`: one of `en`, `es`, `fr`, `de`, optional
+    * `update`: optional
   """
 
   @fields [
@@ -4231,10 +4326,12 @@ defmodule Fincore.Models.LinkTokenCreateRequest do
     {:institution_id, "institution_id", :string, false},
     {:update_item_id, "update_item_id", :string, false},
     {:webhook, "webhook", :string, false},
-    {:redirect_uri, "redirect_uri", :string, false}
+    {:redirect_uri, "redirect_uri", :string, false},
+    {:language, "language", :string, false},
+    {:update, "update", {:model, Fincore.Models.LinkTokenCreateRequestUpdate}, false}
   ]
 
-  defstruct [:client_name, :user, :products, :institution_id, :update_item_id, :webhook, :redirect_uri]
+  defstruct [:client_name, :user, :products, :institution_id, :update_item_id, :webhook, :redirect_uri, :language, :update]
 
   @type t :: %__MODULE__{
           client_name: String.t() | nil,
@@ -4243,7 +4340,9 @@ defmodule Fincore.Models.LinkTokenCreateRequest do
           institution_id: String.t() | nil,
           update_item_id: String.t() | nil,
           webhook: String.t() | nil,
-          redirect_uri: String.t() | nil
+          redirect_uri: String.t() | nil,
+          language: String.t() | nil,
+          update: Fincore.Models.LinkTokenCreateRequestUpdate.t() | nil
         }
 
   @doc false
@@ -4261,18 +4360,21 @@ defmodule Fincore.Models.LinkTokenCreateResponse do
 
     * `link_token`
     * `expiration`
+    * `webhook_secret`: nullable. The environment’s webhook signing secret (`whsec_...`) when this call created it, on the environment’s first webhook: shown this once, null otherwise. Every delivery is signed with it (FC-Signature, docs/webhooks-verify.md); a lost one is replaced with /v1/webhooks/secret/rotate.
   """
 
   @fields [
     {:link_token, "link_token", :string, true},
-    {:expiration, "expiration", :string, true}
+    {:expiration, "expiration", :string, true},
+    {:webhook_secret, "webhook_secret", {:nullable, :string}, true}
   ]
 
-  defstruct [:link_token, :expiration]
+  defstruct [:link_token, :expiration, :webhook_secret]
 
   @type t :: %__MODULE__{
           link_token: String.t() | nil,
-          expiration: String.t() | nil
+          expiration: String.t() | nil,
+          webhook_secret: String.t() | nil
         }
 
   @doc false
@@ -4476,7 +4578,7 @@ defmodule Fincore.Models.SandboxFireWebhookRequest do
   Fields:
 
     * `access_token`. The item access token from /v1/link/token/exchange (prefix fc_at_).
-    * `webhook_type`: one of `transactions.sync_updates_available`, `item.error`, `item.login_repaired`, `usage.limit_approaching`
+    * `webhook_type`: one of `transactions.sync_updates_available`, `item.error`, `item.login_repaired`, `item.webhook_updated`, `usage.limit_approaching`
   """
 
   @fields [
@@ -4889,7 +4991,8 @@ defmodule Fincore.Models.WebhookDelivery do
     * `delivery_id`
     * `event_id`
     * `event_type`
-    * `endpoint_id`
+    * `destination`: one of `endpoint`, `item`. Where the delivery went: a registered endpoint, or the webhook URL of the item the event is about (set at link token creation or with /v1/item/webhook/update).
+    * `endpoint_id`. The endpoint’s id (`whep_...`); for `destination: item`, the item’s id (`item_...`). Replay takes either as `endpoint_id`.
     * `url`
     * `status`: one of `pending`, `delivered`, `dead_lettered`, `cancelled`
     * `attempts`
@@ -4901,6 +5004,7 @@ defmodule Fincore.Models.WebhookDelivery do
     {:delivery_id, "delivery_id", :string, true},
     {:event_id, "event_id", :string, true},
     {:event_type, "event_type", :string, true},
+    {:destination, "destination", :string, true},
     {:endpoint_id, "endpoint_id", :string, true},
     {:url, "url", :string, true},
     {:status, "status", :string, true},
@@ -4909,12 +5013,13 @@ defmodule Fincore.Models.WebhookDelivery do
     {:finished_at, "finished_at", {:nullable, :string}, true}
   ]
 
-  defstruct [:delivery_id, :event_id, :event_type, :endpoint_id, :url, :status, :attempts, :created_at, :finished_at]
+  defstruct [:delivery_id, :event_id, :event_type, :destination, :endpoint_id, :url, :status, :attempts, :created_at, :finished_at]
 
   @type t :: %__MODULE__{
           delivery_id: String.t() | nil,
           event_id: String.t() | nil,
           event_type: String.t() | nil,
+          destination: String.t() | nil,
           endpoint_id: String.t() | nil,
           url: String.t() | nil,
           status: String.t() | nil,

@@ -14,14 +14,23 @@ public class FincoreException extends RuntimeException {
   private final String code;
   private final String requestId;
   private final Duration retryAfter;
+  private final String documentationUrl;
+  private final String displayMessage;
 
   public FincoreException(int status, String type, String code, String message, String requestId, Duration retryAfter, Throwable cause) {
+    this(status, type, code, message, requestId, retryAfter, cause, null, null);
+  }
+
+  public FincoreException(
+      int status, String type, String code, String message, String requestId, Duration retryAfter, Throwable cause, String documentationUrl, String displayMessage) {
     super(message, cause);
     this.status = status;
     this.type = type;
     this.code = code;
     this.requestId = requestId;
     this.retryAfter = retryAfter;
+    this.documentationUrl = documentationUrl;
+    this.displayMessage = displayMessage;
   }
 
   /** The HTTP status; 0 when no answer arrived. */
@@ -47,6 +56,16 @@ public class FincoreException extends RuntimeException {
   /** The wait the API asked for (Retry-After), or null. */
   public Duration getRetryAfter() {
     return retryAfter;
+  }
+
+  /** Where the code is explained ({base_url}/docs/errors#&lt;code&gt;); null without an error body. */
+  public String getDocumentationUrl() {
+    return documentationUrl;
+  }
+
+  /** A sentence safe to show your end user; null when the error is the integration's to fix. */
+  public String getDisplayMessage() {
+    return displayMessage;
   }
 
   @Override

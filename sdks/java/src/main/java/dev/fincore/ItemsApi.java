@@ -2,6 +2,8 @@
 package dev.fincore;
 
 import dev.fincore.model.AccessTokenRequest;
+import dev.fincore.model.ItemWebhookUpdateRequest;
+import dev.fincore.model.ItemWebhookUpdateResponse;
 import dev.fincore.model.ItemsGetResponse;
 import dev.fincore.model.ItemsRefreshResponse;
 import dev.fincore.model.ItemsRemoveResponse;
@@ -46,5 +48,13 @@ public final class ItemsApi {
    */
   public ItemsStatementsUploadResponse statementsUpload(ItemsStatementsUploadRequest request) {
     return transport.call("/v1/items/statements/upload", true, request == null ? null : request.toJson(), ItemsStatementsUploadResponse::fromJson);
+  }
+
+  /**
+   * Set, change or clear (null) the item's own webhook URL: events about the item go there besides the environment's endpoints.
+   * <p>{@code POST /v1/item/webhook/update}.
+   */
+  public ItemWebhookUpdateResponse itemWebhookUpdate(ItemWebhookUpdateRequest request) {
+    return transport.call("/v1/item/webhook/update", true, request == null ? null : request.toJson(), ItemWebhookUpdateResponse::fromJson);
   }
 }

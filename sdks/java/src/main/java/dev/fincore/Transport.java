@@ -111,7 +111,9 @@ public final class Transport {
       Map<String, Object> error = Json.asObject(Json.asObject(Json.parse(body)).get("error"));
       Object bodyRequestId = error.get("request_id");
       return new FincoreException(status, Json.asString(error.get("type")), Json.asString(error.get("code")), Json.asString(error.get("message")),
-          bodyRequestId instanceof String ? (String) bodyRequestId : requestId, retryAfter, null);
+          bodyRequestId instanceof String ? (String) bodyRequestId : requestId, retryAfter, null,
+          error.get("documentation_url") instanceof String ? (String) error.get("documentation_url") : null,
+          error.get("display_message") instanceof String ? (String) error.get("display_message") : null);
     } catch (RuntimeException notAnApiError) {
       String excerpt = body == null ? "" : body.strip();
       if (excerpt.length() > 200) excerpt = excerpt.substring(0, 200);

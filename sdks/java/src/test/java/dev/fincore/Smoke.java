@@ -62,6 +62,8 @@ public final class Smoke {
     errorSummary.put("type", error.getType());
     errorSummary.put("code", error.getCode());
     errorSummary.put("request_id_present", error.getRequestId() != null && !error.getRequestId().isEmpty());
+    errorSummary.put("documentation_url", error.getDocumentationUrl());
+    errorSummary.put("display_message", error.getDisplayMessage());
     Map<String, Object> summary = new LinkedHashMap<>();
     summary.put("language", "java");
     summary.put("accounts", (long) accounts);

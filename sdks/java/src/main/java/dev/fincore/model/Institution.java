@@ -14,6 +14,7 @@ public final class Institution {
   private List<String> countryCodes;
   private String url;
   private String primaryColor;
+  private String logo;
   private List<String> products;
   private Boolean oauth;
   private Boolean sandbox;
@@ -76,6 +77,16 @@ public final class Institution {
     return this;
   }
 
+  /** The institution’s mark as a data: URI (SVG) when Fincore ships one (sandbox institutions); null otherwise: show a monogram in primary_color. May be null. */
+  public String getLogo() {
+    return logo;
+  }
+
+  public Institution setLogo(String logo) {
+    this.logo = logo;
+    return this;
+  }
+
   public List<String> getProducts() {
     return products;
   }
@@ -124,6 +135,7 @@ public final class Institution {
     json.put("country_codes", countryCodes == null ? null : Json.fromList(countryCodes, item -> item));
     json.put("url", url);
     json.put("primary_color", primaryColor);
+    json.put("logo", logo);
     json.put("products", products == null ? null : Json.fromList(products, item -> item));
     json.put("oauth", oauth);
     json.put("sandbox", sandbox);
@@ -141,6 +153,7 @@ public final class Institution {
     out.countryCodes = json.get("country_codes") == null ? null : Json.asList(json.get("country_codes"), item -> Json.asString(item));
     out.url = json.get("url") == null ? null : Json.asString(json.get("url"));
     out.primaryColor = json.get("primary_color") == null ? null : Json.asString(json.get("primary_color"));
+    out.logo = json.get("logo") == null ? null : Json.asString(json.get("logo"));
     out.products = json.get("products") == null ? null : Json.asList(json.get("products"), item -> Json.asString(item));
     out.oauth = json.get("oauth") == null ? null : Json.asBoolean(json.get("oauth"));
     out.sandbox = json.get("sandbox") == null ? null : Json.asBoolean(json.get("sandbox"));

@@ -19,6 +19,7 @@ public final class Item {
   private String createdAt;
   private String transactionsUpdateStatus;
   private SyncError lastSyncError;
+  private String webhook;
 
   public String getItemId() {
     return itemId;
@@ -126,6 +127,16 @@ public final class Item {
     return this;
   }
 
+  /** The item’s own webhook URL (the link token’s `webhook`, or set with /v1/item/webhook/update); null when it has none. Not an endpoint: the environment’s endpoints receive its events too. May be null. */
+  public String getWebhook() {
+    return webhook;
+  }
+
+  public Item setWebhook(String webhook) {
+    this.webhook = webhook;
+    return this;
+  }
+
   /** This object as JSON values (Map, List, String, Long, Double, Boolean, null); optional fields left unset are left out. */
   public Map<String, Object> toJson() {
     Map<String, Object> json = new LinkedHashMap<>();
@@ -140,6 +151,7 @@ public final class Item {
     json.put("created_at", createdAt);
     json.put("transactions_update_status", transactionsUpdateStatus);
     json.put("last_sync_error", lastSyncError == null ? null : lastSyncError.toJson());
+    json.put("webhook", webhook);
     return json;
   }
 
@@ -158,6 +170,7 @@ public final class Item {
     out.createdAt = json.get("created_at") == null ? null : Json.asString(json.get("created_at"));
     out.transactionsUpdateStatus = json.get("transactions_update_status") == null ? null : Json.asString(json.get("transactions_update_status"));
     out.lastSyncError = json.get("last_sync_error") == null ? null : SyncError.fromJson(json.get("last_sync_error"));
+    out.webhook = json.get("webhook") == null ? null : Json.asString(json.get("webhook"));
     return out;
   }
 

@@ -15,6 +15,8 @@ public final class LinkTokenCreateRequest {
   private String updateItemId;
   private String webhook;
   private String redirectUri;
+  private String language;
+  private LinkTokenCreateRequestUpdate update;
 
   /** Optional. */
   public String getClientName() {
@@ -64,7 +66,7 @@ public final class LinkTokenCreateRequest {
     return this;
   }
 
-  /** Optional. */
+  /** The webhook URL of the item this session connects (or repairs), as Plaid's: the item's events are also sent there, signed with the environment's secret. Checked as an endpoint URL is, but not an endpoint (not listed, not counted against the cap). Read it back as `webhook` on the item; change it with /v1/item/webhook/update. Optional. */
   public String getWebhook() {
     return webhook;
   }
@@ -84,6 +86,26 @@ public final class LinkTokenCreateRequest {
     return this;
   }
 
+  /** One of: en, es, fr, de. Optional. */
+  public String getLanguage() {
+    return language;
+  }
+
+  public LinkTokenCreateRequest setLanguage(String language) {
+    this.language = language;
+    return this;
+  }
+
+  /** Optional. */
+  public LinkTokenCreateRequestUpdate getUpdate() {
+    return update;
+  }
+
+  public LinkTokenCreateRequest setUpdate(LinkTokenCreateRequestUpdate update) {
+    this.update = update;
+    return this;
+  }
+
   /** This object as JSON values (Map, List, String, Long, Double, Boolean, null); optional fields left unset are left out. */
   public Map<String, Object> toJson() {
     Map<String, Object> json = new LinkedHashMap<>();
@@ -94,6 +116,8 @@ public final class LinkTokenCreateRequest {
     if (updateItemId != null) json.put("update_item_id", updateItemId);
     if (webhook != null) json.put("webhook", webhook);
     if (redirectUri != null) json.put("redirect_uri", redirectUri);
+    if (language != null) json.put("language", language);
+    if (update != null) json.put("update", update.toJson());
     return json;
   }
 
@@ -108,6 +132,8 @@ public final class LinkTokenCreateRequest {
     out.updateItemId = json.get("update_item_id") == null ? null : Json.asString(json.get("update_item_id"));
     out.webhook = json.get("webhook") == null ? null : Json.asString(json.get("webhook"));
     out.redirectUri = json.get("redirect_uri") == null ? null : Json.asString(json.get("redirect_uri"));
+    out.language = json.get("language") == null ? null : Json.asString(json.get("language"));
+    out.update = json.get("update") == null ? null : LinkTokenCreateRequestUpdate.fromJson(json.get("update"));
     return out;
   }
 

@@ -10,6 +10,7 @@ import java.util.Map;
 public final class LinkTokenCreateResponse {
   private String linkToken;
   private String expiration;
+  private String webhookSecret;
 
   public String getLinkToken() {
     return linkToken;
@@ -29,11 +30,22 @@ public final class LinkTokenCreateResponse {
     return this;
   }
 
+  /** The environment’s webhook signing secret (`whsec_...`) when this call created it, on the environment’s first webhook: shown this once, null otherwise. Every delivery is signed with it (FC-Signature, docs/webhooks-verify.md); a lost one is replaced with /v1/webhooks/secret/rotate. May be null. */
+  public String getWebhookSecret() {
+    return webhookSecret;
+  }
+
+  public LinkTokenCreateResponse setWebhookSecret(String webhookSecret) {
+    this.webhookSecret = webhookSecret;
+    return this;
+  }
+
   /** This object as JSON values (Map, List, String, Long, Double, Boolean, null); optional fields left unset are left out. */
   public Map<String, Object> toJson() {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("link_token", linkToken);
     json.put("expiration", expiration);
+    json.put("webhook_secret", webhookSecret);
     return json;
   }
 
@@ -43,6 +55,7 @@ public final class LinkTokenCreateResponse {
     LinkTokenCreateResponse out = new LinkTokenCreateResponse();
     out.linkToken = json.get("link_token") == null ? null : Json.asString(json.get("link_token"));
     out.expiration = json.get("expiration") == null ? null : Json.asString(json.get("expiration"));
+    out.webhookSecret = json.get("webhook_secret") == null ? null : Json.asString(json.get("webhook_secret"));
     return out;
   }
 

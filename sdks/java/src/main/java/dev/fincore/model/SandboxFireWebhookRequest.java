@@ -21,7 +21,7 @@ public final class SandboxFireWebhookRequest {
     return this;
   }
 
-  /** One of: transactions.sync_updates_available, item.error, item.login_repaired, usage.limit_approaching. */
+  /** One of: transactions.sync_updates_available, item.error, item.login_repaired, item.webhook_updated, usage.limit_approaching. */
   public String getWebhookType() {
     return webhookType;
   }

@@ -11,6 +11,7 @@ public final class WebhookDelivery {
   private String deliveryId;
   private String eventId;
   private String eventType;
+  private String destination;
   private String endpointId;
   private String url;
   private String status;
@@ -45,6 +46,17 @@ public final class WebhookDelivery {
     return this;
   }
 
+  /** Where the delivery went: a registered endpoint, or the webhook URL of the item the event is about (set at link token creation or with /v1/item/webhook/update). One of: endpoint, item. */
+  public String getDestination() {
+    return destination;
+  }
+
+  public WebhookDelivery setDestination(String destination) {
+    this.destination = destination;
+    return this;
+  }
+
+  /** The endpoint’s id (`whep_...`); for `destination: item`, the item’s id (`item_...`). Replay takes either as `endpoint_id`. */
   public String getEndpointId() {
     return endpointId;
   }
@@ -107,6 +119,7 @@ public final class WebhookDelivery {
     json.put("delivery_id", deliveryId);
     json.put("event_id", eventId);
     json.put("event_type", eventType);
+    json.put("destination", destination);
     json.put("endpoint_id", endpointId);
     json.put("url", url);
     json.put("status", status);
@@ -123,6 +136,7 @@ public final class WebhookDelivery {
     out.deliveryId = json.get("delivery_id") == null ? null : Json.asString(json.get("delivery_id"));
     out.eventId = json.get("event_id") == null ? null : Json.asString(json.get("event_id"));
     out.eventType = json.get("event_type") == null ? null : Json.asString(json.get("event_type"));
+    out.destination = json.get("destination") == null ? null : Json.asString(json.get("destination"));
     out.endpointId = json.get("endpoint_id") == null ? null : Json.asString(json.get("endpoint_id"));
     out.url = json.get("url") == null ? null : Json.asString(json.get("url"));
     out.status = json.get("status") == null ? null : Json.asString(json.get("status"));

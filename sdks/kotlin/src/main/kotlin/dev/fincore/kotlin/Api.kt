@@ -90,6 +90,14 @@ class ItemsApi internal constructor(private val transport: Transport) {
      */
     fun statementsUpload(request: ItemsStatementsUploadRequest): ItemsStatementsUploadResponse =
         transport.call("/v1/items/statements/upload", true, request.toJson()) { ItemsStatementsUploadResponse.fromJson(it) }
+
+    /**
+     * Set, change or clear (null) the item's own webhook URL: events about the item go there besides the environment's endpoints.
+     *
+     * `POST /v1/item/webhook/update`.
+     */
+    fun itemWebhookUpdate(request: ItemWebhookUpdateRequest): ItemWebhookUpdateResponse =
+        transport.call("/v1/item/webhook/update", true, request.toJson()) { ItemWebhookUpdateResponse.fromJson(it) }
 }
 
 /** The accounts methods (`client.accounts`). */

@@ -24,7 +24,11 @@ class FincoreException(
     val requestId: String? = null,
     /** The wait the API asked for (Retry-After), or null. */
     val retryAfter: Duration? = null,
-    cause: Throwable? = null
+    cause: Throwable? = null,
+    /** Where the code is explained ({base_url}/docs/errors#<code>); null without an error body. */
+    val documentationUrl: String? = null,
+    /** A sentence safe to show your end user; null when the error is the integration's to fix. */
+    val displayMessage: String? = null
 ) : RuntimeException(message, cause) {
     override fun toString(): String = "FincoreException(status=$status, type=$type, code=$code, message=$message, requestId=$requestId)"
 }
@@ -103,7 +107,8 @@ class Transport internal constructor(
             return try {
                 val error = Json.obj(Json.obj(Json.parse(body ?: "")).get("error"))
                 FincoreException(status, Json.string(error["type"]), Json.string(error["code"]), Json.string(error["message"]),
-                    error["request_id"] as? String ?: requestId, retryAfter)
+                    error["request_id"] as? String ?: requestId, retryAfter,
+                    documentationUrl = error["documentation_url"] as? String, displayMessage = error["display_message"] as? String)
             } catch (notAnApiError: JsonException) {
                 FincoreException(status, "api_error", "unexpected_response",
                     "HTTP $status with a body that is not a Fincore error: ${(body ?: "").trim().take(200)}", requestId, retryAfter)

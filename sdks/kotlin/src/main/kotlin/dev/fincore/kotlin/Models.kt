@@ -226,7 +226,9 @@ data class Item(
     /** One of: not_ready, initial_update_complete, historical_update_complete. */
     val transactionsUpdateStatus: String,
     /** The last failed pull from the item’s connector, until a pull succeeds again (null when the last pull succeeded). With `connector` and `last_successful_sync`, the connector’s health and freshness for this item. */
-    val lastSyncError: SyncError?
+    val lastSyncError: SyncError?,
+    /** The item’s own webhook URL (the link token’s `webhook`, or set with /v1/item/webhook/update); null when it has none. Not an endpoint: the environment’s endpoints receive its events too. */
+    val webhook: String?
 ) {
     /** This object as plain JSON values; optional properties left null are left out. */
     fun toJson(): Map<String, Any?> {
@@ -242,6 +244,7 @@ data class Item(
         json["created_at"] = createdAt
         json["transactions_update_status"] = transactionsUpdateStatus
         json["last_sync_error"] = lastSyncError?.let { e0 -> e0.toJson() }
+        json["webhook"] = webhook
         return json
     }
 
@@ -260,7 +263,8 @@ data class Item(
                 lastSuccessfulSync = json["last_successful_sync"]?.let { e0 -> Json.string(e0) },
                 createdAt = Json.string(Json.required(json, "created_at")),
                 transactionsUpdateStatus = Json.string(Json.required(json, "transactions_update_status")),
-                lastSyncError = json["last_sync_error"]?.let { e0 -> SyncError.fromJson(e0) }
+                lastSyncError = json["last_sync_error"]?.let { e0 -> SyncError.fromJson(e0) },
+                webhook = json["webhook"]?.let { e0 -> Json.string(e0) }
             )
         }
     }
@@ -3185,6 +3189,8 @@ data class Institution(
     val countryCodes: List<String>,
     val url: String?,
     val primaryColor: String?,
+    /** The institution’s mark as a data: URI (SVG) when Fincore ships one (sandbox institutions); null otherwise: show a monogram in primary_color. */
+    val logo: String?,
     val products: List<String>,
     /** Whether the login happens on the institution’s own site. */
     val oauth: Boolean,
@@ -3202,6 +3208,7 @@ data class Institution(
         json["country_codes"] = countryCodes
         json["url"] = url
         json["primary_color"] = primaryColor
+        json["logo"] = logo
         json["products"] = products
         json["oauth"] = oauth
         json["sandbox"] = sandbox
@@ -3220,6 +3227,7 @@ data class Institution(
                 countryCodes = Json.list(Json.required(json, "country_codes")) { e0 -> Json.string(e0) },
                 url = json["url"]?.let { e0 -> Json.string(e0) },
                 primaryColor = json["primary_color"]?.let { e0 -> Json.string(e0) },
+                logo = json["logo"]?.let { e0 -> Json.string(e0) },
                 products = Json.list(Json.required(json, "products")) { e0 -> Json.string(e0) },
                 oauth = Json.boolean(Json.required(json, "oauth")),
                 sandbox = Json.boolean(Json.required(json, "sandbox")),
@@ -3725,6 +3733,63 @@ data class ItemsStatementsUploadResponse(
     }
 }
 
+/** ItemWebhookUpdateRequest: an object of the Fincore financial data API. */
+data class ItemWebhookUpdateRequest(
+    /** The item access token from /v1/link/token/exchange (prefix fc_at_). */
+    val accessToken: String,
+    /** The new URL, or null to stop sending this item's events to a URL of its own. */
+    val webhook: String?
+) {
+    /** This object as plain JSON values; optional properties left null are left out. */
+    fun toJson(): Map<String, Any?> {
+        val json = linkedMapOf<String, Any?>()
+        json["access_token"] = accessToken
+        json["webhook"] = webhook
+        return json
+    }
+
+    companion object {
+        /** Decodes a parsed JSON object; unknown keys are ignored. */
+        fun fromJson(value: Any?): ItemWebhookUpdateRequest {
+            val json = Json.obj(value)
+            return ItemWebhookUpdateRequest(
+                accessToken = Json.string(Json.required(json, "access_token")),
+                webhook = json["webhook"]?.let { e0 -> Json.string(e0) }
+            )
+        }
+    }
+}
+
+/** ItemWebhookUpdateResponse: an object of the Fincore financial data API. */
+data class ItemWebhookUpdateResponse(
+    val item: Item,
+    /** The item's webhook URL from now on; null when cleared. */
+    val webhook: String?,
+    /** The environment’s webhook signing secret (`whsec_...`) when this call created it, on the environment’s first webhook: shown this once, null otherwise. Every delivery is signed with it (FC-Signature, docs/webhooks-verify.md); a lost one is replaced with /v1/webhooks/secret/rotate. */
+    val webhookSecret: String?
+) {
+    /** This object as plain JSON values; optional properties left null are left out. */
+    fun toJson(): Map<String, Any?> {
+        val json = linkedMapOf<String, Any?>()
+        json["item"] = item.toJson()
+        json["webhook"] = webhook
+        json["webhook_secret"] = webhookSecret
+        return json
+    }
+
+    companion object {
+        /** Decodes a parsed JSON object; unknown keys are ignored. */
+        fun fromJson(value: Any?): ItemWebhookUpdateResponse {
+            val json = Json.obj(value)
+            return ItemWebhookUpdateResponse(
+                item = Item.fromJson(Json.required(json, "item")),
+                webhook = json["webhook"]?.let { e0 -> Json.string(e0) },
+                webhookSecret = json["webhook_secret"]?.let { e0 -> Json.string(e0) }
+            )
+        }
+    }
+}
+
 /** LiabilitiesCreditItemAprsItem: an object of the Fincore financial data API. */
 data class LiabilitiesCreditItemAprsItem(
     /** One of: purchase, cash_advance, balance_transfer, special. */
@@ -4005,6 +4070,28 @@ data class LinkTokenCreateRequestUser(
     }
 }
 
+/** LinkTokenCreateRequestUpdate: an object of the Fincore financial data API. */
+data class LinkTokenCreateRequestUpdate(
+    val accountSelectionEnabled: Boolean? = null
+) {
+    /** This object as plain JSON values; optional properties left null are left out. */
+    fun toJson(): Map<String, Any?> {
+        val json = linkedMapOf<String, Any?>()
+        if (accountSelectionEnabled != null) json["account_selection_enabled"] = accountSelectionEnabled
+        return json
+    }
+
+    companion object {
+        /** Decodes a parsed JSON object; unknown keys are ignored. */
+        fun fromJson(value: Any?): LinkTokenCreateRequestUpdate {
+            val json = Json.obj(value)
+            return LinkTokenCreateRequestUpdate(
+                accountSelectionEnabled = json["account_selection_enabled"]?.let { e0 -> Json.boolean(e0) }
+            )
+        }
+    }
+}
+
 /** LinkTokenCreateRequest: an object of the Fincore financial data API. */
 data class LinkTokenCreateRequest(
     val clientName: String? = null,
@@ -4012,8 +4099,12 @@ data class LinkTokenCreateRequest(
     val products: List<String>,
     val institutionId: String? = null,
     val updateItemId: String? = null,
+    /** The webhook URL of the item this session connects (or repairs), as Plaid's: the item's events are also sent there, signed with the environment's secret. Checked as an endpoint URL is, but not an endpoint (not listed, not counted against the cap). Read it back as `webhook` on the item; change it with /v1/item/webhook/update. */
     val webhook: String? = null,
-    val redirectUri: String? = null
+    val redirectUri: String? = null,
+    /** One of: en, es, fr, de. */
+    val language: String? = null,
+    val update: LinkTokenCreateRequestUpdate? = null
 ) {
     /** This object as plain JSON values; optional properties left null are left out. */
     fun toJson(): Map<String, Any?> {
@@ -4025,6 +4116,8 @@ data class LinkTokenCreateRequest(
         if (updateItemId != null) json["update_item_id"] = updateItemId
         if (webhook != null) json["webhook"] = webhook
         if (redirectUri != null) json["redirect_uri"] = redirectUri
+        if (language != null) json["language"] = language
+        if (update != null) json["update"] = update.toJson()
         return json
     }
 
@@ -4039,7 +4132,9 @@ data class LinkTokenCreateRequest(
                 institutionId = json["institution_id"]?.let { e0 -> Json.string(e0) },
                 updateItemId = json["update_item_id"]?.let { e0 -> Json.string(e0) },
                 webhook = json["webhook"]?.let { e0 -> Json.string(e0) },
-                redirectUri = json["redirect_uri"]?.let { e0 -> Json.string(e0) }
+                redirectUri = json["redirect_uri"]?.let { e0 -> Json.string(e0) },
+                language = json["language"]?.let { e0 -> Json.string(e0) },
+                update = json["update"]?.let { e0 -> LinkTokenCreateRequestUpdate.fromJson(e0) }
             )
         }
     }
@@ -4048,13 +4143,16 @@ data class LinkTokenCreateRequest(
 /** LinkTokenCreateResponse: an object of the Fincore financial data API. */
 data class LinkTokenCreateResponse(
     val linkToken: String,
-    val expiration: String
+    val expiration: String,
+    /** The environment’s webhook signing secret (`whsec_...`) when this call created it, on the environment’s first webhook: shown this once, null otherwise. Every delivery is signed with it (FC-Signature, docs/webhooks-verify.md); a lost one is replaced with /v1/webhooks/secret/rotate. */
+    val webhookSecret: String?
 ) {
     /** This object as plain JSON values; optional properties left null are left out. */
     fun toJson(): Map<String, Any?> {
         val json = linkedMapOf<String, Any?>()
         json["link_token"] = linkToken
         json["expiration"] = expiration
+        json["webhook_secret"] = webhookSecret
         return json
     }
 
@@ -4064,7 +4162,8 @@ data class LinkTokenCreateResponse(
             val json = Json.obj(value)
             return LinkTokenCreateResponse(
                 linkToken = Json.string(Json.required(json, "link_token")),
-                expiration = Json.string(Json.required(json, "expiration"))
+                expiration = Json.string(Json.required(json, "expiration")),
+                webhookSecret = json["webhook_secret"]?.let { e0 -> Json.string(e0) }
             )
         }
     }
@@ -4247,7 +4346,7 @@ data class RemovedTransaction(
 data class SandboxFireWebhookRequest(
     /** The item access token from /v1/link/token/exchange (prefix fc_at_). */
     val accessToken: String,
-    /** One of: transactions.sync_updates_available, item.error, item.login_repaired, usage.limit_approaching. */
+    /** One of: transactions.sync_updates_available, item.error, item.login_repaired, item.webhook_updated, usage.limit_approaching. */
     val webhookType: String
 ) {
     /** This object as plain JSON values; optional properties left null are left out. */
@@ -4621,6 +4720,9 @@ data class WebhookDelivery(
     val deliveryId: String,
     val eventId: String,
     val eventType: String,
+    /** Where the delivery went: a registered endpoint, or the webhook URL of the item the event is about (set at link token creation or with /v1/item/webhook/update). One of: endpoint, item. */
+    val destination: String,
+    /** The endpoint’s id (`whep_...`); for `destination: item`, the item’s id (`item_...`). Replay takes either as `endpoint_id`. */
     val endpointId: String,
     val url: String,
     /** One of: pending, delivered, dead_lettered, cancelled. */
@@ -4635,6 +4737,7 @@ data class WebhookDelivery(
         json["delivery_id"] = deliveryId
         json["event_id"] = eventId
         json["event_type"] = eventType
+        json["destination"] = destination
         json["endpoint_id"] = endpointId
         json["url"] = url
         json["status"] = status
@@ -4652,6 +4755,7 @@ data class WebhookDelivery(
                 deliveryId = Json.string(Json.required(json, "delivery_id")),
                 eventId = Json.string(Json.required(json, "event_id")),
                 eventType = Json.string(Json.required(json, "event_type")),
+                destination = Json.string(Json.required(json, "destination")),
                 endpointId = Json.string(Json.required(json, "endpoint_id")),
                 url = Json.string(Json.required(json, "url")),
                 status = Json.string(Json.required(json, "status")),

@@ -52,7 +52,9 @@ fun main() {
         "pages" to pages.toLong(),
         "error" to linkedMapOf(
             "status" to error.status.toLong(), "type" to error.type, "code" to error.code,
-            "request_id_present" to !error.requestId.isNullOrEmpty()
+            "request_id_present" to !error.requestId.isNullOrEmpty(),
+            "documentation_url" to error.documentationUrl,
+            "display_message" to error.displayMessage
         ),
         "webhook_type" to event.type
     )
