@@ -105,7 +105,7 @@ export const WORKER_ACCESS: Record<WorkerName, WorkerAccess> = {
   },
   delivery: {
     does:
-      'reads the delivery, endpoint and secret record (one BatchGetItem), opens the signing secrets (or reads and opens the Plaid ' +
+      'reads the delivery, its endpoint (or the item, for its own webhook URL) and the secret record (one BatchGetItem), opens the signing secrets (or reads and opens the Plaid ' +
       'webhook key) and appends the attempt',
     table: 'read-write',
     eventsQueue: false,

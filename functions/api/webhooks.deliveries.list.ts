@@ -18,6 +18,7 @@ export const handler = defineOperation(webhooksDeliveriesList, async ({ deps, au
       delivery_id: d.deliveryId,
       event_id: d.eventId,
       event_type: d.eventType,
+      destination: d.destination,
       endpoint_id: d.endpointId,
       url: d.url,
       status: d.status,

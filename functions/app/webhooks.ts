@@ -2,6 +2,12 @@
 // endpoints, delivery attempts and dead letters, replay and rotation. Events themselves are
 // recorded and published by the outbox in data/events.ts.
 //
+// Destinations: every event goes to the environment's registered endpoints and, when it is about an
+// item that has a webhook URL of its own (link.token.create's `webhook`, item.webhook.update), to
+// that URL too, once per distinct normalized URL. The item's URL travels on the event row (written
+// with the change), so dispatch reads nothing more for it; a retry reads the item row instead of an
+// endpoint row, and goes to the URL the item has then.
+//
 // An endpoint receives our `{id, type, created, data}` envelope signed with FC-Signature, or, when
 // the Plaid-compatible API registered it (`format: 'plaid'`), Plaid's webhook body for the event
 // (functions/core/plaid/webhooks.ts) with a Plaid-Verification JWT made afresh for every attempt
@@ -21,13 +27,17 @@ import { PLAID_VERIFICATION_HEADER } from '../core/plaid/webhook-jwt';
 import { plaidWebhookOf, renderPlaidWebhook, type AnyEvent } from '../core/plaid/webhooks';
 import { checkWebhookUrl, disallowedUrlCharacter, normalizeWebhookUrl, type WebhookUrlFailureReason } from '../core/webhook-url';
 import { webhookHeaders } from '../core/webhook-signature';
-import { publishEvent, type EventTenant } from '../data/events';
+import { newEvent, publishEvent, type EventTenant } from '../data/events';
+import type { ItemRecord } from '../data/items-repo';
+import { tokenHash } from '../core/tokens';
 import { API_VERSION, type Environment } from '../contracts/schemas';
 import {
   attemptState,
   createDelivery,
   createSecretRecord,
   deleteEndpoint,
+  destinationOfEndpoint,
+  destinationOfItem,
   endpointOfUrl,
   deliveryIdOf,
   eventWithDeliveries,
@@ -37,10 +47,13 @@ import {
   getSecretRecord,
   insertEndpoint,
   isExpired,
+  isItemDestination,
+  markLinkSessionWebhookPlaid,
   listEndpoints,
   parseDeliveryId,
   recordAttempt,
   rotateSecretRecord,
+  setItemWebhook,
   unpublishedEvents,
   webhookTargets,
   type DeliveryAttempt,
@@ -48,6 +61,7 @@ import {
   type EventRecord,
   type RetiringSecret,
   type SecretRecord,
+  type WebhookDestination,
   type WebhookEndpoint,
   type WebhookFormat,
 } from '../data/webhooks-repo';
@@ -275,6 +289,57 @@ export async function removeEndpoint(deps: Deps, t: Tenant, endpointId: string):
   if (!(await deleteEndpoint(deps, t.applicationId, t.environment, endpointId))) fail('webhook_endpoint_not_found');
 }
 
+// ---------- item webhook URLs ----------
+
+/**
+ * Makes a URL usable as an item's own webhook: the same checks as an endpoint's URL (validateUrl),
+ * then, for ours, the environment's signing secret its deliveries are signed with (created on first
+ * use: `webhookSecret` is it when this call created it, shown once, else null). Plaid's bodies are
+ * signed with the environment's Plaid webhook key instead, which the Plaid-compatible API's own
+ * entry points make exist first (updatePlaidItemWebhook, usePlaidWebhooksForLinkSession), so that
+ * no /v1 route reaches those keys. Not an endpoint: it does not count against the environment's cap
+ * and is not listed.
+ */
+export async function prepareItemWebhook(deps: Deps, t: Tenant, url: string, format: WebhookFormat = 'fincore'): Promise<{ webhookSecret: string | null }> {
+  await validateUrl(deps, t, url);
+  if (format === 'plaid') return { webhookSecret: null };
+  const { secret, created } = await ensureSecret(deps, t);
+  return { webhookSecret: created ? secret : null };
+}
+
+/**
+ * Sets (a URL) or clears (null) an item's own webhook URL, as the API calling it receives webhooks
+ * (`format`). The change and its item.webhook_updated event are one transaction; the event goes to
+ * the environment's endpoints and to the new URL.
+ */
+export async function updateItemWebhook(deps: Deps, item: ItemRecord, url: string | null, format: WebhookFormat = 'fincore') {
+  const { webhookSecret } = url === null ? { webhookSecret: null } : await prepareItemWebhook(deps, item, url, format);
+  const updated: ItemRecord = { ...item, webhook: url, webhookFormat: url === null ? null : format };
+  const announcement = newEvent(deps, updated, 'item.webhook_updated', { item_id: item.itemId, new_webhook_url: url });
+  if (!(await setItemWebhook(deps, item, url === null ? null : { url, format }, announcement))) fail('invalid_access_token');
+  await publishEvent(deps, announcement.eventId);
+  return { item: updated, webhookSecret };
+}
+
+/** The Plaid-compatible API's /item/webhook/update: the item's URL receives Plaid's bodies from now on. */
+export async function updatePlaidItemWebhook(deps: Deps, item: ItemRecord, url: string | null) {
+  if (url !== null) {
+    await validateUrl(deps, item, url);
+    await currentPlaidKey(deps, item);
+  }
+  return updateItemWebhook(deps, item, url, 'plaid');
+}
+
+/**
+ * The Plaid-compatible API's /link/token/create: the item the session connects gets Plaid's bodies
+ * at its webhook URL. The URL was checked by link.token.create; this makes the environment's Plaid
+ * webhook key exist before any delivery needs it.
+ */
+export async function usePlaidWebhooksForLinkSession(deps: Deps, t: Tenant, linkToken: string): Promise<void> {
+  await currentPlaidKey(deps, t);
+  await markLinkSessionWebhookPlaid(deps, tokenHash(linkToken));
+}
+
 // ---------- events ----------
 
 /** Publishes what a crash between commit and publish left behind. */
@@ -285,7 +350,7 @@ export async function sweepOutbox(deps: Deps): Promise<number> {
   return published;
 }
 
-/** Which delivery an execution, an attempt or a dead letter is about. */
+/** Which delivery an execution, an attempt or a dead letter is about (`endpointId`: the destination's id). */
 function deliveryRef(event: EventRecord, endpointId: string, replay: number): DeliveryRef {
   return {
     delivery_id: deliveryIdOf(event.eventId, endpointId, replay),
@@ -314,7 +379,22 @@ export function bodyFor(event: Pick<EventRecord, 'eventId' | 'type' | 'created' 
 }
 
 /**
- * One event to every endpoint of its application and environment, each delivery created once.
+ * Where an event goes: every endpoint of its environment that has a body for it, then the item's own
+ * webhook URL the event recorded, unless an endpoint has that URL already (one delivery per URL).
+ */
+function destinationsOf(event: EventRecord, endpoints: readonly WebhookEndpoint[]): WebhookDestination[] {
+  const all = endpoints.map(destinationOfEndpoint);
+  const item = event.itemWebhook;
+  if (item) {
+    const url = normalizeWebhookUrl(item.url);
+    if (!endpoints.some((e) => normalizeWebhookUrl(e.url) === url)) all.push(destinationOfItem(item));
+  }
+  return all;
+}
+
+/**
+ * One event to every endpoint of its application and environment (and to the item's own webhook
+ * URL, destinationsOf), each delivery created once.
  *
  * Reads: the event's partition (the event and any deliveries an earlier dispatch made) and the
  * environment's endpoints with its secret record, one Query each. Then, for every endpoint at
@@ -338,14 +418,14 @@ export async function dispatchEvent(deps: Deps, eventId: string): Promise<number
   // Opened once per dispatch, and only when some endpoint of ours gets an attempt.
   let opened: Promise<string[]> | undefined;
   const secrets = () => (opened ??= signingSecretsOf(deps, tenant, secret));
-  const targets = endpoints.flatMap((endpoint) => {
-    const body = bodyFor(event, endpoint.format);
-    return body === null ? [] : [{ endpoint, body }];
+  const targets = destinationsOf(event, endpoints).flatMap((destination) => {
+    const body = bodyFor(event, destination.format);
+    return body === null ? [] : [{ destination, body }];
   });
   const outcomes = await Promise.allSettled(
-    targets.map(({ endpoint, body }) => {
-      const earlier = deliveries.find((d) => d.endpointId === endpoint.endpointId && d.replay === 0);
-      return earlier ? startRetries(deps, event, body, earlier) : firstAttempt(deps, event, body, endpoint, secrets);
+    targets.map(({ destination, body }) => {
+      const earlier = deliveries.find((d) => d.endpointId === destination.id && d.replay === 0);
+      return earlier ? startRetries(deps, event, body, earlier) : firstAttempt(deps, event, body, destination, secrets);
     }),
   );
   const failed = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as Error] : []));
@@ -356,18 +436,18 @@ export async function dispatchEvent(deps: Deps, eventId: string): Promise<number
 }
 
 /** Attempt 1 of a new delivery, then its row; the retries go to an execution if it failed. */
-async function firstAttempt(deps: Deps, event: EventRecord, body: string, endpoint: WebhookEndpoint, secrets: () => Promise<string[]>): Promise<void> {
+async function firstAttempt(deps: Deps, event: EventRecord, body: string, destination: WebhookDestination, secrets: () => Promise<string[]>): Promise<void> {
   const tenant = { applicationId: event.applicationId, environment: event.environment };
-  const outcome = await attemptDelivery(deps, { tenant, url: endpoint.url, eventId: event.eventId, body, signature: signerOf(deps, tenant, endpoint.format, body, secrets) }, 1);
+  const outcome = await attemptDelivery(deps, { tenant, url: destination.url, eventId: event.eventId, body, signature: signerOf(deps, tenant, destination.format, body, secrets) }, 1);
   const status = outcome.delivered ? 'delivered' : 'pending';
-  const created = await createDelivery(deps, event, endpoint, 0, { attempt: outcome.attempt, status });
+  const created = await createDelivery(deps, event, destination, 0, { attempt: outcome.attempt, status });
   if (created) {
     if (!outcome.delivered) await startRetries(deps, event, body, created);
     return;
   }
   // Another dispatch of this event wrote the row meanwhile (a duplicate message): this POST was a
   // duplicate the receiver dedupes. Log it on the delivery, and make sure a failed one is retried.
-  const ref = { eventId: event.eventId, endpointId: endpoint.endpointId, replay: 0 };
+  const ref = { eventId: event.eventId, endpointId: destination.id, replay: 0 };
   await recordAttempt(deps, ref, outcome.attempt, status);
   const now = await getDelivery(deps, ref.eventId, ref.endpointId, ref.replay);
   if (now) await startRetries(deps, event, body, now);
@@ -385,24 +465,27 @@ async function startRetries(deps: Deps, event: EventRecord, body: string, delive
 }
 
 /**
- * A replay: a new delivery per endpoint, with the same event id, its attempts made by an execution.
- * An event past its retention answers as one that never existed (the TTL deletes it lazily, and it
- * answers the same once deleted). Replay numbers count every delivery row still stored, expired
- * ones too, since a new delivery's row must not land on an existing one.
+ * A replay: a new delivery per destination (every endpoint, and the item's own webhook URL as
+ * dispatch chose it), with the same event id, its attempts made by an execution; `endpointId`
+ * narrows it to one (an endpoint's id, or for the item's URL the item's id, as the delivery shows
+ * it). An event past its retention answers as one that never existed (the TTL deletes it lazily,
+ * and it answers the same once deleted). Replay numbers count every delivery row still stored,
+ * expired ones too, since a new delivery's row must not land on an existing one. A replay to the
+ * item's URL goes where a retry would: the URL the item has now (its execution's attempts read it).
  */
 export async function replayEvent(deps: Deps, t: Tenant, eventId: string, endpointId?: string) {
   const { event, deliveries: existing } = await eventWithDeliveries(deps, eventId);
   if (!event || isExpired(event, deps.clock.now()) || event.applicationId !== t.applicationId || event.environment !== t.environment) fail('event_not_found');
-  const endpoints = (await listEndpoints(deps, t.applicationId, t.environment)).filter((e) => !endpointId || e.endpointId === endpointId);
-  if (endpointId && endpoints.length === 0) fail('webhook_endpoint_not_found');
+  const destinations = destinationsOf(event, await listEndpoints(deps, t.applicationId, t.environment)).filter((d) => !endpointId || d.id === endpointId);
+  if (endpointId && destinations.length === 0) fail('webhook_endpoint_not_found');
   const ids: string[] = [];
-  for (const endpoint of endpoints) {
+  for (const destination of destinations) {
     // An event Plaid has no webhook for is not replayed to a Plaid-shaped endpoint, as it was never sent there.
-    const body = bodyFor(event, endpoint.format);
+    const body = bodyFor(event, destination.format);
     if (body === null) continue;
-    const replay = Math.max(-1, ...existing.filter((d) => d.endpointId === endpoint.endpointId).map((d) => d.replay)) + 1;
-    if (await createDelivery(deps, event, endpoint, replay)) {
-      const ref = deliveryRef(event, endpoint.endpointId, replay);
+    const replay = Math.max(-1, ...existing.filter((d) => d.endpointId === destination.id).map((d) => d.replay)) + 1;
+    if (await createDelivery(deps, event, destination, replay)) {
+      const ref = deliveryRef(event, destination.id, replay);
       await deps.ports.deliveries.start({ ...ref, body, attempts_made: 0 });
       ids.push(ref.delivery_id);
     }
@@ -489,23 +572,26 @@ export async function deliverAttempt(deps: Deps, input: DeliveryAttemptInput): P
   const ids = parseDeliveryId(input.delivery_id);
   if (!ids) return { delivered: true, status: 0, error: 'unknown_delivery' };
   const tenant = { applicationId: input.application_id, environment: input.environment };
-  const { delivery, endpoint, secret } = await attemptState(deps, { ...ids, endpointId: input.endpoint_id, ...tenant });
+  const { delivery, destination, secret } = await attemptState(deps, { ...ids, endpointId: input.endpoint_id, ...tenant });
   if (!delivery) return { delivered: true, status: 0, error: 'unknown_delivery' };
   if (delivery.status !== 'pending') return { delivered: delivery.status === 'delivered', status: 0, error: `already_${delivery.status}` };
-  if (!endpoint) {
+  if (!destination) {
+    // The endpoint was deleted, or the item removed or its webhook URL cleared: nobody to deliver to.
     await finishDelivery(deps, ids, 'cancelled');
-    return { delivered: true, status: 0, error: 'endpoint_deleted' };
+    return { delivered: true, status: 0, error: isItemDestination(input.endpoint_id) ? 'item_webhook_removed' : 'endpoint_deleted' };
   }
   // Executions started before bodies were carried read the event (they predate Plaid-shaped endpoints).
-  const body = input.body ?? (await bodyOfEvent(deps, input.event_id, endpoint.format));
+  const body = input.body ?? (await bodyOfEvent(deps, input.event_id, destination.format));
   if (body === undefined) return { delivered: true, status: 0, error: 'unknown_delivery' };
   const secrets = () => signingSecretsOf(deps, tenant, secret);
   const outcome = await attemptDelivery(
     deps,
-    { tenant, url: endpoint.url, eventId: input.event_id, body, signature: signerOf(deps, tenant, endpoint.format, body, secrets) },
+    { tenant, url: destination.url, eventId: input.event_id, body, signature: signerOf(deps, tenant, destination.format, body, secrets) },
     input.attempt,
   );
-  await recordAttempt(deps, ids, outcome.attempt, outcome.delivered ? 'delivered' : 'pending');
+  // An item's webhook URL may have changed since the delivery began: its retries follow the item.
+  const movedTo = destination.url !== delivery.url ? destination.url : undefined;
+  await recordAttempt(deps, ids, outcome.attempt, outcome.delivered ? 'delivered' : 'pending', movedTo);
   return { delivered: outcome.delivered, status: outcome.status, ...(outcome.attempt.error ? { error: outcome.attempt.error } : {}) };
 }
 

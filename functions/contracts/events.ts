@@ -65,6 +65,16 @@ export const EVENT_CATALOGUE = /* @__PURE__ */ (() =>
       data: z.object({ item_id: ItemId }),
       sample: ({ itemId }) => ({ item_id: itemId }),
     }),
+    'item.webhook_updated': defineEvent({
+      summary: "An item's webhook URL was set, changed or cleared",
+      description:
+        "`/v1/item/webhook/update` changed the item's own webhook URL. Delivered to the environment's endpoints and to the new URL (none when it was cleared), so the new receiver learns at once that it is wired up; events about the item go to the new URL from now on.",
+      data: z.object({
+        item_id: ItemId,
+        new_webhook_url: z.string().nullable().meta({ description: "The item's webhook URL from now on; null when it was cleared." }),
+      }),
+      sample: ({ itemId }) => ({ item_id: itemId, new_webhook_url: 'https://hooks.example.com/fincore' }),
+    }),
     'usage.limit_approaching': defineEvent({
       summary: 'A monthly plan quota is about to be exhausted',
       description: 'Fires once per month per quota when its use reaches 80 %, and again at 95 %.',

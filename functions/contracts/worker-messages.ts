@@ -18,12 +18,13 @@ export type EventMessage = z.infer<typeof EventMessage>;
  */
 export const WEBHOOK_ATTEMPT_TIMEOUT_MS = 9_000;
 
-/** Which delivery: one event to one endpoint. */
+/** Which delivery: one event to one destination (an endpoint, or an item's own webhook URL). */
 export const DeliveryRef = /* @__PURE__ */ (() =>
   z.object({
     /** `<event_id>:<endpoint_id>:<replay>`; also the execution name, so a duplicate start is refused. */
     delivery_id: z.string().min(1),
     event_id: z.string().min(1),
+    /** The endpoint's id (`whep_...`), or the item's (`item_...`) for a delivery to its own webhook URL. */
     endpoint_id: z.string().min(1),
     application_id: z.string().min(1),
     environment: KeyEnvironment,

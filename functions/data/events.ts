@@ -10,7 +10,7 @@ import { randomToken } from '../core/api-keys';
 import { logger } from '../platform/observability';
 import type { Deps } from '../platform/runtime';
 import type { Environment } from '../contracts/schemas';
-import { markPublished, putEvent, type NewEventRecord } from './webhooks-repo';
+import { markPublished, putEvent, type ItemWebhook, type NewEventRecord, type WebhookFormat } from './webhooks-repo';
 
 /** Whose event it is: an event goes to the endpoints of one application and environment. */
 export interface EventTenant {
@@ -18,11 +18,30 @@ export interface EventTenant {
   environment: Environment;
 }
 
+/** An item as emitters hold it (an ItemRecord): an event about it goes to its own webhook URL too. */
+export interface EventItem extends EventTenant {
+  itemId: string;
+  webhook: string | null;
+  /** Null: a URL stored before items had their own (an endpoint receives the item's events). */
+  webhookFormat: WebhookFormat | null;
+}
+
+/**
+ * The item's own webhook URL, recorded on the event when the event is about that item (its
+ * `item_id`): dispatch delivers there without reading the item.
+ */
+function itemWebhookOf(t: EventTenant | EventItem, data: object): ItemWebhook | null {
+  if (!('itemId' in t) || typeof t.webhook !== 'string' || !t.webhookFormat || (data as { item_id?: unknown }).item_id !== t.itemId) return null;
+  return { itemId: t.itemId, url: t.webhook, format: t.webhookFormat };
+}
+
 /**
  * The event row, not yet written (callers that commit it with their change use `eventPut`). Where
- * responses are validated (tests), the payload is checked against the event catalogue too.
+ * responses are validated (tests), the payload is checked against the event catalogue too. Given
+ * the item the event is about (rather than only its tenant), the event also goes to the item's own
+ * webhook URL, as the item has it now.
  */
-export function newEvent<T extends EventType>(deps: Deps, t: EventTenant, type: T, data: EventData<T>): NewEventRecord {
+export function newEvent<T extends EventType>(deps: Deps, t: EventTenant | EventItem, type: T, data: EventData<T>): NewEventRecord {
   if (deps.config.validateResponses) assertEventData(type, data);
   return {
     eventId: `evt_${randomToken(24)}`,
@@ -31,6 +50,7 @@ export function newEvent<T extends EventType>(deps: Deps, t: EventTenant, type: 
     applicationId: t.applicationId,
     environment: t.environment,
     data,
+    itemWebhook: itemWebhookOf(t, data),
   };
 }
 
@@ -50,7 +70,7 @@ export async function publishEvent(deps: Deps, eventId: string): Promise<boolean
 }
 
 /** Records an event in the outbox and publishes it. */
-export async function emitEvent<T extends EventType>(deps: Deps, t: EventTenant, type: T, data: EventData<T>): Promise<string> {
+export async function emitEvent<T extends EventType>(deps: Deps, t: EventTenant | EventItem, type: T, data: EventData<T>): Promise<string> {
   const event = newEvent(deps, t, type, data);
   await putEvent(deps, event);
   await publishEvent(deps, event.eventId);

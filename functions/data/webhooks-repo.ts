@@ -36,6 +36,35 @@ export interface WebhookEndpoint {
   format: WebhookFormat;
 }
 
+/**
+ * An item's own webhook URL (the `webhook` of its link token, or /item/webhook/update), as the event
+ * about the item recorded it when it was written: dispatch reads it with the event, so delivering
+ * to it costs no read of the item. `format` is what the API that set it sends (our events, or
+ * Plaid's bodies when the Plaid-compatible API set it).
+ */
+export interface ItemWebhook {
+  itemId: string;
+  url: string;
+  format: WebhookFormat;
+}
+
+/**
+ * Where a delivery goes: a registered endpoint (id `whep_...`), or an item's own webhook URL (id: the
+ * item's, `item_...`). The id is the delivery's `endpoint_id` and part of its key.
+ */
+export interface WebhookDestination {
+  id: string;
+  url: string;
+  format: WebhookFormat;
+}
+
+export const destinationOfEndpoint = (e: WebhookEndpoint): WebhookDestination => ({ id: e.endpointId, url: e.url, format: e.format });
+export const destinationOfItem = (w: ItemWebhook): WebhookDestination => ({ id: w.itemId, url: w.url, format: w.format });
+/** Whether a destination id is an item's (its own webhook URL) rather than a registered endpoint's. */
+export const isItemDestination = (destinationId: string): boolean => destinationId.startsWith('item_');
+
+const formatOf = (value: unknown): WebhookFormat => (value === 'plaid' ? 'plaid' : 'fincore');
+
 const endpointFromRow = (r: Row): WebhookEndpoint => ({
   endpointId: r.endpoint_id,
   applicationId: r.application_id,
@@ -267,6 +296,66 @@ export async function rotateSecretRecord(
   );
 }
 
+// ---------- item webhook URLs ----------
+
+/**
+ * Sets (or, with null, clears) an item's own webhook URL and, in the same transaction, writes the
+ * event that announces it into the outbox: either both happen or neither. False when the item is
+ * not the tenant's (or no longer exists).
+ */
+export async function setItemWebhook(
+  deps: Deps,
+  item: { itemId: string; applicationId: string; environment: Environment },
+  webhook: { url: string; format: WebhookFormat } | null,
+  announcement: NewEventRecord,
+): Promise<boolean> {
+  const table = deps.config.tableName;
+  try {
+    await deps.ddb.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: table,
+              Key: keys.item(item.itemId),
+              // An item's URL always has its format; a cleared one has none (items-repo ItemRecord.webhookFormat).
+              UpdateExpression: webhook ? 'SET webhook = :url, webhook_format = :format' : 'SET webhook = :url REMOVE webhook_format',
+              ConditionExpression: 'attribute_exists(pk) AND application_id = :app AND environment = :env',
+              ExpressionAttributeValues: {
+                ':url': webhook?.url ?? null,
+                ':app': item.applicationId,
+                ':env': item.environment,
+                ...(webhook ? { ':format': webhook.format } : {}),
+              },
+            },
+          },
+          { Put: eventPut(deps, announcement) },
+        ],
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof TransactionCanceledException && (err.CancellationReasons ?? [])[0]?.Code === 'ConditionalCheckFailed') return false;
+    throw err;
+  }
+}
+
+/**
+ * Marks the webhook of an open Link session as Plaid-shaped (the Plaid-compatible API's
+ * /link/token/create): the item the session connects gets Plaid's bodies at that URL.
+ */
+export async function markLinkSessionWebhookPlaid(deps: Deps, linkTokenHash: string): Promise<void> {
+  await deps.ddb.send(
+    new UpdateCommand({
+      TableName: deps.config.tableName,
+      Key: keys.linkToken(linkTokenHash),
+      UpdateExpression: 'SET webhook_format = :plaid',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':plaid': 'plaid' },
+    }),
+  );
+}
+
 // ---------- retention ----------
 
 const RETENTION_SECONDS = EVENT_RETENTION_DAYS * 86_400;
@@ -292,6 +381,8 @@ export interface EventRecord {
   applicationId: string;
   environment: Environment;
   data: Record<string, unknown>;
+  /** The item's own webhook URL when the event is about an item that had one as it was written. */
+  itemWebhook?: ItemWebhook | null;
   published: boolean;
   /** Unix seconds; null while the event is in the outbox (it never expires there). */
   expiresAt: number | null;
@@ -299,6 +390,12 @@ export interface EventRecord {
 
 /** An event about to be written: into the outbox, so not published and without an expiry yet. */
 export type NewEventRecord = Omit<EventRecord, 'published' | 'expiresAt'>;
+
+function itemWebhookFromRow(value: unknown): ItemWebhook | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const w = value as Row;
+  return typeof w.item_id === 'string' && typeof w.url === 'string' ? { itemId: w.item_id, url: w.url, format: formatOf(w.format) } : null;
+}
 
 function eventFromRow(r: Row): EventRecord {
   const published = r.published === true;
@@ -309,6 +406,7 @@ function eventFromRow(r: Row): EventRecord {
     applicationId: r.application_id,
     environment: r.environment,
     data: r.data,
+    itemWebhook: itemWebhookFromRow(r.item_webhook),
     published,
     // Events published before retention existed have no expires_at: they expire by the same rule.
     expiresAt: typeof r.expires_at === 'number' ? r.expires_at : published && typeof r.created === 'number' ? retentionEndOf(r.created) : null,
@@ -332,6 +430,7 @@ export function eventPut(deps: Deps, e: NewEventRecord) {
       application_id: e.applicationId,
       environment: e.environment,
       data: e.data,
+      ...(e.itemWebhook ? { item_webhook: { item_id: e.itemWebhook.itemId, url: e.itemWebhook.url, format: e.itemWebhook.format } } : {}),
       published: false,
     },
     ConditionExpression: 'attribute_not_exists(pk)',
@@ -405,7 +504,9 @@ export interface DeliveryRecord {
   deliveryId: string;
   eventId: string;
   eventType: string;
+  /** The destination's id: an endpoint's, or the item's for a delivery to its own webhook URL. */
   endpointId: string;
+  destination: 'endpoint' | 'item';
   url: string;
   applicationId: string;
   environment: Environment;
@@ -425,6 +526,7 @@ const deliveryFromRow = (r: Row): DeliveryRecord => ({
   eventId: r.event_id,
   eventType: r.event_type,
   endpointId: r.endpoint_id,
+  destination: isItemDestination(r.endpoint_id) ? 'item' : 'endpoint',
   url: r.url,
   applicationId: r.application_id,
   environment: r.environment,
@@ -442,7 +544,7 @@ export function deliveryIdOf(eventId: string, endpointId: string, replay: number
 }
 
 export function parseDeliveryId(deliveryId: string): { eventId: string; endpointId: string; replay: number } | null {
-  const m = /^(evt_[A-Za-z0-9]+):(whep_[A-Za-z0-9]+):(\d+)$/.exec(deliveryId);
+  const m = /^(evt_[A-Za-z0-9]+):((?:whep|item)_[A-Za-z0-9]+):(\d+)$/.exec(deliveryId);
   return m ? { eventId: m[1], endpointId: m[2], replay: Number(m[3]) } : null;
 }
 
@@ -456,18 +558,18 @@ export interface FirstAttempt {
  * Creates the delivery row once; null when it exists (another dispatch of the same event). A replay
  * creates it pending with no attempt; dispatch, with its first attempt and that attempt's outcome.
  */
-export async function createDelivery(deps: Deps, event: EventRecord, endpoint: WebhookEndpoint, replay: number, first?: FirstAttempt): Promise<DeliveryRecord | null> {
+export async function createDelivery(deps: Deps, event: EventRecord, destination: Pick<WebhookDestination, 'id' | 'url'>, replay: number, first?: FirstAttempt): Promise<DeliveryRecord | null> {
   const now = deps.clock.now();
   const createdAt = new Date(now).toISOString();
-  const deliveryId = deliveryIdOf(event.eventId, endpoint.endpointId, replay);
+  const deliveryId = deliveryIdOf(event.eventId, destination.id, replay);
   const row = {
-    ...keys.delivery(event.eventId, endpoint.endpointId, replay),
+    ...keys.delivery(event.eventId, destination.id, replay),
     ...keys.deliveryByApplication(event.applicationId, event.environment, createdAt, deliveryId),
     delivery_id: deliveryId,
     event_id: event.eventId,
     event_type: event.type,
-    endpoint_id: endpoint.endpointId,
-    url: endpoint.url,
+    endpoint_id: destination.id,
+    url: destination.url,
     application_id: event.applicationId,
     environment: event.environment,
     replay,
@@ -546,17 +648,29 @@ export async function webhookTargets(deps: Deps, applicationId: string, environm
 const BATCH_GET_TRIES = 5;
 
 /**
+ * An item's webhook URL as its row holds it now, as a destination; undefined when it was cleared, is
+ * a URL stored before items had their own (no format: an endpoint receives those), or the row is not
+ * the tenant's (which unique item ids rule out, but which is checked all the same).
+ */
+function itemDestinationFromRow(r: Row, tenant: { applicationId: string; environment: Environment }): WebhookDestination | undefined {
+  if (r.application_id !== tenant.applicationId || r.environment !== tenant.environment || typeof r.webhook !== 'string' || (r.webhook_format !== 'fincore' && r.webhook_format !== 'plaid')) return undefined;
+  return { id: r.item_id, url: r.webhook, format: formatOf(r.webhook_format) };
+}
+
+/**
  * What a retry attempt needs, in one BatchGetItem (strongly consistent): the delivery (is it still
- * pending?), its endpoint (still registered? its URL) and the environment's secret record. Keys
- * DynamoDB leaves unprocessed (throttling) are asked for again.
+ * pending?), its destination (an endpoint: still registered? its URL; an item's own webhook URL: the
+ * item row, for the URL it has now) and the environment's secret record. Keys DynamoDB leaves
+ * unprocessed (throttling) are asked for again.
  */
 export async function attemptState(
   deps: Deps,
   d: Pick<DeliveryRecord, 'eventId' | 'endpointId' | 'replay' | 'applicationId' | 'environment'>,
-): Promise<{ delivery: DeliveryRecord | undefined; endpoint: WebhookEndpoint | undefined; secret: SecretRecord | undefined }> {
+): Promise<{ delivery: DeliveryRecord | undefined; destination: WebhookDestination | undefined; secret: SecretRecord | undefined }> {
+  const toItem = isItemDestination(d.endpointId);
   const wanted = {
     delivery: keys.delivery(d.eventId, d.endpointId, d.replay),
-    endpoint: keys.webhookEndpoint(d.applicationId, d.environment, d.endpointId),
+    destination: toItem ? keys.item(d.endpointId) : keys.webhookEndpoint(d.applicationId, d.environment, d.endpointId),
     secret: keys.webhookSecret(d.applicationId, d.environment),
   };
   const table = deps.config.tableName;
@@ -570,26 +684,42 @@ export async function attemptState(
     pending = res.UnprocessedKeys?.[table]?.Keys ?? [];
   }
   const find = (key: { pk: string; sk: string }) => rows.find((r) => r.pk === key.pk && r.sk === key.sk);
-  const [delivery, endpoint, secret] = [find(wanted.delivery), find(wanted.endpoint), find(wanted.secret)];
+  const [delivery, destination, secret] = [find(wanted.delivery), find(wanted.destination), find(wanted.secret)];
   return {
     delivery: delivery && deliveryFromRow(delivery),
-    endpoint: endpoint && endpointFromRow(endpoint),
+    destination: destination && (toItem ? itemDestinationFromRow(destination, d) : destinationOfEndpoint(endpointFromRow(destination))),
     secret: secret && secretFromRow(secret),
   };
 }
 
-/** Appends one attempt; the status moves on only from `pending` (an attempt after the end is ignored). */
-export async function recordAttempt(deps: Deps, d: Pick<DeliveryRecord, 'eventId' | 'endpointId' | 'replay'>, attempt: DeliveryAttempt, status: DeliveryStatus): Promise<void> {
+/**
+ * Appends one attempt; the status moves on only from `pending` (an attempt after the end is ignored).
+ * `url`, when given, is where this attempt went now (an item's webhook URL changed since the delivery
+ * was created): the row then names the URL its latest attempt was sent to.
+ */
+export async function recordAttempt(
+  deps: Deps,
+  d: Pick<DeliveryRecord, 'eventId' | 'endpointId' | 'replay'>,
+  attempt: DeliveryAttempt,
+  status: DeliveryStatus,
+  url?: string,
+): Promise<void> {
   // Only a pending delivery moves on; a late write after the end changes nothing.
   await writeIf(() =>
     deps.ddb.send(
       new UpdateCommand({
         TableName: deps.config.tableName,
         Key: keys.delivery(d.eventId, d.endpointId, d.replay),
-        UpdateExpression: `SET attempts = list_append(attempts, :a), #status = :s${status === 'pending' ? '' : ', finished_at = :at'}`,
+        UpdateExpression: `SET attempts = list_append(attempts, :a), #status = :s${status === 'pending' ? '' : ', finished_at = :at'}${url === undefined ? '' : ', #url = :url'}`,
         ConditionExpression: '#status = :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':a': [attempt], ':s': status, ':pending': 'pending', ...(status === 'pending' ? {} : { ':at': attempt.at }) },
+        ExpressionAttributeNames: { '#status': 'status', ...(url === undefined ? {} : { '#url': 'url' }) },
+        ExpressionAttributeValues: {
+          ':a': [attempt],
+          ':s': status,
+          ':pending': 'pending',
+          ...(status === 'pending' ? {} : { ':at': attempt.at }),
+          ...(url === undefined ? {} : { ':url': url }),
+        },
       }),
     ),
   );
@@ -612,7 +742,7 @@ export async function finishDelivery(deps: Deps, d: Pick<DeliveryRecord, 'eventI
 }
 
 // A deliveries page cursor is the position (GSI sort key) of the last delivery of the page before.
-const DELIVERY_POSITION = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)#(evt_[A-Za-z0-9]+:whep_[A-Za-z0-9]+:\d+)$/;
+const DELIVERY_POSITION = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)#(evt_[A-Za-z0-9]+:(?:whep|item)_[A-Za-z0-9]+:\d+)$/;
 
 /** Whether `cursor` is a position `listDeliveries` could have returned as `next`. */
 export function isDeliveryCursor(cursor: string): boolean {

@@ -31,10 +31,11 @@ describe('plaid.call', () => {
     }
   });
 
-  it('is allowed nothing beyond them but its own rows under APP# (Plaid-shaped endpoints, Plaid webhook keys)', () => {
+  it('is allowed nothing beyond them but its own rows under APP# (Plaid-shaped endpoints, Plaid webhook keys) and the Link session it marks Plaid-shaped', () => {
     const union = new Set(PLAID_SURFACE_ROUTES.flatMap((id) => [...allowed(routeById(id))]));
     const beyond = [...allowed(plaidCall)].filter((grant) => !union.has(grant));
-    for (const grant of beyond) expect(grant).toMatch(/^table dynamodb:(GetItem|PutItem|UpdateItem|Query) APP#\*$/);
+    // /link/token/create marks the session the route just put: the item it connects gets Plaid's bodies at its webhook URL.
+    for (const grant of beyond) expect(grant).toMatch(/^table dynamodb:((GetItem|PutItem|UpdateItem|Query) APP#\*|UpdateItem LINK#\*)$/);
     // The Plaid webhook keys: read, and the first one put (with its current copy) in one transaction.
     expect([...allowed(plaidCall)]).toEqual(expect.arrayContaining(['table dynamodb:GetItem APP#*', 'table dynamodb:PutItem APP#*']));
   });

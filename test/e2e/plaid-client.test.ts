@@ -8,11 +8,13 @@
 // `request_body_sha256`), with node:crypto only. Then item/get, transactions/get paging, the
 // institutions, Plaid's errors for a bad secret and a bad access token, reset_login and the
 // ITEM_LOGIN_REQUIRED that follows (with its ITEM ERROR webhook), and item/remove. Every request is
-// one API unit and one request-log entry of the route plaid.call.
+// one API unit and one request-log entry of the route plaid.call. Per-item webhook URLs: Link's
+// `webhook` and itemWebhookUpdate make a URL the item's own (Plaid's bodies, verified the same way,
+// WEBHOOK_UPDATE_ACKNOWLEDGED at the new URL), registering no endpoint.
 import { createHash, createPublicKey, timingSafeEqual, verify } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Configuration, CountryCode, PlaidApi, Products, type Transaction, type TransactionsSyncResponse } from 'plaid';
+import { Configuration, CountryCode, PlaidApi, Products, SandboxItemFireWebhookRequestWebhookCodeEnum, type Transaction, type TransactionsSyncResponse } from 'plaid';
 import { monthlyUsage } from '../../functions/data/api-keys-repo';
 import { requestEntryById } from '../../functions/data/request-log-repo';
 import { startTestStack, type TestStack } from '../support/stack';
@@ -23,6 +25,8 @@ let testKey: TestStack['keys'][number];
 // ---------- a webhook receiver that keeps each delivery's raw bytes ----------
 
 interface Delivery {
+  /** The request's path: which URL (the endpoint, or an item's own) it was sent to. */
+  path: string;
   headers: IncomingHttpHeaders;
   /** The body exactly as received: what Plaid's guide says to hash. */
   raw: Buffer;
@@ -40,7 +44,7 @@ function startReceiver(): Promise<Server> {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const raw = Buffer.concat(chunks);
-      const delivery: Delivery = { headers: req.headers, raw, json: JSON.parse(raw.toString('utf8')) as Delivery['json'] };
+      const delivery: Delivery = { path: req.url ?? '/', headers: req.headers, raw, json: JSON.parse(raw.toString('utf8')) as Delivery['json'] };
       deliveries.push(delivery);
       for (const waiter of waiting.filter((w) => w.match(delivery))) {
         waiting.splice(waiting.indexOf(waiter), 1);
@@ -233,6 +237,53 @@ describe("Plaid's Node client, changed only in its base URL and keys", () => {
     const gone = await plaidErrorOf(client.itemGet({ access_token: accessToken }));
     expect(gone).toMatchObject({ status: 400, data: { error_type: 'INVALID_INPUT', error_code: 'INVALID_ACCESS_TOKEN' } });
   }, 180_000);
+
+  it("keeps Link's webhook and itemWebhookUpdate's URL as the item's own: Plaid's bodies there, WEBHOOK_UPDATE_ACKNOWLEDGED at the new URL, no endpoint", async () => {
+    const client = plaidClient(testKey.applicationId, testKey.key);
+    const endpoints = async () => (await stack.call('/v1/webhooks/endpoints/list', { key: testKey.key, body: {} })).json.endpoints;
+    const endpointsBefore = await endpoints();
+    const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    const itemHook = `${base}/plaid-item`;
+
+    const { data: link } = await client.linkTokenCreate({
+      client_name: 'Item hooks',
+      language: 'en',
+      country_codes: [CountryCode.Us],
+      products: [Products.Transactions],
+      user: { client_user_id: 'item-hooks' },
+      webhook: itemHook,
+    });
+    // The user goes through hosted Link (its API, as the page calls it).
+    const connected = await stack.call('/link/api/connect', {
+      key: null,
+      body: { link_token: link.link_token, institution_id: 'ins_sandbox_first_bank', username: 'user_good_itemhooks', password: 'pass_good' },
+    });
+    const { data: exchanged } = await client.itemPublicTokenExchange({ public_token: connected.json.public_token });
+    const itemId = exchanged.item_id;
+    await stack.historyLoaded(itemId);
+    const complete = await delivered((d) => d.path === '/plaid-item' && webhookOf(itemId, 'TRANSACTIONS', 'SYNC_UPDATES_AVAILABLE')(d) && d.json.historical_update_complete === true);
+    await verifyAsPlaidDocumentsIt(client, complete);
+    expect(await endpoints()).toEqual(endpointsBefore);
+    expect((await client.itemGet({ access_token: exchanged.access_token })).data.item.webhook).toBe(itemHook);
+
+    const movedHook = `${base}/plaid-item-moved`;
+    const { data: updated } = await client.itemWebhookUpdate({ access_token: exchanged.access_token, webhook: movedHook });
+    expect(updated).toMatchObject({ item: { item_id: itemId, webhook: movedHook }, request_id: expect.any(String) });
+    const ack = await delivered((d) => d.path === '/plaid-item-moved' && webhookOf(itemId, 'ITEM', 'WEBHOOK_UPDATE_ACKNOWLEDGED')(d));
+    expect(ack.json).toEqual({ webhook_type: 'ITEM', webhook_code: 'WEBHOOK_UPDATE_ACKNOWLEDGED', item_id: itemId, new_webhook_url: movedHook, error: null, environment: 'sandbox' });
+    await verifyAsPlaidDocumentsIt(client, ack);
+    const before = deliveries.length;
+    await client.sandboxItemFireWebhook({ access_token: exchanged.access_token, webhook_code: SandboxItemFireWebhookRequestWebhookCodeEnum.LoginRepaired });
+    await delivered((d) => d.path === '/plaid-item-moved' && webhookOf(itemId, 'ITEM', 'LOGIN_REPAIRED')(d), before);
+    await stack.background.idle();
+    expect(deliveries.slice(before).filter((d) => d.path === '/plaid-item')).toEqual([]);
+    expect((await client.itemGet({ access_token: exchanged.access_token })).data.item.webhook).toBe(movedHook);
+
+    const refused = await plaidErrorOf(client.itemWebhookUpdate({ access_token: exchanged.access_token, webhook: 'https://10.0.0.1/hook' }));
+    expect(refused).toMatchObject({ status: 400, data: { error_type: 'INVALID_REQUEST' } });
+    const foreign = await plaidErrorOf(client.itemWebhookUpdate({ access_token: 'fc_at_' + 'c'.repeat(40), webhook: movedHook }));
+    expect(foreign).toMatchObject({ status: 400, data: { error_code: 'INVALID_ACCESS_TOKEN' } });
+  }, 120_000);
 
   it('finds institutions by name and by id', async () => {
     const client = plaidClient(testKey.applicationId, testKey.key);

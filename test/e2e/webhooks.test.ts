@@ -90,12 +90,14 @@ describe('endpoints and secrets', () => {
     expect(creds.json.error.code).toBe('invalid_webhook_url');
   });
 
-  it('register the webhook field of link token creation', async () => {
+  it('keep the webhook field of link token creation for the item (no endpoint), and delete endpoints by id', async () => {
     const other = receiver.url('/from-link');
-    await post('/v1/link/token/create', { user: { client_user_id: 'u' }, products: ['transactions'], webhook: other });
-    const list = await post('/v1/webhooks/endpoints/list', {});
-    const found = list.json.endpoints.find((e: { url: string }) => e.url === other);
-    expect(found).toBeDefined();
+    const token = await post('/v1/link/token/create', { user: { client_user_id: 'u' }, products: ['transactions'], webhook: other });
+    // The environment's secret exists already (beforeAll): not shown again.
+    expect(token.json.webhook_secret).toBeNull();
+    const before = await post('/v1/webhooks/endpoints/list', {});
+    expect(before.json.endpoints.find((e: { url: string }) => e.url === other)).toBeUndefined();
+    const found = (await post('/v1/webhooks/endpoints/create', { url: other })).json.endpoint;
     expect((await post('/v1/webhooks/endpoints/delete', { endpoint_id: found.endpoint_id })).json).toEqual({ deleted: true });
     const missing = await post('/v1/webhooks/endpoints/delete', { endpoint_id: found.endpoint_id });
     expect([missing.status, missing.json.error.code]).toEqual([404, 'webhook_endpoint_not_found']);

@@ -12,7 +12,7 @@ import {
 import { ApiError } from '../../functions/contracts/errors';
 import type { DeliveryExecutionInput } from '../../functions/contracts/worker-messages';
 import type { ApplicationScope } from '../../functions/data/request-log-repo';
-import { createDelivery, finishDelivery, listEndpoints, putEvent, recordAttempt, type DeliveryStatus, type EventRecord, type WebhookEndpoint } from '../../functions/data/webhooks-repo';
+import { createDelivery, destinationOfEndpoint, finishDelivery, listEndpoints, putEvent, recordAttempt, type DeliveryStatus, type EventRecord, type WebhookEndpoint } from '../../functions/data/webhooks-repo';
 import { NO_PORTS, type Deps } from '../../functions/platform/runtime';
 import { embeddedDeps, type ManualClock } from '../support/embedded';
 
@@ -58,7 +58,7 @@ async function event(deps: Deps, eventId: string, scope: ApplicationScope = SCOP
 /** A delivery with its attempts so far and where it ended. */
 async function delivery(deps: Deps & { clock: ManualClock }, e: EventRecord, endpoint: WebhookEndpoint, outcome: DeliveryStatus, attempts: number) {
   deps.clock.advance(1000);
-  await createDelivery(deps, e, endpoint, 0);
+  await createDelivery(deps, e, destinationOfEndpoint(endpoint), 0);
   const ref = { eventId: e.eventId, endpointId: endpoint.endpointId, replay: 0 };
   for (let n = 1; n <= attempts; n += 1) {
     const last = n === attempts;

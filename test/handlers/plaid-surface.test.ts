@@ -56,7 +56,7 @@ function startFront(): Promise<Server> {
           rendered = await servePlaidRequest({ deps: stack.deps, auth, requestId, baseUrl: frontUrl, event, body, path: url.slice(BASE_PATH.length) });
         } catch (err) {
           if (!(err instanceof ApiError)) throw err;
-          rendered = plaidErrorResponse(err, requestId);
+          rendered = plaidErrorResponse(err, requestId, frontUrl);
         }
         res.writeHead(rendered.statusCode, rendered.headers).end(rendered.body);
       })().catch((err: unknown) => res.writeHead(599).end(String(err)));

@@ -6,10 +6,24 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { deliverAttempt, dispatchEvent, eventBody, OPENED_SECRET_TTL_MS, registerEndpoint, removeEndpoint, replayEvent, rotateSecret } from '../../functions/app/webhooks';
+import {
+  deliverAttempt,
+  dispatchEvent,
+  eventBody,
+  OPENED_SECRET_TTL_MS,
+  prepareItemWebhook,
+  registerEndpoint,
+  removeEndpoint,
+  replayEvent,
+  rotateSecret,
+  updateItemWebhook,
+} from '../../functions/app/webhooks';
 import type { DeliveryExecutionInput } from '../../functions/contracts/worker-messages';
 import { verifyWebhook } from '../../functions/core/webhook-signature';
 import { emitEvent } from '../../functions/data/events';
+import { createItem, getItem, type ItemRecord } from '../../functions/data/items-repo';
+import { keys } from '../../functions/data/keys';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deliveriesOfEvent, getEvent } from '../../functions/data/webhooks-repo';
 import type { KeyProvider } from '../../functions/platform/crypto/envelope';
 import { createLocalKeyProvider } from '../../functions/platform/crypto/local-key-provider';
@@ -364,6 +378,94 @@ describe('a replay', () => {
       const [deliveryId] = await replayEvent(h.deps, t, eventId);
       expect(h.started).toEqual([expect.objectContaining({ delivery_id: deliveryId, body: eventBody((await getEvent(h.deps, eventId))!), attempts_made: 0 })]);
       expect(receiver.received).toHaveLength(1);
+    } finally {
+      h.close();
+    }
+  });
+});
+
+describe("an item's own webhook URL", () => {
+  /** An item of a new tenant whose own webhook URL is at the receiver (no endpoint), and the secret that made. */
+  async function itemWithWebhook(h: Harness, path: string): Promise<{ item: ItemRecord; secret: string }> {
+    const t = newTenant();
+    const url = receiver.url(path);
+    const { webhookSecret } = await prepareItemWebhook(h.deps, t, url);
+    const item = await createItem(h.deps, {
+      itemId: `item_${randomUUID().replace(/-/g, '')}`,
+      ...t,
+      institutionId: 'ins_sandbox_first_bank',
+      institutionName: 'Sandbox First Bank',
+      connector: 'sandbox',
+      consentedProducts: ['transactions'],
+      connectionLogin: 'user_good',
+      clientUserId: 'u',
+      webhook: url,
+    });
+    return { item, secret: webhookSecret! };
+  }
+  const emitFor = (h: Harness, item: ItemRecord) => emitEvent(h.deps, item, 'item.login_repaired', { item_id: item.itemId });
+
+  it('costs what an endpoint does: 4 DynamoDB calls at the first attempt (its URL travels on the event row), one more delivery put beside an endpoint', async () => {
+    const h = await harness();
+    try {
+      const { item, secret } = await itemWithWebhook(h, '/item-own');
+      const emitted = await callsOf(h.deps, () => emitFor(h, item));
+      expect(emitted.calls).toBe(2);
+      const dispatched = await callsOf(h.deps, () => dispatchEvent(h.deps, emitted.result));
+      expect(emitted.calls - 1 + dispatched.calls).toBe(4);
+      expect(h.started).toEqual([]);
+      expect(receiver.received.map((r) => [r.path, verifiedWith(h.deps, r, [secret]).ok])).toEqual([['/item-own', true]]);
+      expect((await deliveriesOfEvent(h.deps, emitted.result)).map((d) => [d.destination, d.endpointId, d.status])).toEqual([['item', item.itemId, 'delivered']]);
+
+      // Beside an endpoint of its environment: one delivery put more, nothing else.
+      await registerEndpoint(h.deps, item, receiver.url('/endpoint'));
+      receiver.received.length = 0;
+      const second = await emitFor(h, item);
+      const both = await callsOf(h.deps, () => dispatchEvent(h.deps, second));
+      expect(both.calls).toBe(4);
+      expect(receiver.received.map((r) => r.path).sort()).toEqual(['/endpoint', '/item-own']);
+    } finally {
+      h.close();
+    }
+  });
+
+  it('is not a destination for an item stored before items had URLs of their own (its link token registered an endpoint instead)', async () => {
+    const h = await harness();
+    try {
+      const { item } = await itemWithWebhook(h, '/legacy');
+      // As such a row was written: the URL without a format.
+      await h.deps.ddb.send(new UpdateCommand({ TableName: h.deps.config.tableName, Key: keys.item(item.itemId), UpdateExpression: 'REMOVE webhook_format' }));
+      const legacy = (await getItem(h.deps, item.itemId))!;
+      expect(legacy).toMatchObject({ webhook: receiver.url('/legacy'), webhookFormat: null });
+      expect(await dispatchEvent(h.deps, await emitFor(h, legacy))).toBe(0);
+      expect(receiver.received).toEqual([]);
+    } finally {
+      h.close();
+    }
+  });
+
+  it('is retried at the URL the item has now (2 calls, the row names it), and cancelled once the URL is cleared, without a POST', async () => {
+    const h = await harness();
+    try {
+      const { item, secret } = await itemWithWebhook(h, '/before');
+      receiver.script([503, 503], 200);
+      const eventId = await emitFor(h, item);
+      await dispatchEvent(h.deps, eventId);
+      const [execution] = h.started;
+      expect(execution).toMatchObject({ endpoint_id: item.itemId, attempts_made: 1 });
+
+      const moved = await updateItemWebhook(h.deps, item, receiver.url('/after'));
+      receiver.received.length = 0;
+      const retry = await callsOf(h.deps, () => deliverAttempt(h.deps, { ...execution, attempt: 2 }));
+      expect(retry.calls).toBe(2);
+      expect(receiver.received.map((r) => [r.path, r.headers['fc-delivery-attempt'], verifiedWith(h.deps, r, [secret]).ok])).toEqual([['/after', '2', true]]);
+      expect((await deliveriesOfEvent(h.deps, eventId))[0]).toMatchObject({ url: receiver.url('/after'), status: 'pending' });
+
+      await updateItemWebhook(h.deps, moved.item, null);
+      receiver.received.length = 0;
+      expect(await deliverAttempt(h.deps, { ...execution, attempt: 3 })).toEqual({ delivered: true, status: 0, error: 'item_webhook_removed' });
+      expect(receiver.received).toEqual([]);
+      expect((await deliveriesOfEvent(h.deps, eventId))[0].status).toBe('cancelled');
     } finally {
       h.close();
     }

@@ -26,7 +26,7 @@ function call(path: string, body: string, headers: Record<string, string> = {}) 
 }
 
 describe('the Plaid endpoints', () => {
-  it('serves the fourteen journey endpoints and the verification key', () => {
+  it('serves the fourteen journey endpoints, /item/webhook/update and the verification key', () => {
     expect(Object.keys(PLAID_ENDPOINTS).sort()).toEqual(
       [
         '/link/token/create',
@@ -34,6 +34,7 @@ describe('the Plaid endpoints', () => {
         '/item/public_token/exchange',
         '/item/get',
         '/item/remove',
+        '/item/webhook/update',
         '/accounts/get',
         '/accounts/balance/get',
         '/transactions/sync',
@@ -68,11 +69,11 @@ describe('the Plaid endpoints', () => {
       expect.objectContaining({ code: 'missing_api_key' }),
     );
     expect(() => plaidProtocolHooks.apiKeyOf({ headers, repeatedHeaders: new Set(['plaid-secret']), rawBody: '{}' })).toThrow(expect.objectContaining({ code: 'duplicate_header' }));
-    const limited = plaidProtocolHooks.errorResponse(new ApiError('rate_limit_exceeded', undefined, { 'Retry-After': '3' }), 'req_9');
+    const limited = plaidProtocolHooks.errorResponse(new ApiError('rate_limit_exceeded', undefined, { 'Retry-After': '3' }), 'req_9', 'https://api.example.test');
     expect(limited.statusCode).toBe(429);
     expect(limited.headers).toMatchObject({ 'Retry-After': '3', 'Content-Type': 'application/json' });
     expect(JSON.parse(limited.body)).toMatchObject({ error_type: 'RATE_LIMIT_EXCEEDED', error_code: 'RATE_LIMIT', request_id: 'req_9' });
-    const tooLarge = plaidProtocolHooks.errorResponse(new ApiError('request_too_large'), 'req_9');
+    const tooLarge = plaidProtocolHooks.errorResponse(new ApiError('request_too_large'), 'req_9', 'https://api.example.test');
     expect({ status: tooLarge.statusCode, code: (JSON.parse(tooLarge.body) as { error_code: string }).error_code }).toEqual({ status: 400, code: 'INVALID_BODY' });
   });
 
@@ -182,6 +183,7 @@ describe('accounts, items and institutions in Plaid\'s shape', () => {
         created_at: '2026-11-21T12:00:00.000Z',
         transactions_update_status: 'historical_update_complete',
         last_sync_error: null,
+        webhook: 'https://example.com/hook',
       },
       'https://example.com/hook',
     ) satisfies Wire<ItemWithConsentFields>;
@@ -210,6 +212,7 @@ describe('accounts, items and institutions in Plaid\'s shape', () => {
       country_codes: ['US'],
       url: 'https://www.chase.com',
       primary_color: '#117ACA',
+      logo: null,
       products: ['transactions' as const, 'investments' as const],
       oauth: true,
       sandbox: false,

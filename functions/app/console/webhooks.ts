@@ -89,6 +89,7 @@ function publicDelivery(d: DeliveryRecord) {
     delivery_id: d.deliveryId,
     event_id: d.eventId,
     event_type: d.eventType,
+    destination: d.destination,
     endpoint_id: d.endpointId,
     url: shownWebhookUrl(d.url),
     status: d.status,

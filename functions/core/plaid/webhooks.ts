@@ -7,18 +7,19 @@
 // | transactions.sync_updates_available    | TRANSACTIONS SYNC_UPDATES_AVAILABLE (initial/historical_update_complete) |
 // | item.error                             | ITEM ERROR (`error` as Plaid's error object)           |
 // | item.login_repaired                    | ITEM LOGIN_REPAIRED                                    |
+// | item.webhook_updated (to a new URL)    | ITEM WEBHOOK_UPDATE_ACKNOWLEDGED (`new_webhook_url`)   |
 // | usage.limit_approaching                | none: Plaid has no such webhook                        |
 //
 // Not sent: the legacy TRANSACTIONS INITIAL_UPDATE / HISTORICAL_UPDATE / DEFAULT_UPDATE (they carry
 // a count of new transactions that our event does not), TRANSACTIONS_REMOVED, and the ITEM webhooks
 // for events we do not have (PENDING_EXPIRATION, USER_PERMISSION_REVOKED, NEW_ACCOUNTS_AVAILABLE, ...).
-import type { ItemErrorWebhook, ItemLoginRepairedWebhook, SyncUpdatesAvailableWebhook } from 'plaid';
+import type { ItemErrorWebhook, ItemLoginRepairedWebhook, SyncUpdatesAvailableWebhook, WebhookUpdateAcknowledgedWebhook } from 'plaid';
 import type { EventData, EventType } from '../../contracts/events';
 import type { Environment } from '../../contracts/schemas';
 import { plaidItemError } from './errors';
 import { plaidEnvironmentOf, type Wire } from './wire';
 
-export type PlaidWebhookBody = Wire<SyncUpdatesAvailableWebhook> | Wire<ItemErrorWebhook> | Wire<ItemLoginRepairedWebhook>;
+export type PlaidWebhookBody = Wire<SyncUpdatesAvailableWebhook> | Wire<ItemErrorWebhook> | Wire<ItemLoginRepairedWebhook> | Wire<WebhookUpdateAcknowledgedWebhook>;
 
 /** The Plaid webhook codes /sandbox/item/fire_webhook can fire, and the event of ours each one is. */
 export const FIRE_WEBHOOK_EVENTS: Readonly<Record<string, { webhookType: 'TRANSACTIONS' | 'ITEM'; event: EventType }>> = {
@@ -47,6 +48,11 @@ export function plaidWebhookOf(event: AnyEvent, environment: Environment): Plaid
       return { webhook_type: 'ITEM', webhook_code: 'ERROR', item_id: event.data.item_id, error: plaidItemError(event.data.error), environment: plaidEnvironment };
     case 'item.login_repaired':
       return { webhook_type: 'ITEM', webhook_code: 'LOGIN_REPAIRED', item_id: event.data.item_id, environment: plaidEnvironment };
+    case 'item.webhook_updated':
+      // Plaid acknowledges a new URL only; a cleared one has nothing to send it to.
+      return event.data.new_webhook_url === null
+        ? null
+        : { webhook_type: 'ITEM', webhook_code: 'WEBHOOK_UPDATE_ACKNOWLEDGED', item_id: event.data.item_id, new_webhook_url: event.data.new_webhook_url, error: null, environment: plaidEnvironment };
     case 'usage.limit_approaching':
       return null;
   }

@@ -2,9 +2,9 @@
 //
 // Field by field: institution_id, name, country_codes and oauth are ours; `products` are ours under
 // Plaid's names (./products.ts). `url` and `primary_color` are returned when
-// `options.include_optional_metadata` asks for them, as Plaid does; `logo` is null (we hold no
-// logos). `routing_numbers` is empty (not in our catalog). `status`, `auth_metadata` and
-// `payment_initiation_metadata` are null (not tracked). Institution ids are ours (`ins_chase`,
+// `options.include_optional_metadata` asks for them, as Plaid does; `logo` is null (Plaid's is a
+// base64 PNG; the only marks we ship are sandbox SVGs). `routing_numbers` is empty (not in our
+// catalog). `status`, `auth_metadata` and `payment_initiation_metadata` are null (not tracked). Institution ids are ours (`ins_chase`,
 // `ins_sandbox_first_bank`), not Plaid's numeric ones.
 import type { Institution as PlaidInstitution, InstitutionsGetByIdResponse, InstitutionsSearchResponse } from 'plaid';
 import * as z from 'zod';

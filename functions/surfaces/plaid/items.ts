@@ -1,4 +1,6 @@
-// Items in Plaid's shape, and /item/get and /item/remove over our items.get and items.remove.
+// Items in Plaid's shape, and /item/get and /item/remove over our items.get and items.remove, and
+// /item/webhook/update: the item's own webhook URL, Plaid-shaped from then on (Plaid's bodies with
+// Plaid-Verification), with ITEM WEBHOOK_UPDATE_ACKNOWLEDGED sent to the new URL.
 //
 // Field by field: item_id, institution_id, institution_name and created_at are ours. `error` is the
 // item's error as Plaid's error object (functions/core/plaid/errors.ts plaidItemError). Products: what the item
@@ -9,10 +11,13 @@
 // `background`: our refreshes never need the user present. `consent_expiration_time` and
 // `auth_method` are null (not tracked). /item/get's `status.transactions` carries our last successful
 // sync and, while the last pull failed, when it failed; `last_webhook` is null (not tracked per item).
-import type { Item as PlaidItem, ItemGetResponse, ItemWithConsentFields } from 'plaid';
+import type { Item as PlaidItem, ItemGetResponse, ItemWebhookUpdateResponse, ItemWithConsentFields } from 'plaid';
+import * as z from 'zod';
+import { updatePlaidItemWebhook } from '../../app/webhooks';
 import type { ResponseOf } from '../../contracts/routes';
 import { handler as itemsGetHandler } from '../../api/items.get';
 import { handler as itemsRemoveHandler } from '../../api/items.remove';
+import { fail } from '../../contracts/errors';
 import { itemForAccessToken } from '../../data/items-repo';
 import { invokeRoute, type InlineCall } from '../../platform/operation';
 import { plaidItemError } from '../../core/plaid/errors';
@@ -46,6 +51,8 @@ export function plaidItemWithConsentOf(item: OurItem, webhook: string | null): W
 
 const TokenRequest = plaidRequest({ access_token: PlaidAccessToken });
 const RemoveRequest = plaidRequest({ access_token: PlaidAccessToken }, ['reason_code', 'reason_note']);
+// Plaid's webhook is optional and nullable; either way, left out it clears the URL as null does.
+const WebhookUpdateRequest = plaidRequest({ access_token: PlaidAccessToken, webhook: z.string().nullable().optional() });
 
 /** Our item of an access token, through items.get (token, consent and errors exactly as over REST). */
 export async function ourItem(call: InlineCall, accessToken: string): Promise<OurItem> {
@@ -72,4 +79,17 @@ export async function itemRemove(call: InlineCall, body: unknown): Promise<Recor
   const { access_token } = parsePlaidRequest(RemoveRequest, body);
   await invokeRoute(itemsRemoveHandler, call, { access_token });
   return {};
+}
+
+/**
+ * POST /item/webhook/update. The access token is resolved through items.get (the same refusals as
+ * every item endpoint); the URL is checked as our route checks it, then kept as the item's with
+ * Plaid's format.
+ */
+export async function itemWebhookUpdate(call: InlineCall, body: unknown): Promise<Omit<Wire<ItemWebhookUpdateResponse>, 'request_id'>> {
+  const { access_token, webhook } = parsePlaidRequest(WebhookUpdateRequest, body);
+  const item = await ourItem(call, access_token);
+  const record = (await itemForAccessToken(call.deps, access_token, call.auth.applicationId, call.auth.environment)) ?? fail('invalid_access_token');
+  const updated = await updatePlaidItemWebhook(call.deps, record, webhook ?? null);
+  return { item: plaidItemOf(item, updated.item.webhook) };
 }

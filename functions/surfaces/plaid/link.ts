@@ -2,20 +2,23 @@
 // link.token.create and link.token.exchange.
 //
 // /link/token/create reads client_name, user.client_user_id, products (Plaid's names, ./products.ts),
-// webhook, redirect_uri, institution_id and, for update mode, access_token (the item it names becomes
+// webhook, redirect_uri, institution_id, language (en, es, fr, de; Plaid's other languages open
+// Link in English) and, for update mode, access_token (the item it names becomes
 // our update_item_id; its consented products are the session's when `products` is left out, as Plaid
 // leaves them out in update mode). `hosted_link` asks for the Link URL: ours is the hosted Link page,
 // so `hosted_link_url` is {base_url}/link?token=<link_token>. Every other field Plaid declares is
-// accepted and not used (language, country_codes, optional and additional products, account filters,
+// accepted and not used (country_codes, optional and additional products, account filters,
 // customizations, product-specific options). The link token opens our hosted Link (or our Link SDK),
-// not Plaid Link's client libraries. `webhook` registers a Plaid-shaped endpoint (Plaid's webhook
-// bodies, signed with Plaid-Verification) for the key's environment.
+// not Plaid Link's client libraries. `webhook` is the webhook URL of the item the session connects,
+// as Plaid's is: it receives Plaid's webhook bodies about that item, signed with Plaid-Verification
+// (no environment endpoint is registered).
 import type { ItemPublicTokenExchangeResponse, LinkTokenCreateResponse } from 'plaid';
 import * as z from 'zod';
+import { LINK_LANGUAGES, type LinkLanguage } from '../../contracts/link-schemas';
 import type { ResponseOf } from '../../contracts/routes';
 import { handler as linkTokenCreateHandler } from '../../api/link.token.create';
 import { handler as linkTokenExchangeHandler } from '../../api/link.token.exchange';
-import { registerPlaidEndpoint } from '../../app/webhooks';
+import { usePlaidWebhooksForLinkSession } from '../../app/webhooks';
 import { invokeRoute, type InlineCall } from '../../platform/operation';
 import { ourItem } from './items';
 import { ourProductsOf } from './products';
@@ -24,7 +27,6 @@ import { PlaidAccessToken, plaidRequest, type Wire } from './wire';
 
 /** LinkTokenCreateRequest fields that change nothing here (Plaid Link features we do not have). */
 const IGNORED_LINK_FIELDS = [
-  'language',
   'country_codes',
   'user_id',
   'required_if_supported_products',
@@ -48,7 +50,6 @@ const IGNORED_LINK_FIELDS = [
   'consumer_report_permissible_purpose',
   'auth',
   'transfer',
-  'update',
   'identity_verification',
   'statements',
   'third_party_user_token',
@@ -75,21 +76,26 @@ const LinkTokenCreateRequest = plaidRequest(
     access_token: PlaidAccessToken.nullable().optional(),
     redirect_uri: z.string().optional(),
     institution_id: z.string().optional(),
+    language: z.string().optional(),
     hosted_link: z.looseObject({}).optional(),
+    /** Only account_selection_enabled is ours: update mode shows Link's account selection again. */
+    update: z.looseObject({ account_selection_enabled: z.boolean().optional() }).optional(),
   },
   IGNORED_LINK_FIELDS,
 );
 
 const ExchangeRequest = plaidRequest({ public_token: z.string() });
 
+/** Plaid's languages Link speaks too; Plaid's others (nl, ja, ...) are valid there, so they open Link in English rather than fail. */
+function isLinkLanguage(value: string | undefined): value is LinkLanguage {
+  return (LINK_LANGUAGES as readonly (string | undefined)[]).includes(value);
+}
+
 /** POST /link/token/create */
 export async function linkTokenCreate(call: InlineCall, body: unknown): Promise<Omit<Wire<LinkTokenCreateResponse>, 'request_id'>> {
   const request = parsePlaidRequest(LinkTokenCreateRequest, body);
   const updating = request.access_token ? await ourItem(call, request.access_token) : undefined;
   const products = request.products?.length ? ourProductsOf(request.products) : updating?.consented_products;
-  // Registered Plaid-shaped before the route runs: the route registers the same URL too (for the
-  // session's item), and finds this endpoint as it is.
-  if (request.webhook !== undefined) await registerPlaidEndpoint(call.deps, call.auth, request.webhook);
   const answer = (await invokeRoute(linkTokenCreateHandler, call, {
     ...(request.client_name !== undefined ? { client_name: request.client_name } : {}),
     // Our schema names what is missing or wrong in these, as Plaid's would.
@@ -99,7 +105,11 @@ export async function linkTokenCreate(call: InlineCall, body: unknown): Promise<
     ...(request.institution_id !== undefined ? { institution_id: request.institution_id } : {}),
     ...(request.webhook !== undefined ? { webhook: request.webhook } : {}),
     ...(request.redirect_uri !== undefined ? { redirect_uri: request.redirect_uri } : {}),
+    ...(isLinkLanguage(request.language) ? { language: request.language } : {}),
+    ...(request.update?.account_selection_enabled !== undefined ? { update: { account_selection_enabled: request.update.account_selection_enabled } } : {}),
   })) as ResponseOf<'link.token.create'>;
+  // The route checked the URL and kept it for the session's item; the item gets Plaid's bodies there.
+  if (request.webhook !== undefined) await usePlaidWebhooksForLinkSession(call.deps, call.auth, answer.link_token);
   return {
     link_token: answer.link_token,
     expiration: answer.expiration,

@@ -10,6 +10,8 @@
 // path that is not one of the endpoints below is Plaid's NOT_FOUND (404), naming the closest one.
 // docs/plaid-migration.md has the field-by-field mapping and what Plaid offers that this does not.
 import { ApiError } from '../../contracts/errors';
+import { PLAID_ENDPOINT_ROUTES } from '../../contracts/plaid-endpoints';
+import { ECHOED_PATH_LENGTH, closestPaths } from '../../contracts/route-suggestions';
 import { greedyPrefixOf, plaidCall } from '../../contracts/routes';
 import { storageFailureOf, storageUnavailable, type ApiEvent } from '../../platform/middleware';
 import { logger } from '../../platform/observability';
@@ -19,7 +21,7 @@ import { accountsBalanceGet, accountsGet } from './accounts';
 import { checkClientId, plaidBearerKey, plaidCredentialsOf } from './credentials';
 import { PlaidFailure, plaidErrorResponse } from '../../core/plaid/errors';
 import { institutionsGetById, institutionsSearch } from './institutions';
-import { itemGet, itemRemove } from './items';
+import { itemGet, itemRemove, itemWebhookUpdate } from './items';
 import { itemPublicTokenExchange, linkTokenCreate } from './link';
 import { sandboxItemFireWebhook, sandboxItemResetLogin, sandboxPublicTokenCreate } from './sandbox';
 import { transactionsGet, transactionsRefresh, transactionsSync } from './transactions';
@@ -41,6 +43,7 @@ export const PLAID_ENDPOINTS: Readonly<Record<string, Endpoint>> = {
   '/item/public_token/exchange': itemPublicTokenExchange,
   '/item/get': itemGet,
   '/item/remove': itemRemove,
+  '/item/webhook/update': itemWebhookUpdate,
   '/accounts/get': accountsGet,
   '/accounts/balance/get': accountsBalanceGet,
   '/transactions/sync': transactionsSync,
@@ -76,37 +79,38 @@ export function plaidPathOf(path: string): string {
   return `/${path.replace(/^\/+|\/+$/g, '')}`;
 }
 
-/** Edit distance of two short strings (for the closest-path suggestion). */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length];
+/**
+ * Each Plaid endpoint by the paths of our routes it runs (`/link/token/exchange` for
+ * /item/public_token/exchange): a Fincore path sent to the Plaid-compatible API names its Plaid twin.
+ */
+const PLAID_ENDPOINT_BY_OUR_PATH: ReadonlyMap<string, string> = new Map(
+  Object.entries(PLAID_ENDPOINT_ROUTES).flatMap(([endpoint, ids]) => ids.slice(0, 1).map((id): [string, string] => [`/${id.replace(/\./g, '/')}`, endpoint])),
+);
+
+/** The served paths closest to an unknown one, best first, when any is close enough to be a slip. */
+export function closestPlaidPaths(path: string): string[] {
+  // No endpoint's path is this long: nothing to suggest, and the comparison's cost grows with it.
+  if (path.length > 200) return [];
+  // Someone used to our paths may keep /v1, or send our path itself.
+  const bare = path.replace(/^\/v1(?=\/)/i, '');
+  const twin = PLAID_ENDPOINT_BY_OUR_PATH.get(bare.toLowerCase());
+  if (twin) return [twin];
+  return closestPaths(bare, Object.keys(PLAID_ENDPOINTS));
 }
 
 /** The served path closest to an unknown one, when it is close enough to be a slip. */
 export function closestPlaidPath(path: string): string | undefined {
-  let best: { path: string; distance: number } | undefined;
-  for (const candidate of Object.keys(PLAID_ENDPOINTS)) {
-    const d = distance(path.toLowerCase(), candidate);
-    if (!best || d < best.distance) best = { path: candidate, distance: d };
-  }
-  return best && best.distance <= Math.max(2, Math.floor(best.path.length / 4)) ? best.path : undefined;
+  return closestPlaidPaths(path)[0];
 }
 
-/** Characters of an unknown path echoed in the error. */
-const ECHOED_PATH_LENGTH = 100;
-
 function notFound(path: string): ApiError {
-  const suggestion = closestPlaidPath(path);
+  const suggestions = closestPlaidPaths(path);
   const echoed = path.slice(0, ECHOED_PATH_LENGTH);
+  const options = suggestions.length === 1 ? suggestions[0] : `${suggestions.slice(0, -1).join(', ')} or ${suggestions.at(-1)}`;
   return new ApiError(
     'route_not_found',
-    suggestion
-      ? `No endpoint ${echoed} on the Plaid-compatible API. Did you mean ${suggestion}?`
+    suggestions.length > 0
+      ? `No endpoint ${echoed} on the Plaid-compatible API. Did you mean ${options}?`
       : `No endpoint ${echoed} on the Plaid-compatible API. It serves: ${Object.keys(PLAID_ENDPOINTS).join(', ')}.`,
   );
 }
@@ -147,7 +151,7 @@ export async function servePlaidRequest(call: PlaidHttpCall): Promise<RenderedRe
   } catch (err) {
     // Our code goes to the request log beside Plaid's answer; Plaid's own failures have none of ours.
     const answer = (error: ApiError | PlaidFailure): RenderedResponse => ({
-      ...plaidErrorResponse(error, call.requestId),
+      ...plaidErrorResponse(error, call.requestId, call.baseUrl),
       ...(error instanceof ApiError ? { errorCode: error.code } : {}),
     });
     if (err instanceof ApiError || err instanceof PlaidFailure) return answer(err);
