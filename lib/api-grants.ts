@@ -125,6 +125,8 @@ const LINK_CONNECTION: RowAccess = {
 const LINK_PAGE_CALL: RowAccess = { linkCalls: ['UpdateItem'], linkToken: ['GetItem'] };
 /** Registering a webhook endpoint: its rows, the URL and count rows, and the environment's secret (all under `APP#`). */
 const ENDPOINT_REGISTRATION: RowAccess = { application: ['GetItem', 'PutItem', 'UpdateItem', 'Query'] };
+/** The environment's webhook signing secret, read and created on first use (under `APP#`): what an item's own webhook URL needs. */
+const WEBHOOK_SECRET_FIRST_USE: RowAccess = { application: ['GetItem', 'PutItem'] };
 /**
  * An application environment's Plaid webhook keys (functions/data/plaid-keys-repo.ts, under `APP#`):
  * the current key or one by id read, the first key and its current copy put in one transaction.
@@ -186,7 +188,9 @@ const KEY_PROVISIONING: RowAccess = { apiKey: ['GetItem', 'BatchGetItem', 'Updat
  */
 export const ROUTE_ROWS: Partial<Record<RouteId, readonly RowAccess[] | { wholeTable: string }>> = {
   'health.get': [{ storageProbe: ['GetItem'] }],
-  'link.token.create': [ENDPOINT_REGISTRATION, { item: ['GetItem'], linkToken: ['PutItem'] }],
+  'link.token.create': [WEBHOOK_SECRET_FIRST_USE, { item: ['GetItem'], linkToken: ['PutItem'] }],
+  /** The item's webhook URL and the event announcing it, in one transaction, then the event published. */
+  'item.webhook.update': [WEBHOOK_SECRET_FIRST_USE, { item: ['UpdateItem'], event: ['PutItem', 'UpdateItem'] }],
   'link.token.exchange': [{ publicToken: ['GetItem', 'UpdateItem'], item: ['GetItem', 'UpdateItem'], accessToken: ['PutItem', 'DeleteItem'] }],
   'items.get': [],
   /** An upload: the item's accounts, its imported holdings row, its feed commit (with the lease on the item row) and the event. */
@@ -204,7 +208,8 @@ export const ROUTE_ROWS: Partial<Record<RouteId, readonly RowAccess[] | { wholeT
   'assets.get': [{ item: ['Query'] }, CONNECTOR_FAILURE],
   'investments.holdings.get': [{ item: ['Query'] }, CONNECTOR_FAILURE],
   'investments.transactions.get': [{ item: ['Query'] }, CONNECTOR_FAILURE],
-  'link.page': [{ linkToken: ['GetItem'], application: ['GetItem'] }],
+  // Reloaded at the account selection, the page reads the item awaiting it and issues it another public token.
+  'link.page': [{ linkToken: ['GetItem'], application: ['GetItem'], item: ['GetItem', 'Query'], publicToken: ['PutItem'] }],
   'link.session': [LINK_PAGE_CALL],
   'link.institutions': [LINK_PAGE_CALL],
   'link.connect': [LINK_PAGE_CALL, LINK_CONNECTION, { linkToken: ['UpdateItem'] }],
@@ -212,10 +217,18 @@ export const ROUTE_ROWS: Partial<Record<RouteId, readonly RowAccess[] | { wholeT
   // Link's consent methods beyond credentials (functions/app/link.ts).
   // Update mode reads the item whose consent it repairs (its connector).
   'link.method': [LINK_PAGE_CALL, { item: ['GetItem'] }],
-  'link.oauth.start': [LINK_PAGE_CALL, { linkToken: ['UpdateItem'], item: ['GetItem'] }],
+  // The application's redirect URI allowlist: the sandbox bank returns only to a listed (or loopback) redirect_uri.
+  'link.oauth.start': [LINK_PAGE_CALL, { linkToken: ['UpdateItem'], item: ['GetItem'], application: ['GetItem'] }],
   'link.oauth.complete': [LINK_PAGE_CALL, LINK_CONNECTION, { linkToken: ['UpdateItem'] }],
   'link.consent': [LINK_PAGE_CALL, LINK_CONNECTION, { linkToken: ['UpdateItem'] }],
   'link.upload': [LINK_PAGE_CALL, LINK_CONNECTION, { linkToken: ['UpdateItem'] }],
+  // Link's account selection and the sandbox's OAuth redirect (functions/app/link.ts).
+  // The choice activates a new item (with its refresh-due row) or rotates a repaired one's cursors, with the event announcing it.
+  'link.accounts.select': [LINK_PAGE_CALL, { publicToken: ['GetItem', 'UpdateItem'], item: ['GetItem', 'UpdateItem', 'Query'], event: ['PutItem', 'UpdateItem'] }],
+  'link.oauth.resume': [LINK_PAGE_CALL, LINK_CONNECTION, { linkToken: ['UpdateItem'] }],
+  'link.sandbox.oauth.authorize': [{ linkToken: ['GetItem'], application: ['GetItem'] }],
+  // Records the user's answer on the session's consent.
+  'link.sandbox.oauth.decide': [{ linkToken: ['GetItem', 'UpdateItem'], application: ['GetItem'] }],
   // A new item only: its history loads in the refresh worker, so the feed is only ever deleted here
   // (a connection that fails to commit is discarded with its partitions).
   'sandbox.public_token.create': [LINK_CONNECTION, { feed: ['Query', 'BatchWriteItem'] }],
@@ -327,12 +340,18 @@ ROUTE_ROWS['mcp.call'] = MCP_TOOLS.flatMap((tool) => inlineRouteRows(tool.route,
 /**
  * The Plaid-compatible API (`plaid.call`, functions/surfaces/plaid) likewise runs the REST handlers
  * of the routes its endpoints wrap (PLAID_ENDPOINT_ROUTES) in its own function: the union of their
- * entries. Its own rows on top, all under `APP#`: the Plaid-shaped webhook endpoints it registers
- * (`webhook` on /link/token/create, `options.webhook` on /sandbox/public_token/create) and the
- * environment's Plaid webhook keys (created at such a registration, read by
- * /webhook_verification_key/get).
+ * entries. Its own rows on top: under `APP#`, the Plaid-shaped webhook endpoints it registers
+ * (`options.webhook` on /sandbox/public_token/create) and the environment's Plaid webhook keys
+ * (created when a Plaid-shaped URL is first set, read by /webhook_verification_key/get); and the
+ * Link session whose item's webhook URL gets Plaid's bodies (`webhook` on /link/token/create).
  */
-ROUTE_ROWS['plaid.call'] = [...PLAID_SURFACE_ROUTES.flatMap((id) => inlineRouteRows(id, 'The Plaid-compatible API')), ENDPOINT_REGISTRATION, PLAID_WEBHOOK_KEYS];
+ROUTE_ROWS['plaid.call'] = [
+  ...PLAID_SURFACE_ROUTES.flatMap((id) => inlineRouteRows(id, 'The Plaid-compatible API')),
+  ENDPOINT_REGISTRATION,
+  PLAID_WEBHOOK_KEYS,
+  // /link/token/create marks the session's webhook Plaid-shaped (functions/data/webhooks-repo.ts markLinkSessionWebhookPlaid).
+  { linkToken: ['UpdateItem'] },
+];
 
 /**
  * The rows a function touches when it runs a route's handler inline (invokeRoute): the route's entry,
@@ -464,6 +483,7 @@ const CONNECTOR_ROUTES: readonly RouteId[] = [
   'link.mfa',
   'link.consent',
   'link.oauth.complete',
+  'link.oauth.resume',
   'link.upload',
   'sandbox.public_token.create',
   'accounts.balance.get',
@@ -480,6 +500,7 @@ const CONNECTOR_ROUTES: readonly RouteId[] = [
 /** The routes that create, rotate or show a webhook signing secret (ensureSecret, rotateSecret), link.token.create with a webhook included. */
 const WEBHOOK_SECRET_ROUTES: readonly RouteId[] = [
   'link.token.create',
+  'item.webhook.update',
   'webhooks.endpoints.create',
   'webhooks.secret.rotate',
   'console.webhooks.endpoints.create',
@@ -512,7 +533,9 @@ export const ROUTE_CAPABILITIES = {
     'link.mfa',
     'link.consent',
     'link.oauth.complete',
+    'link.oauth.resume',
     'link.upload',
+    'link.accounts.select',
     'sandbox.public_token.create',
     'console.items.refresh',
   ]),

@@ -1,11 +1,13 @@
-// GET /link?token=<link_token>[&embed=1&origin=<parent origin>]: the hosted Link page. A usable
+// GET /link?token=<link_token>[&embed=1&origin=<parent origin>][&received_redirect_uri=<url>]: the hosted Link page. A usable
 // token gets the flow (functions/platform/link-ui); an invalid, expired or spent one gets an error
 // page telling the user to ask the app for a new link. Embedded, the parent origin must be one the
 // token's application allows (or loopback, for test keys), else the page is the invalid_embed error.
 import { describePage } from '../app/link-session';
 import { ApiError, type ErrorCode } from '../contracts/errors';
 import { linkPage } from '../contracts/routes';
-import { embedModeOf, isLinkTokenShaped, renderErrorPage, renderFlowPage, type LinkPageProblem } from '../platform/link-ui/page';
+import { negotiateLanguage } from '../platform/link-ui/i18n';
+import { embedModeOf, isLinkTokenShaped, receivedRedirectUriOf, renderErrorPage, renderFlowPage, type LinkPageProblem } from '../platform/link-ui/page';
+import { headerOf } from '../platform/middleware';
 import { defineOperation } from '../platform/operation';
 import { logger } from '../platform/observability';
 
@@ -19,19 +21,22 @@ function isTokenProblem(code: ErrorCode): code is (typeof TOKEN_PROBLEMS)[number
 export const handler = defineOperation(linkPage, async ({ deps, event, requestId }) => {
   const query = event.queryStringParameters ?? {};
   const embed = embedModeOf(query);
-  if (embed === 'invalid') return renderErrorPage({ problem: 'invalid_embed', requestId, embed: null });
+  // Without a usable token there is no session language: the error page follows the browser's.
+  const language = negotiateLanguage(headerOf(event, 'accept-language'));
+  if (embed === 'invalid') return renderErrorPage({ problem: 'invalid_embed', requestId, embed: null, language });
   const token = query.token;
-  if (!isLinkTokenShaped(token)) return renderErrorPage({ problem: 'invalid_link_token', requestId, embed });
+  if (!isLinkTokenShaped(token)) return renderErrorPage({ problem: 'invalid_link_token', requestId, embed, language });
   try {
-    const { session, embedAllowed } = await describePage(deps, token, embed.embed ? embed.parentOrigin : null);
+    // A page reloaded at the account-selection step opens at that step again (`resumed`).
+    const { session, embedAllowed, resumed } = await describePage(deps, token, embed.embed ? embed.parentOrigin : null);
     // A parent origin the application has not allowed may neither frame the page nor be posted to.
-    if (embedAllowed === false) return renderErrorPage({ problem: 'invalid_embed', requestId, embed: null });
-    return renderFlowPage({ token, session, embed });
+    if (embedAllowed === false) return renderErrorPage({ problem: 'invalid_embed', requestId, embed: null, language });
+    return renderFlowPage({ token, session, embed, receivedRedirectUri: receivedRedirectUriOf(query.received_redirect_uri), selectionStep: resumed });
   } catch (err) {
     if (err instanceof ApiError && isTokenProblem(err.code)) {
-      return renderErrorPage({ problem: err.code, message: err.message, requestId, embed });
+      return renderErrorPage({ problem: err.code, message: err.message, requestId, embed, language });
     }
     logger.error('link page could not load its session', { error: err as Error });
-    return renderErrorPage({ problem: 'internal_error', requestId, embed });
+    return renderErrorPage({ problem: 'internal_error', requestId, embed, language });
   }
 });

@@ -25,14 +25,13 @@ import { enrichTransaction, type ComposedEnrichment } from '../core/enrichment/e
 import { RULES_VERSION } from '../core/enrichment/rules';
 import { CATEGORIES } from '../core/taxonomy';
 import type { AuthContext } from '../data/api-keys-repo';
-import { currentTransactions } from '../data/feed-repo';
 import { itemForAccessToken, type ItemRecord } from '../data/items-repo';
 import { defaultModel } from '../platform/model-environment';
 import type { ModelPort } from '../platform/model-port';
 import type { Deps } from '../platform/runtime';
 import { fillRows, refineProse, type Engine, type OpenRow } from './ai-refine';
 import { todayOf } from './today';
-import { cachedAccounts, requireHistory } from './reads';
+import { cachedAccounts, requireHistory, sharedTransactions } from './reads';
 
 /** What `model` says when only the rules ran: the rules engine and its version. */
 export const RULES_MODEL = `rules-${RULES_VERSION}`;
@@ -90,7 +89,7 @@ async function consentedItem(deps: Deps, auth: AuthContext, accessToken: string)
 
 async function itemInput(deps: Deps, item: ItemRecord): Promise<AiInput> {
   requireHistory(item, 'historical_update_complete');
-  const [transactions, accounts] = await Promise.all([currentTransactions(deps, item.itemId, item.committedSeq), cachedAccounts(deps, item)]);
+  const [transactions, accounts] = await Promise.all([sharedTransactions(deps, item), cachedAccounts(deps, item)]);
   return { today: todayOf(deps), transactions, accounts, recurring: null, income: null };
 }
 
@@ -144,7 +143,7 @@ export async function categorize(deps: Deps, auth: AuthContext, body: RequestOf<
     if (body.access_token === undefined) fail('missing_field', 'Send access_token or transactions.');
     const item = await consentedItem(deps, auth, body.access_token);
     requireHistory(item, 'historical_update_complete');
-    const newest = (await currentTransactions(deps, item.itemId, item.committedSeq)).sort(newestFirst).slice(0, LIMITS.aiTransactionsMax);
+    const newest = (await sharedTransactions(deps, item)).sort(newestFirst).slice(0, LIMITS.aiTransactionsMax);
     rows = newest.map((t) => ({ id: t.transaction_id, description: t.name, amount: t.amount }));
   }
   const categorized = rows.map((row) => {

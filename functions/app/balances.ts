@@ -6,7 +6,7 @@ import { listAccounts, putAccounts, type ItemRecord, type StoredAccount } from '
 import type { Deps } from '../platform/runtime';
 import { sourceAccounts } from './item-source';
 import { requireHealthy } from './item-state';
-import { selectAccounts } from './reads';
+import { selectAccounts, sharedAccounts } from './reads';
 
 const BALANCE_MAX_AGE_MS = LIMITS.balanceCacheMinutes * 60_000;
 
@@ -15,8 +15,8 @@ export async function freshAccounts(deps: Deps, item: ItemRecord, accountIds?: s
   requireHealthy(item);
   const cached = await listAccounts(deps, item.itemId);
   // An import item's balances are the latest statement's: there is no source to ask again.
-  if (deps.clock.now() - cached.oldestRefresh <= BALANCE_MAX_AGE_MS || item.connector === FILE_IMPORT_CONNECTOR_ID) return selectAccounts(cached.accounts, accountIds);
+  if (deps.clock.now() - cached.oldestRefresh <= BALANCE_MAX_AGE_MS || item.connector === FILE_IMPORT_CONNECTOR_ID) return selectAccounts(sharedAccounts(item, cached.accounts), accountIds);
   const fresh = await sourceAccounts(deps, item);
   await putAccounts(deps, item.itemId, fresh, deps.clock.now());
-  return selectAccounts(fresh, accountIds);
+  return selectAccounts(sharedAccounts(item, fresh), accountIds);
 }

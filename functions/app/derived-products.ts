@@ -3,14 +3,15 @@
 // version) and recomputed lazily: the first read after a change (a committed ingestion, a new day,
 // new rules) reads the feed once and stores the result; every other read is one Query of the stored
 // rows. Nothing here reaches the item's connector.
+import { createHash } from 'node:crypto';
 import { detectIncome } from '../core/income';
 import { detectRecurring } from '../core/recurring';
-import { currentTransactions, type StoredTransaction } from '../data/feed-repo';
+import type { StoredTransaction } from '../data/feed-repo';
 import type { ItemRecord } from '../data/items-repo';
 import { productVersion, readStoredProduct, storeProduct, type StoredProductName } from '../data/products-repo';
 import { logger } from '../platform/observability';
 import type { Deps } from '../platform/runtime';
-import { requireHistory } from './reads';
+import { requireHistory, sharedTransactions } from './reads';
 import { todayOf } from './today';
 
 /**
@@ -27,10 +28,11 @@ export const DERIVATION_RULES_VERSION = 1;
  */
 async function feedDerived<T>(deps: Deps, item: ItemRecord, product: StoredProductName, derive: (txns: StoredTransaction[], today: string) => T): Promise<T> {
   const today = todayOf(deps);
-  const version = productVersion({ committedSeq: item.committedSeq, today, rules: DERIVATION_RULES_VERSION });
+  // The accounts the consent shares are an input too: a new selection is never served an older one's product.
+  const version = `${productVersion({ committedSeq: item.committedSeq, today, rules: DERIVATION_RULES_VERSION })}${selectionVersion(item)}`;
   const stored = await readStoredProduct<T>(deps, item.itemId, product, version);
   if (stored !== undefined) return stored;
-  const value = derive(await currentTransactions(deps, item.itemId, item.committedSeq), today);
+  const value = derive(await sharedTransactions(deps, item), today);
   try {
     const outcome = await storeProduct(deps, item.itemId, product, version, value);
     if (outcome === 'too_large') logger.warn('derived product too large to store; computed on every read', { item_id: item.itemId, product });
@@ -38,6 +40,12 @@ async function feedDerived<T>(deps: Deps, item: ItemRecord, product: StoredProdu
     logger.warn('could not store a derived product', { item_id: item.itemId, product, error: (err as Error).message });
   }
   return value;
+}
+
+/** The part of a stored product's version naming the shared accounts (none for an item sharing all). */
+function selectionVersion(item: ItemRecord): string {
+  if (item.sharedAccountIds === null) return '';
+  return `#a${createHash('sha256').update([...item.sharedAccountIds].sort().join(',')).digest('base64url').slice(0, 16)}`;
 }
 
 export async function recurringOf(deps: Deps, item: ItemRecord) {

@@ -11,9 +11,24 @@ import { findInstitution, toPublicInstitution } from '../core/institutions';
 import { embedOriginAllowed, redirectUriRefusal } from '../core/link-rules';
 import { mintToken, tokenHash } from '../core/tokens';
 import { getLinkSettings, type AuthContext } from '../data/api-keys-repo';
-import { countLinkCall, getItem, getLinkSession, getPublicToken, issueAccessToken, putLinkSession, TokenSpentError, type LinkSessionRecord } from '../data/items-repo';
+import {
+  countLinkCall,
+  getItem,
+  getItemForSelection,
+  getLinkSession,
+  getPublicToken,
+  issueAccessToken,
+  listAccounts,
+  putLinkSession,
+  putSelectionToken,
+  TokenSpentError,
+  type ItemRecord,
+  type LinkSessionRecord,
+  type StoredAccount,
+} from '../data/items-repo';
 import type { Deps } from '../platform/runtime';
-import { registerEndpoint } from './webhooks';
+import { sharedAccounts } from './reads';
+import { prepareItemWebhook } from './webhooks';
 
 export const LINK_LIFETIME_MS = LIMITS.linkTokenLifetimeMinutes * 60_000;
 const LINK_CALL_WINDOW_MS = 60_000;
@@ -43,8 +58,9 @@ export async function createLinkToken(deps: Deps, auth: AuthContext, body: Reque
     const refusal = redirectUriRefusal(body.redirect_uri, auth.environment, allowlist);
     if (refusal) fail('redirect_uri_not_allowed', refusal);
   }
-  // The webhook field registers an endpoint for the key's environment (signed with its secret).
-  if (body.webhook !== undefined) await registerEndpoint(deps, auth, body.webhook);
+  // The webhook field is the URL of the item this session connects (or repairs): checked as an
+  // endpoint's URL is, but not an endpoint. The environment's signing secret is shown if this made it.
+  const { webhookSecret } = body.webhook !== undefined ? await prepareItemWebhook(deps, auth, body.webhook) : { webhookSecret: null };
   const linkToken = mintToken('link');
   const expiresAt = deps.clock.now() + LINK_LIFETIME_MS;
   await putLinkSession(deps, {
@@ -59,9 +75,11 @@ export async function createLinkToken(deps: Deps, auth: AuthContext, body: Reque
     updateItemId: body.update_item_id ?? null,
     webhook: body.webhook ?? null,
     redirectUri: body.redirect_uri ?? null,
+    language: body.language ?? 'en',
+    accountSelectionEnabled: body.update?.account_selection_enabled === true,
     expiresAt,
   });
-  return { link_token: linkToken, expiration: new Date(expiresAt).toISOString() };
+  return { link_token: linkToken, expiration: new Date(expiresAt).toISOString(), webhook_secret: webhookSecret };
 }
 
 /** Who is calling the Link page's API: the client address (API Gateway's sourceIp), when known. */
@@ -111,6 +129,18 @@ export async function openSession(deps: Deps, linkToken: string, caller: LinkCal
   return usableSession(deps, linkToken);
 }
 
+/**
+ * A session that ended with a connection whose accounts the user still chooses
+ * (/link/api/accounts/select): metered like every page call, and not expired.
+ */
+export async function openCompletedSession(deps: Deps, linkToken: string, caller: LinkCaller): Promise<LinkSessionRecord> {
+  await meterLinkCall(deps, linkToken, caller);
+  const session = (await getLinkSession(deps, linkToken)) ?? fail('invalid_link_token');
+  if (session.expiresAt <= deps.clock.now()) fail('link_token_expired');
+  if (session.status !== 'completed' || !session.completedItemId) fail('invalid_field', 'This link has no connection whose accounts can be chosen yet.');
+  return session;
+}
+
 function publicSession(session: LinkSessionRecord) {
   const institution = session.institutionId ? findInstitution(session.institutionId) : undefined;
   return {
@@ -119,6 +149,7 @@ function publicSession(session: LinkSessionRecord) {
     products: session.products,
     mode: session.updateItemId ? ('update' as const) : ('create' as const),
     environment: session.environment,
+    language: session.language,
     institution: institution ? toPublicInstitution(institution) : null,
     redirect_uri: session.redirectUri,
     expiration: new Date(session.expiresAt).toISOString(),
@@ -135,19 +166,63 @@ export async function describeSession(deps: Deps, linkToken: string, caller: Lin
  * keys. Null when the page is not embedded.
  */
 export async function describePage(deps: Deps, linkToken: string, parentOrigin: string | null) {
-  const session = await usableSession(deps, linkToken);
+  const found = (await getLinkSession(deps, linkToken)) ?? fail('invalid_link_token');
+  // A page reloaded at the account-selection step shows that step again; any other spent session is used.
+  const resumed = await resumableSelection(deps, found);
+  const session = resumed === null ? await usableSession(deps, linkToken) : found;
   let embedAllowed: boolean | null = null;
   if (parentOrigin !== null) {
     const { linkOrigins } = await getLinkSettings(deps, session.applicationId);
     embedAllowed = embedOriginAllowed(parentOrigin, session.environment, linkOrigins);
   }
-  return { session: publicSession(session), embedAllowed };
+  return { session: publicSession(session), embedAllowed, resumed };
+}
+
+/**
+ * The step after a connection when the user chooses accounts: the item is committed and its public
+ * token issued, but the token cannot be exchanged until /link/api/accounts/select records the
+ * choice. Every account is offered; a new item's are all preselected, a repaired item's current
+ * choice is (an account that appeared since is not).
+ */
+export function selectionStep(session: LinkSessionRecord, institution: CatalogInstitution, item: ItemRecord, publicToken: string, accounts: StoredAccount[]) {
+  return {
+    status: 'select_accounts' as const,
+    public_token: publicToken,
+    link_session_id: session.linkSessionId,
+    item_id: item.itemId,
+    institution: { institution_id: institution.institution_id, name: institution.name },
+    accounts: [...accounts]
+      .sort((a, b) => a.account_id.localeCompare(b.account_id))
+      .map((a) => ({ account_id: a.account_id, name: a.name, mask: a.mask, type: a.type, subtype: a.subtype, balances: { current: a.balances.current, iso_currency_code: a.balances.iso_currency_code } })),
+    selected_account_ids: sharedAccounts(item, accounts).map((a) => a.account_id).sort(),
+  };
+}
+
+/**
+ * GET /link at the account-selection step (the page was reloaded or reopened before the choice): the
+ * step again, for a new item still awaiting its choice, while the link session lives. The first
+ * page's public token is known only to that page, so the step comes with a new one; null when the
+ * session is not at that step (the page then answers as for any spent link). An update-mode
+ * session is not resumed: its item keeps the choice it had.
+ */
+async function resumableSelection(deps: Deps, session: LinkSessionRecord) {
+  if (session.status !== 'completed' || !session.completedItemId || session.updateItemId !== null) return null;
+  if (session.expiresAt <= deps.clock.now()) return null;
+  const item = await getItemForSelection(deps, session.completedItemId);
+  if (!item?.awaitingSelection) return null;
+  const institution = findInstitution(item.institutionId);
+  if (!institution) return null;
+  const publicToken = mintToken('public');
+  await putSelectionToken(deps, publicToken, { itemId: item.itemId, applicationId: item.applicationId, environment: item.environment, expiresAt: session.expiresAt });
+  const { accounts } = await listAccounts(deps, item.itemId);
+  return selectionStep(session, institution, item, publicToken, accounts);
 }
 
 export async function exchangePublicToken(deps: Deps, auth: AuthContext, publicToken: string) {
   const record = await getPublicToken(deps, publicToken);
   if (!record || record.applicationId !== auth.applicationId || record.environment !== auth.environment) fail('invalid_public_token');
   if (record.spent) fail('public_token_used');
+  if (record.selectionPending) fail('invalid_public_token', 'The user has not chosen the accounts to share yet: Link hands out the public token once they have.');
   if (record.expiresAt <= deps.clock.now()) fail('public_token_expired');
   const item = (await getItem(deps, record.itemId)) ?? fail('invalid_public_token');
   const accessToken = mintToken('access');

@@ -15,7 +15,7 @@ import type { Deps } from '../platform/runtime';
 import { withConnector } from './item-source';
 import { todayOf } from './today';
 export { DERIVATION_RULES_VERSION, incomeOf, recurringOf } from './derived-products';
-import { cachedAccounts, requireHistory, selectAccounts } from './reads';
+import { cachedAccounts, requireHistory, selectAccounts, sharedEntries, sharedOwners } from './reads';
 
 /**
  * Asks the item's connector for an institution-reported product, computed against today and the
@@ -38,13 +38,17 @@ function investmentsOf(deps: Deps, item: ItemRecord, accounts: StoredAccount[]):
 export async function identityOf(deps: Deps, item: ItemRecord) {
   const accounts = await cachedAccounts(deps, item);
   if (item.status !== 'healthy') return { accounts, identity: { owners: [] } };
-  return { accounts, identity: await fromInstitution(deps, item, accounts, (connector, connection, context) => connector.identity(connection, context)) };
+  const identity = await fromInstitution(deps, item, accounts, (connector, connection, context) => connector.identity(connection, context));
+  // The connector reports the login's owners: account ids the consent does not share are dropped,
+  // and so is an owner left with none (REST and GraphQL both read identity here).
+  return { accounts, identity: { ...identity, owners: sharedOwners(item, identity.owners) } };
 }
 
 export async function liabilitiesOf(deps: Deps, item: ItemRecord) {
   const all = await cachedAccounts(deps, item);
   const accounts = all.filter((a) => a.type === 'credit' || a.type === 'loan');
-  return { accounts, liabilities: await fromInstitution(deps, item, all, (connector, connection, context) => connector.liabilities(connection, context)) };
+  // The connector reports the login's liabilities: those of accounts the consent does not share are dropped.
+  return { accounts, liabilities: sharedEntries(item, await fromInstitution(deps, item, all, (connector, connection, context) => connector.liabilities(connection, context))) };
 }
 
 const isInvestmentAccount = (type: string) => type === 'investment' || type === 'crypto';

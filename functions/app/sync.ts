@@ -6,6 +6,7 @@ import { decodeCursor, encodeCursor, type CursorState } from '../core/sync-curso
 import { FEED_RETENTION_MS, readSyncPage, type StoredTransaction } from '../data/feed-repo';
 import type { ItemRecord } from '../data/items-repo';
 import type { Deps } from '../platform/runtime';
+import { sharesAccount } from './reads';
 
 export async function syncTransactions(deps: Deps, item: ItemRecord, cursor: string | undefined, count: number) {
   const now = deps.clock.now();
@@ -14,6 +15,11 @@ export async function syncTransactions(deps: Deps, item: ItemRecord, cursor: str
     state = { itemId: item.itemId, base: 0, snap: item.committedSeq, pos: afterSequence(0), at: now };
   } else {
     const decoded = decodeCursor(cursor, item.itemId, item.cursorSecret);
+    // The user changed the accounts the item shares (Link update mode): what a cursor from before
+    // delivered no longer matches the consent, and the newly shared history was never delivered.
+    if (!decoded && item.retiredCursorSecret !== null && decodeCursor(cursor, item.itemId, item.retiredCursorSecret)) {
+      fail('invalid_cursor', 'The accounts this item shares changed since this cursor was issued. Discard the transactions stored for this item and restart transactions/sync without a cursor.');
+    }
     if (!decoded || decoded.snap > item.committedSeq) fail('invalid_cursor');
     if (decoded.pos === '') {
       // The previous session finished: a new one reads everything committed since its base.
@@ -29,8 +35,12 @@ export async function syncTransactions(deps: Deps, item: ItemRecord, cursor: str
   const modified: StoredTransaction[] = [];
   const removed: Array<{ transaction_id: string }> = [];
   for (const d of page.deliveries) {
-    if (d.kind === 'removed') removed.push({ transaction_id: d.txnId });
-    else (d.kind === 'added' ? added : modified).push(d.txn);
+    // Changes of accounts the item's consent does not share are skipped (a removal recorded before
+    // removals named their account cannot be told apart, so it is skipped too when the item shares
+    // only some accounts).
+    if (d.kind === 'removed') {
+      if (item.sharedAccountIds === null || (d.accountId !== undefined && sharesAccount(item, d.accountId))) removed.push({ transaction_id: d.txnId });
+    } else if (sharesAccount(item, d.txn.account_id)) (d.kind === 'added' ? added : modified).push(d.txn);
   }
   const next: CursorState = page.hasMore
     ? { ...state, pos: page.lastSk ?? state.pos }

@@ -24,7 +24,7 @@ import { createOpenBankingEuConnector } from './open_banking_eu';
 import { createPaymentAppAConnector } from './payment_app_a';
 import { createProcessorLinkConnector } from './processor_link';
 import { createProviderHttp } from './provider-http';
-import { sandboxConnector } from './sandbox';
+import { sandboxConnector, sandboxConnectorFor } from './sandbox';
 
 export { sandboxCredentials } from './sandbox';
 
@@ -86,7 +86,7 @@ function build(connectorId: string, env: ConnectorEnv, saveSecrets?: (secrets: P
  */
 export function connectorFor(
   environment: Environment,
-  institution: { connectors: readonly string[] },
+  institution: { connectors: readonly string[]; oauth?: boolean; sandbox?: boolean },
   connectorEnv: ConnectorEnv,
   method?: LinkMethod,
 ): ConnectorPort {
@@ -94,7 +94,8 @@ export function connectorFor(
     if (!institution.connectors.includes(FILE_IMPORT_CONNECTOR_ID) && environment === 'live') fail('provider_error', 'This institution does not accept statement files.');
     return build(FILE_IMPORT_CONNECTOR_ID, connectorEnv) ?? fail('provider_error', 'Statement import is not available in this release.');
   }
-  if (environment === 'test') return sandboxConnector;
+  // The sandbox's OAuth institutions go through its simulated bank consent page.
+  if (environment === 'test') return sandboxConnectorFor(institution);
   const configured = resolveConnector(institution.connectors, connectorEnv) ?? fail('provider_error');
   return build(configured.id, connectorEnv) ?? fail('provider_error', 'The connector for this institution is configured but not available in this release.');
 }

@@ -38,8 +38,8 @@ import {
 } from './schemas';
 import { EVENT_TYPES } from './events';
 import { INITIAL_UPDATE_DAYS, LIMITS, LINK_UPLOAD_BODY_MAX_BYTES, LINK_UPLOAD_MAX_FILE_BYTES } from './limits';
-import { LinkSession, LinkStep, LinkTokenField } from './link-schemas';
-import { WebhookDelivery, WebhookEndpoint } from './webhook-schemas';
+import { LinkAccountSelectionFlag, LinkLanguageField, LinkSession, LinkStep, LinkTokenField } from './link-schemas';
+import { ShownWebhookSecret, WebhookDelivery, WebhookEndpoint } from './webhook-schemas';
 import {
   AcceptInvitationAnswer,
   AcceptInvitationInput,
@@ -382,6 +382,16 @@ export const healthGet = /* @__PURE__ */ route('health.get', () => ({
 }));
 
 // ---------- link ----------
+/**
+ * An http(s) URL field whose refusal says what is accepted (a URL of another scheme, or with a port
+ * out of range, is not just "not a URL"): `accepts` completes "must be ...".
+ */
+const httpUrlField = (accepts: string) => z.url({ protocol: /^https?$/, error: `expected ${accepts}` }).max(LIMITS.stringMaxLength);
+/** What a webhook URL may be (functions/core/webhook-url.ts checks the host itself). */
+const WEBHOOK_URL_ACCEPTS = 'an http(s) URL with a valid host and port: https for live keys (http only on a loopback host, for test keys of a local server)';
+/** What a redirect_uri may be (functions/core/link-rules.ts redirectUriRefusal). */
+const REDIRECT_URI_ACCEPTS = 'an https URL with a valid host and port (or http on localhost, 127.0.0.1 or [::1] for test keys)';
+
 export const linkTokenCreate = /* @__PURE__ */ route('link.token.create', () => ({
   path: '/v1/link/token/create',
   tag: 'Link',
@@ -397,10 +407,25 @@ export const linkTokenCreate = /* @__PURE__ */ route('link.token.create', () => 
       .refine((list) => new Set(list).size === list.length, 'products must not repeat'),
     institution_id: Id.optional(),
     update_item_id: Id.optional(),
-    webhook: z.url({ protocol: /^https?$/ }).max(LIMITS.stringMaxLength).optional(),
-    redirect_uri: z.url({ protocol: /^https?$/ }).max(LIMITS.stringMaxLength).optional(),
-  }),
-  response: z.object({ link_token: z.string(), expiration: z.string() }),
+    webhook: httpUrlField(WEBHOOK_URL_ACCEPTS)
+      .meta({
+        description:
+          'The webhook URL of the item this session connects (or repairs), as Plaid\'s: the item\'s events are also sent there, signed with the environment\'s secret. Checked as an endpoint URL is, but not an endpoint (not listed, not counted against the cap). Read it back as `webhook` on the item; change it with /v1/item/webhook/update.',
+        example: 'https://example.com/webhooks/fincore',
+      })
+      .optional(),
+    redirect_uri: httpUrlField(REDIRECT_URI_ACCEPTS).optional(),
+    /** The language hosted Link is shown in (default en). */
+    language: LinkLanguageField.optional(),
+    /** Update mode: show the account selection again, with the item's current choice preselected (as Plaid's). */
+    update: z.strictObject({ account_selection_enabled: z.boolean().optional() }).optional(),
+  })
+    // Plaid's account selection in update mode only: without an item to update it would be silently ignored.
+    .refine((body) => body.update?.account_selection_enabled !== true || body.update_item_id !== undefined, {
+      message: 'account_selection_enabled needs update_item_id: it shows an existing item\'s account selection again in update mode (a new item\'s Link always asks which accounts to share)',
+      path: ['update', 'account_selection_enabled'],
+    }),
+  response: z.object({ link_token: z.string(), expiration: z.string(), webhook_secret: ShownWebhookSecret }),
 }));
 export const linkTokenExchange = /* @__PURE__ */ route('link.token.exchange', () => ({
   path: '/v1/link/token/exchange',
@@ -850,6 +875,7 @@ export const linkConnect = /* @__PURE__ */ route('link.connect', () => ({
     institution_id: Id,
     username: z.string().min(1).max(LIMITS.credentialMaxLength),
     password: z.string().min(1).max(LIMITS.credentialMaxLength),
+    account_selection: LinkAccountSelectionFlag.optional(),
   }),
   response: LinkStep,
 }));
@@ -859,7 +885,7 @@ export const linkMfa = /* @__PURE__ */ route('link.mfa', () => ({
   summary: 'Submit the one-time code of an MFA challenge (called by the page).',
   auth: 'link',
   metering: 'none',
-  request: z.strictObject({ link_token: LinkTokenField, code: z.string().min(1).max(LIMITS.mfaCodeMaxLength) }),
+  request: z.strictObject({ link_token: LinkTokenField, code: z.string().min(1).max(LIMITS.mfaCodeMaxLength), account_selection: LinkAccountSelectionFlag.optional() }),
   response: LinkStep,
 }));
 export const linkMethod = /* @__PURE__ */ route('link.method', () => ({
@@ -878,7 +904,15 @@ export const linkOauthStart = /* @__PURE__ */ route('link.oauth.start', () => ({
   auth: 'link',
   metering: 'none',
   request: z.strictObject({ link_token: LinkTokenField, institution_id: Id }),
-  response: z.object({ authorize_url: z.string() }),
+  response: z.object({
+    authorize_url: z.string(),
+    /**
+     * Where the institution sends the user back: Link's own callback, or the link token's
+     * redirect_uri with oauth_state_id (the sandbox's OAuth institutions), where the integrator's page
+     * re-opens Link with received_redirect_uri.
+     */
+    returns_to: z.enum(['link', 'redirect_uri']),
+  }),
 }));
 export const linkOauthCallback = /* @__PURE__ */ route('link.oauth.callback', () => ({
   method: 'GET',
@@ -903,6 +937,7 @@ export const linkOauthComplete = /* @__PURE__ */ route('link.oauth.complete', ()
     state: z.string().min(1).max(LIMITS.tokenMaxLength),
     code: z.string().min(1).max(LINK_OAUTH_PARAM_MAX_LENGTH).optional(),
     error: z.string().min(1).max(LINK_OAUTH_PARAM_MAX_LENGTH).optional(),
+    account_selection: LinkAccountSelectionFlag.optional(),
   }),
   response: LinkStep,
 }));
@@ -918,6 +953,7 @@ export const linkConsent = /* @__PURE__ */ route('link.consent', () => ({
     api_key: z.string().min(1).max(LIMITS.credentialMaxLength).optional(),
     api_secret: z.string().min(1).max(LIMITS.credentialMaxLength).optional(),
     address: z.string().min(1).max(LINK_ADDRESS_MAX_LENGTH).optional(),
+    account_selection: LinkAccountSelectionFlag.optional(),
   }),
   response: LinkStep,
 }));
@@ -935,6 +971,7 @@ export const linkUpload = /* @__PURE__ */ route('link.upload', () => ({
     institution_id: Id,
     file_name: z.string().min(1).max(255),
     file_base64: StatementFileBase64,
+    account_selection: LinkAccountSelectionFlag.optional(),
   }),
   response: LinkStep,
 }));
@@ -990,7 +1027,7 @@ export const webhooksEndpointsCreate = /* @__PURE__ */ route('webhooks.endpoints
   tag: 'Webhooks',
   summary: 'Register an endpoint (idempotent per URL); the environment signing secret is returned only when this call created it.',
   dataAccess: true,
-  request: z.strictObject({ url: z.url({ protocol: /^https?$/ }).max(LIMITS.stringMaxLength) }),
+  request: z.strictObject({ url: httpUrlField(WEBHOOK_URL_ACCEPTS) }),
   response: z.object({ endpoint: WebhookEndpoint, created: z.boolean(), secret: z.string().nullable() }),
 }));
 export const webhooksEndpointsDelete = /* @__PURE__ */ route('webhooks.endpoints.delete', () => ({
@@ -1480,11 +1517,119 @@ export const consoleAuditList = /* @__PURE__ */ route('console.audit.list', () =
   response: ListAuditAnswer,
 }));
 
+// ---------- the browsable docs (functions/surfaces/docs; paths in functions/contracts/docs-links.ts) ----------
+export const docsPage = /* @__PURE__ */ route('docs.page', () => ({
+  method: 'GET',
+  path: '/docs',
+  tag: 'Discovery',
+  summary: 'The interactive API reference: this document rendered by Redoc (assets bundled), with a curl sample per operation.',
+  description:
+    'A web page. Deep links: `#operation/<operationId>` and `#tag/<tag>`. The page itself is small and never cached (it carries a fresh ' +
+    'CSP nonce); its script is served from the same path with `?asset=<name>&v=<sha256>`, immutable and cached for a year.',
+  auth: 'none',
+  metering: 'none',
+  request: null,
+  response: z.string(),
+  responseKind: 'html',
+}));
+export const docsErrors = /* @__PURE__ */ route('docs.errors', () => ({
+  method: 'GET',
+  path: '/docs/errors',
+  tag: 'Discovery',
+  summary: 'Every error code with its HTTP status, type, message and what to do: the page `documentation_url` points at (`#<code>`).',
+  auth: 'none',
+  metering: 'none',
+  request: null,
+  response: z.string(),
+  responseKind: 'html',
+}));
+
+// ---------- hosted Link: account selection and the sandbox's OAuth redirect (functions/app/link.ts) ----------
+export const linkAccountsSelect = /* @__PURE__ */ route('link.accounts.select', () => ({
+  path: '/link/api/accounts/select',
+  tag: 'Hosted Link',
+  summary: 'The accounts the user chose to share after a select_accounts step: the item\'s consent is limited to them and the public token becomes exchangeable (called by the page).',
+  auth: 'link',
+  metering: 'none',
+  request: z.strictObject({
+    link_token: LinkTokenField,
+    public_token: z.string().min(1).max(LIMITS.tokenMaxLength),
+    account_ids: z
+      .array(Id)
+      .min(1, 'choose at least one account')
+      .max(LIMITS.accountIdsMax)
+      .refine((ids) => new Set(ids).size === ids.length, 'account_ids must not repeat'),
+  }),
+  response: LinkStep,
+}));
+export const linkOauthResume = /* @__PURE__ */ route('link.oauth.resume', () => ({
+  path: '/link/api/oauth/resume',
+  tag: 'Hosted Link',
+  summary: 'Finish an OAuth consent from the URL the integrator\'s redirect_uri page was opened at (received_redirect_uri, with oauth_state_id), as Plaid\'s OAuth flow resumes (called by the page).',
+  auth: 'link',
+  metering: 'none',
+  request: z.strictObject({
+    link_token: LinkTokenField,
+    received_redirect_uri: z.string().min(1).max(LIMITS.stringMaxLength),
+    account_selection: LinkAccountSelectionFlag.optional(),
+  }),
+  response: LinkStep,
+}));
+export const linkSandboxOauthAuthorize = /* @__PURE__ */ route('link.sandbox.oauth.authorize', () => ({
+  method: 'GET',
+  path: '/link/sandbox/oauth/authorize',
+  tag: 'Hosted Link',
+  summary: 'The simulated bank consent page of the sandbox\'s OAuth institutions (test link tokens): its Allow and Deny buttons submit the form to POST /link/sandbox/oauth/authorize. A GET never decides.',
+  auth: 'none',
+  metering: 'none',
+  // Reads the Link session the consent belongs to.
+  dataAccess: true,
+  request: null,
+  response: z.string(),
+  responseKind: 'html',
+}));
+export const linkSandboxOauthDecide = /* @__PURE__ */ route('link.sandbox.oauth.decide', () => ({
+  method: 'POST',
+  path: '/link/sandbox/oauth/authorize',
+  tag: 'Hosted Link',
+  summary: 'The sandbox bank page\'s form (application/x-www-form-urlencoded: session, state, decision=allow|deny): records the answer against the consent, then redirects (303) to the link token\'s redirect_uri (a loopback or allowlisted one) with oauth_state_id, or to /link/oauth/callback.',
+  auth: 'none',
+  metering: 'none',
+  // Records the decision on the Link session the consent belongs to.
+  dataAccess: true,
+  // A browser form, not JSON: the handler reads the form fields itself.
+  request: null,
+  response: z.string(),
+  responseKind: 'html',
+}));
+
+// ---------- per-item webhook URLs ----------
+export const itemWebhookUpdate = /* @__PURE__ */ route('item.webhook.update', () => ({
+  path: '/v1/item/webhook/update',
+  tag: 'Items',
+  summary: 'Set, change or clear (null) the item\'s own webhook URL: events about the item go there besides the environment\'s endpoints.',
+  description:
+    'The URL is checked as an endpoint URL is (public https for live keys; loopback only for test keys of a local server) but is not an endpoint: it does not count against the environment\'s endpoint cap and is not listed. Deliveries to it are signed with the environment\'s secret and appear in the delivery log with `destination: item`. An `item.webhook_updated` event announces the change (to the new URL too). `webhook_secret` is the environment\'s signing secret when this call created it.',
+  item: true,
+  dataAccess: true,
+  request: z.strictObject({
+    access_token: AccessToken,
+    webhook: httpUrlField(WEBHOOK_URL_ACCEPTS).nullable().meta({ description: 'The new URL, or null to stop sending this item\'s events to a URL of its own.', example: 'https://example.com/webhooks/fincore' }),
+  }),
+  response: z.object({
+    item: Item,
+    webhook: z.string().nullable().meta({ description: 'The item\'s webhook URL from now on; null when cleared.' }),
+    webhook_secret: ShownWebhookSecret,
+  }),
+}));
+
 /** Every route, in the order the stack, openapi.json and llms.txt list them. */
 const DECLARED_ROUTES = [
   discoveryOpenapi,
   discoveryLlms,
   discoveryLlmsFull,
+  docsPage,
+  docsErrors,
   healthGet,
   linkTokenCreate,
   linkTokenExchange,
@@ -1492,6 +1637,7 @@ const DECLARED_ROUTES = [
   itemsRemove,
   itemsRefresh,
   itemsStatementsUpload,
+  itemWebhookUpdate,
   institutionsSearch,
   institutionsGetById,
   accountsGet,
@@ -1527,6 +1673,10 @@ const DECLARED_ROUTES = [
   linkOauthComplete,
   linkConsent,
   linkUpload,
+  linkAccountsSelect,
+  linkOauthResume,
+  linkSandboxOauthAuthorize,
+  linkSandboxOauthDecide,
   sandboxPublicTokenCreate,
   sandboxFireWebhook,
   sandboxItemResetLogin,

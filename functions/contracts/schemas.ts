@@ -97,6 +97,9 @@ export const Item = /* @__PURE__ */ z
     last_sync_error: SyncError.nullable().meta({
       description: 'The last failed pull from the item\u2019s connector, until a pull succeeds again (null when the last pull succeeded). With `connector` and `last_successful_sync`, the connector\u2019s health and freshness for this item.',
     }),
+    webhook: z.string().nullable().meta({
+      description: 'The item\u2019s own webhook URL (the link token\u2019s `webhook`, or set with /v1/item/webhook/update); null when it has none. Not an endpoint: the environment\u2019s endpoints receive its events too.',
+    }),
   })
   .meta({ id: 'Item' });
 
@@ -157,6 +160,10 @@ export const Institution = /* @__PURE__ */ z
     country_codes: z.array(z.string()),
     url: z.string().nullable(),
     primary_color: z.string().nullable(),
+    logo: z
+      .string()
+      .nullable()
+      .meta({ description: 'The institution\u2019s mark as a data: URI (SVG) when Fincore ships one (sandbox institutions); null otherwise: show a monogram in primary_color.' }),
     products: z.array(Product),
     oauth: z.boolean().meta({ description: 'Whether the login happens on the institution\u2019s own site.' }),
     sandbox: z.boolean().meta({ description: 'Part of the simulated sandbox network (always available).' }),

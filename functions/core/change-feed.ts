@@ -50,9 +50,14 @@ export interface FeedEntry<T> {
    */
   earlier?: Array<[number, number]>;
   txn?: T;
+  /**
+   * A removal's account (the removed version's): readers limited to some accounts filter removals
+   * by it. Absent on removals written before it was recorded.
+   */
+  accountId?: string;
 }
 
-export type Delivery<T> = { kind: 'added' | 'modified'; txn: T } | { kind: 'removed'; txnId: string };
+export type Delivery<T> = { kind: 'added' | 'modified'; txn: T } | { kind: 'removed'; txnId: string; accountId?: string };
 
 const SEQ_WIDTH = 12;
 const pad = (seq: number) => String(seq).padStart(SEQ_WIDTH, '0');
@@ -74,7 +79,7 @@ export function heldAt(entry: Pick<FeedEntry<unknown>, 'addedSeq' | 'earlier'>, 
 export function classify<T>(entry: FeedEntry<T>, base: number, snap: number): Delivery<T> | null {
   if (entry.supersededBy !== undefined && entry.supersededBy <= snap) return null;
   const held = heldAt(entry, base);
-  if (entry.removed) return held ? { kind: 'removed', txnId: entry.txnId } : null;
+  if (entry.removed) return held ? { kind: 'removed', txnId: entry.txnId, ...(entry.accountId !== undefined ? { accountId: entry.accountId } : {}) } : null;
   return { kind: held ? 'modified' : 'added', txn: entry.txn as T };
 }
 

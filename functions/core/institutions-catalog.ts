@@ -17,7 +17,8 @@ import { SANDBOX_CONNECTOR_ID, type InstitutionType } from './connectors';
 export type Institution = z.infer<typeof InstitutionSchema>;
 type Product = (typeof PRODUCTS)[number];
 
-export type CatalogInstitution = Institution & {
+/** A catalog entry: the API shape without `logo` (added on the way out, ./institution-logos.ts), plus: */
+export type CatalogInstitution = Omit<Institution, 'logo'> & {
   /** Ordered connector chain; the first one enabled in the deployment serves live sessions. */
   connectors: string[];
   /** Alternate names the search also matches (abbreviations, former or legal names). */

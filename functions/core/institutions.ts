@@ -2,6 +2,7 @@
 // every normalized form is computed once at module load, so a search is one linear scan of a
 // small array with no allocation beyond the result.
 import { CATALOG, type CatalogInstitution, type Institution } from './institutions-catalog';
+import { institutionLogo } from './institution-logos';
 import type { InstitutionType } from './connectors';
 
 export type { CatalogInstitution, Institution } from './institutions-catalog';
@@ -122,6 +123,7 @@ export function toPublicInstitution(i: CatalogInstitution): Institution {
     country_codes: [...i.country_codes],
     url: i.url,
     primary_color: i.primary_color,
+    logo: institutionLogo(i.institution_id),
     products: [...i.products],
     oauth: i.oauth,
     sandbox: i.sandbox,

@@ -72,6 +72,19 @@ export function redirectUriRefusal(redirectUri: string, environment: 'test' | 'l
 }
 
 /**
+ * May the sandbox bank page send the user to this redirect_uri? A test key may create a link token
+ * with any https redirect_uri (it is where Link's own success redirect goes), but the bank's redirect
+ * leaves Fincore's origin on a user's click, carrying the consent's state: like Plaid, which requires
+ * OAuth redirect URIs to be allowlisted in its sandbox too, only a loopback URL (local development)
+ * or one on the application's list of allowed redirect URIs (exact match after normalisation).
+ */
+export function sandboxBankReturnAllowed(redirectUri: string, allowlist: readonly string[]): boolean {
+  const normalised = normaliseRedirectUri(redirectUri);
+  if (normalised === null) return false;
+  return isLoopbackHost(new URL(normalised).hostname) || allowlist.includes(normalised);
+}
+
+/**
  * May a page on `origin` frame Link (the SDK modal) for a token of this environment? Origins on the
  * application's list always; test keys also from loopback origins (local development).
  */

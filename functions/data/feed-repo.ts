@@ -117,6 +117,7 @@ function entryRow(itemId: string, entry: FeedEntry<StoredTransaction>, now: numb
     ...(entry.prevSeq !== undefined ? { prev_seq: entry.prevSeq } : {}),
     ...(entry.earlier?.length ? { earlier: entry.earlier } : {}),
     ...(entry.txn ? { txn: entry.txn } : {}),
+    ...(entry.accountId !== undefined ? { account_id: entry.accountId } : {}),
     ...(entry.supersededBy !== undefined
       ? { superseded_by: entry.supersededBy, expires_at: Math.floor((now + FEED_RETENTION_MS) / 1000) }
       : {}),
@@ -134,6 +135,7 @@ function entryFromRow(row: Row): FeedEntry<StoredTransaction> {
     prevSeq: row.prev_seq as number | undefined,
     ...earlierFromRow(row),
     txn: row.txn as StoredTransaction | undefined,
+    ...(typeof row.account_id === 'string' ? { accountId: row.account_id } : {}),
   };
 }
 
@@ -633,6 +635,8 @@ export async function commitTransactions(deps: Deps, itemId: string, source: Cha
       return { committedSeq: null, added: 0, modified: 0, removed: 0 };
     }
     // 1. The new versions, first: they are the record the next writer undoes from if this one dies.
+    // A removal records the removed version's account, so readers limited to some accounts can filter it.
+    for (const e of plan.entries) if (e.removed) e.accountId = latest.get(e.txnId)?.txn?.account_id;
     await writeRows(deps, plan.entries.map((e) => put(entryRow(itemId, e, now))));
     // 2. Everything derived from them, still invisible to readers.
     const derived = await derivedWrites(view, itemId, plan.entries, latest, seq, now);

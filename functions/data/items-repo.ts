@@ -15,6 +15,7 @@ import {
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { PLAN_NAMES, type PlanName } from '../contracts/limits';
+import { LINK_LANGUAGES, type LinkLanguage } from '../contracts/link-schemas';
 import { ItemStatus, TRANSACTIONS_UPDATE_STATUSES, type AccountRecord, type Environment, type ItemError, type Product, type TransactionsUpdateStatus } from '../contracts/schemas';
 import { firstRefreshIntervalMs, refreshIntervalMs } from '../core/refresh-schedule';
 import { tokenHash } from '../core/tokens';
@@ -22,6 +23,7 @@ import type { Deps } from '../platform/runtime';
 import { isSealedSecret, type SealedSecret } from '../platform/crypto/envelope';
 import { queryByPrefix, writeIf, type Row } from './dynamo';
 import { keys, TABLE } from './keys';
+import type { WebhookFormat } from './webhooks-repo';
 
 export type { ItemStatus };
 
@@ -40,6 +42,16 @@ export interface ItemRecord {
   committedSeq: number;
   /** HMAC secret of this item's sync cursors; never leaves the server. */
   cursorSecret: string;
+  /**
+   * The cursor secret before the user last changed the accounts the item shares (commitAccountSelection):
+   * a cursor it signed is recognised, and refused with the reason (functions/app/sync.ts).
+   */
+  retiredCursorSecret: string | null;
+  /**
+   * A new item whose user has still to choose the accounts to share: it stays connecting (invisible,
+   * no refreshes, no events) until the choice commits, and is reaped if it never comes.
+   */
+  awaitingSelection: boolean;
   accessTokenHash: string | null;
   /**
    * How the item's connector finds the user's login again (Connection.login): for the sandbox, the
@@ -49,6 +61,12 @@ export interface ItemRecord {
   connectionLogin: string | null;
   clientUserId: string;
   webhook: string | null;
+  /**
+   * What the item's webhook URL receives: our events, or Plaid's bodies when the Plaid-compatible API
+   * set it. Null for a URL stored before items had URLs of their own (its link token registered it as
+   * an endpoint, which keeps receiving the item's events): it is no destination of its own.
+   */
+  webhookFormat: WebhookFormat | null;
   /** How far the item's transaction history has loaded (see TRANSACTIONS_UPDATE_STATUSES). */
   transactionsUpdateStatus: TransactionsUpdateStatus;
   /**
@@ -61,6 +79,12 @@ export interface ItemRecord {
   connectorCursor: string | null;
   /** The last failed pull from the connector, until a pull succeeds again (connector health). */
   lastSyncError: SyncError | null;
+  /**
+   * The accounts the user chose to share in Link's account selection: every read of the item's data
+   * is limited to them (functions/app/reads.ts). Null for an item whose user made no selection (linked
+   * before account selection existed, or through the sandbox helper): it shares all its accounts.
+   */
+  sharedAccountIds: string[] | null;
 }
 
 /** A failed pull, as the item shows it: the API error code, a message without secrets, and when. */
@@ -91,15 +115,19 @@ function itemFromRow(row: Row): ItemRecord {
     createdAt: row.created_at,
     committedSeq: row.committed_seq ?? 0,
     cursorSecret: row.cursor_secret,
+    retiredCursorSecret: typeof row.retired_cursor_secret === 'string' ? row.retired_cursor_secret : null,
+    awaitingSelection: row.selection_pending === true,
     accessTokenHash: row.access_token_hash ?? null,
     // Rows written before the field's rename carry it as sandbox_username.
     connectionLogin: row.connection_login ?? row.sandbox_username ?? null,
     clientUserId: row.client_user_id,
     webhook: row.webhook ?? null,
+    webhookFormat: row.webhook_format === 'plaid' || row.webhook_format === 'fincore' ? row.webhook_format : null,
     transactionsUpdateStatus: row.transactions_update_status ?? HISTORY_COMPLETE,
     providerSecrets: isSealedSecret(row.provider_secrets) ? row.provider_secrets : null,
     connectorCursor: typeof row.connector_cursor === 'string' ? row.connector_cursor : null,
     lastSyncError: row.last_sync_error ? { code: row.last_sync_error.code, message: row.last_sync_error.message, occurredAt: row.last_sync_error.occurred_at } : null,
+    sharedAccountIds: Array.isArray(row.shared_account_ids) ? (row.shared_account_ids as string[]) : null,
   };
 }
 
@@ -117,6 +145,7 @@ export function publicItem(item: ItemRecord) {
     created_at: item.createdAt,
     transactions_update_status: item.transactionsUpdateStatus,
     last_sync_error: item.lastSyncError ? { code: item.lastSyncError.code, message: item.lastSyncError.message, occurred_at: item.lastSyncError.occurredAt } : null,
+    webhook: item.webhook,
   };
 }
 
@@ -131,6 +160,17 @@ const CONNECTING = 'connecting';
 export async function getItem(deps: Deps, itemId: string): Promise<ItemRecord | undefined> {
   const res = await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: keys.item(itemId), ConsistentRead: true }));
   return res.Item && res.Item.status !== CONNECTING ? itemFromRow(res.Item) : undefined;
+}
+
+/**
+ * The item, or a new one still connecting because its user has to choose the accounts to share
+ * (as it will be once that choice commits); undefined otherwise.
+ */
+export async function getItemForSelection(deps: Deps, itemId: string): Promise<ItemRecord | undefined> {
+  const res = await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: keys.item(itemId), ConsistentRead: true }));
+  if (!res.Item) return undefined;
+  if (res.Item.status !== CONNECTING) return itemFromRow(res.Item);
+  return res.Item.selection_pending === true ? itemFromRow({ ...res.Item, status: 'healthy' }) : undefined;
 }
 
 /** The item an access token names, only if it belongs to this application and environment. */
@@ -154,6 +194,7 @@ export interface NewItem {
   connectionLogin: string | null;
   clientUserId: string;
   webhook: string | null;
+  webhookFormat?: WebhookFormat;
   status?: ItemStatus;
   error?: ItemRecord['error'];
   /** Omitted: the history is complete (an item written with its history, or without transactions). */
@@ -219,6 +260,7 @@ function itemRow(item: NewItem, createdAt: string): Row {
     connection_login: item.connectionLogin,
     client_user_id: item.clientUserId,
     webhook: item.webhook,
+    ...(item.webhook !== null ? { webhook_format: item.webhookFormat ?? 'fincore' } : {}),
     ...(item.transactionsUpdateStatus ? { transactions_update_status: item.transactionsUpdateStatus } : {}),
     ...(item.providerSecrets ? { provider_secrets: item.providerSecrets } : {}),
   };
@@ -596,7 +638,8 @@ export async function issueAccessToken(
       TableName: table,
       Key: keys.publicToken(args.publicTokenHash),
       UpdateExpression: 'SET spent = :true',
-      ConditionExpression: 'attribute_exists(pk) AND spent = :false',
+      // A token awaiting the user's account selection cannot be exchanged (commitAccountSelection).
+      ConditionExpression: 'attribute_exists(pk) AND spent = :false AND attribute_not_exists(selection_pending)',
       ExpressionAttributeValues: { ':true': true, ':false': false },
     },
   };
@@ -735,7 +778,11 @@ export interface LinkSessionRecord {
   institutionId: string | null;
   updateItemId: string | null;
   webhook: string | null;
+  /** Set by the Plaid-compatible API's /link/token/create (functions/data/webhooks-repo.ts markLinkSessionWebhookPlaid). */
+  webhookFormat?: WebhookFormat;
   redirectUri: string | null;
+  /** The language hosted Link is shown in. */
+  language: LinkLanguage;
   /** ms since epoch */
   expiresAt: number;
   status: 'open' | 'completed';
@@ -743,6 +790,10 @@ export interface LinkSessionRecord {
   mfa: { institutionId: string; username: string } | null;
   /** An OAuth consent under way (Link's oauth method), until the user comes back or starts another. */
   oauth: PendingOauth | null;
+  /** Update mode shows the account selection again (the link token's update.account_selection_enabled). */
+  accountSelectionEnabled?: boolean;
+  /** The item a completed session connected (its public token may still await the account selection). */
+  completedItemId?: string | null;
 }
 
 /**
@@ -755,13 +806,22 @@ export interface PendingOauth {
   pending: SealedSecret;
   /** ms since epoch: a consent not finished by then is refused. */
   expiresAt: number;
+  /**
+   * The sandbox bank's consent: 'awaiting' until the user submits Allow or Deny on its page, which
+   * records the answer here; absent for real providers, whose consent is recorded at the provider.
+   */
+  sandboxDecision?: SandboxOauthDecision;
 }
+
+export type SandboxOauthDecision = 'awaiting' | 'allow' | 'deny';
 
 function pendingOauthFromRow(value: unknown): PendingOauth | null {
   if (typeof value !== 'object' || value === null) return null;
   const row = value as Row;
   if (typeof row.state_hash !== 'string' || !isSealedSecret(row.pending)) return null;
-  return { stateHash: row.state_hash, institutionId: row.institution_id, pending: row.pending, expiresAt: row.expiration };
+  const decision = row.sandbox_decision;
+  const sandboxDecision = decision === 'awaiting' || decision === 'allow' || decision === 'deny' ? { sandboxDecision: decision as SandboxOauthDecision } : {};
+  return { stateHash: row.state_hash, institutionId: row.institution_id, pending: row.pending, expiresAt: row.expiration, ...sandboxDecision };
 }
 
 function sessionFromRow(row: Row): LinkSessionRecord {
@@ -776,12 +836,17 @@ function sessionFromRow(row: Row): LinkSessionRecord {
     institutionId: row.institution_id ?? null,
     updateItemId: row.update_item_id ?? null,
     webhook: row.webhook ?? null,
+    webhookFormat: row.webhook_format === 'plaid' ? 'plaid' : 'fincore',
     redirectUri: row.redirect_uri ?? null,
+    // Sessions stored before the page spoke other languages have none: English.
+    language: (LINK_LANGUAGES as readonly unknown[]).includes(row.language) ? (row.language as LinkLanguage) : 'en',
     expiresAt: row.expiration,
     status: row.status,
     failedAttempts: row.failed_attempts ?? 0,
     mfa: row.mfa ?? null,
     oauth: pendingOauthFromRow(row.oauth),
+    accountSelectionEnabled: row.account_selection_enabled === true,
+    completedItemId: typeof row.item_id === 'string' ? row.item_id : null,
   };
 }
 
@@ -801,10 +866,12 @@ export async function putLinkSession(deps: Deps, s: Omit<LinkSessionRecord, 'sta
         update_item_id: s.updateItemId,
         webhook: s.webhook,
         redirect_uri: s.redirectUri,
+        language: s.language,
         expiration: s.expiresAt,
         expires_at: Math.ceil(s.expiresAt / 1000),
         status: 'open',
         failed_attempts: 0,
+        ...(s.accountSelectionEnabled ? { account_selection_enabled: true } : {}),
       },
     }),
   );
@@ -882,11 +949,41 @@ export async function setPendingOauth(deps: Deps, session: LinkSessionRecord, oa
       ConditionExpression: '#status = :open',
       ExpressionAttributeNames: { '#status': 'status' },
       ExpressionAttributeValues: {
-        ':oauth': { state_hash: oauth.stateHash, institution_id: oauth.institutionId, pending: oauth.pending, expiration: oauth.expiresAt },
+        ':oauth': {
+          state_hash: oauth.stateHash,
+          institution_id: oauth.institutionId,
+          pending: oauth.pending,
+          expiration: oauth.expiresAt,
+          ...(oauth.sandboxDecision ? { sandbox_decision: oauth.sandboxDecision } : {}),
+        },
         ':open': 'open',
       },
     }),
   );
+}
+
+/**
+ * Records the user's answer on the sandbox bank page against the consent whose state hash is
+ * `stateHash`, once: false when the session holds no such consent awaiting an answer (another
+ * state, already answered or redeemed, or a spent session).
+ */
+export async function recordSandboxOauthDecision(deps: Deps, session: LinkSessionRecord, stateHash: string, decision: 'allow' | 'deny'): Promise<boolean> {
+  try {
+    await deps.ddb.send(
+      new UpdateCommand({
+        TableName: deps.config.tableName,
+        Key: keys.linkToken(session.linkTokenHash),
+        UpdateExpression: 'SET oauth.sandbox_decision = :decision',
+        ConditionExpression: '#status = :open AND oauth.state_hash = :hash AND oauth.sandbox_decision = :awaiting',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':open': 'open', ':hash': stateHash, ':awaiting': 'awaiting', ':decision': decision },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
 }
 
 /**
@@ -944,13 +1041,36 @@ export async function commitLinkConnection(
      * scheduled sweep loads it even if the job queued for it is lost.
      */
     firstRefreshDueAt?: number;
+    /**
+     * A new item whose user chooses the accounts to share next: the session is spent and the public
+     * token issued, but the item stays connecting (invisible, off the refresh schedule, announcing
+     * nothing) with its deadline moved to this time (ms); commitAccountSelection makes it healthy,
+     * and the reaper removes it if the choice never comes.
+     */
+    awaitSelectionUntil?: number;
   },
 ): Promise<ConnectionCommitOutcome> {
   const table = deps.config.tableName;
   const now = deps.clock.now();
   const item = args.item.item;
+  const awaiting = args.item.kind === 'create' && args.awaitSelectionUntil !== undefined;
   const itemUpdate: NonNullable<TransactWriteCommandInput['TransactItems']>[number]['Update'] =
-    args.item.kind === 'create'
+    args.item.kind === 'create' && args.awaitSelectionUntil !== undefined
+      ? {
+          TableName: table,
+          Key: keys.item(item.itemId),
+          UpdateExpression: 'SET connect_deadline = :until, gsi1sk = :gsk, selection_pending = :true',
+          ConditionExpression: '#status = :connecting AND connect_deadline > :now',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':connecting': CONNECTING,
+            ':now': now,
+            ':until': args.awaitSelectionUntil,
+            ':true': true,
+            ':gsk': keys.connectingItem(args.awaitSelectionUntil, item.itemId).gsi1sk,
+          },
+        }
+      : args.item.kind === 'create'
       ? {
           TableName: table,
           Key: keys.item(item.itemId),
@@ -969,7 +1089,7 @@ export async function commitLinkConnection(
           TableName: table,
           Key: keys.item(item.itemId),
           // A repair with a new consent replaces the provider secrets (and the provider's reference) with it.
-          UpdateExpression: `SET #status = :healthy, #error = :null, consented_products = :products, webhook = :webhook${args.item.providerSecrets ? ', provider_secrets = :secrets' : ''}${args.item.connectionLogin !== undefined ? ', connection_login = :login' : ''}`,
+          UpdateExpression: `SET #status = :healthy, #error = :null, consented_products = :products, webhook = :webhook, webhook_format = :webhookFormat${args.item.providerSecrets ? ', provider_secrets = :secrets' : ''}${args.item.connectionLogin !== undefined ? ', connection_login = :login' : ''}`,
           ConditionExpression: 'attribute_exists(pk) AND #status <> :connecting',
           ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
           ExpressionAttributeValues: {
@@ -978,6 +1098,7 @@ export async function commitLinkConnection(
             ':connecting': CONNECTING,
             ':products': args.item.consentedProducts,
             ':webhook': args.item.webhook,
+            ':webhookFormat': item.webhookFormat,
             ...(args.item.providerSecrets ? { ':secrets': args.item.providerSecrets } : {}),
             ...(args.item.connectionLogin !== undefined ? { ':login': args.item.connectionLogin } : {}),
           },
@@ -1006,8 +1127,8 @@ export async function commitLinkConnection(
           putPublic,
           ...args.outbox.map((Put) => ({ Put })),
           // The healthy item is on the refresh schedule from the same commit (last: the reasons
-          // read below are indexed from the start).
-          { Update: ensureRefreshDue(deps, item.itemId, args.firstRefreshDueAt) },
+          // read below are indexed from the start); one awaiting its account selection is not yet.
+          ...(awaiting ? [] : [{ Update: ensureRefreshDue(deps, item.itemId, args.firstRefreshDueAt) }]),
         ],
       }),
     );
@@ -1050,6 +1171,11 @@ export interface PublicTokenRecord {
   expiresAt: number;
   spent: boolean;
   rotate: boolean;
+  /**
+   * The user has still to choose the accounts to share (Link's account selection): the token cannot
+   * be exchanged until commitAccountSelection records the choice.
+   */
+  selectionPending?: boolean;
 }
 
 function publicTokenPut(deps: Deps, publicToken: string, record: Omit<PublicTokenRecord, 'spent'>) {
@@ -1064,13 +1190,110 @@ function publicTokenPut(deps: Deps, publicToken: string, record: Omit<PublicToke
       expires_at: Math.ceil(record.expiresAt / 1000),
       rotate: record.rotate,
       spent: false,
+      ...(record.selectionPending ? { selection_pending: true } : {}),
     },
   };
+}
+
+/**
+ * Issues another public token for a new item still awaiting its account selection (Link's page
+ * reloaded at that step: the first token's plaintext is gone with the old page). Whichever token's
+ * selection commits first activates the item; the others then fail on the item's condition.
+ */
+export async function putSelectionToken(deps: Deps, publicToken: string, record: Omit<PublicTokenRecord, 'spent' | 'selectionPending' | 'rotate'>): Promise<void> {
+  await deps.ddb.send(
+    new PutCommand({ ...publicTokenPut(deps, publicToken, { ...record, rotate: false, selectionPending: true }), ConditionExpression: 'attribute_not_exists(pk)' }),
+  );
 }
 
 export async function getPublicToken(deps: Deps, publicToken: string): Promise<PublicTokenRecord | undefined> {
   const res = await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: keys.publicToken(tokenHash(publicToken)), ConsistentRead: true }));
   const row = res.Item;
   if (!row) return undefined;
-  return { itemId: row.item_id, applicationId: row.application_id, environment: row.environment, expiresAt: row.expiration, spent: row.spent, rotate: row.rotate };
+  return { itemId: row.item_id, applicationId: row.application_id, environment: row.environment, expiresAt: row.expiration, spent: row.spent, rotate: row.rotate, selectionPending: row.selection_pending === true };
+}
+
+export type AccountSelectionOutcome = 'committed' | 'token_refused' | 'item_gone';
+
+/**
+ * Records the accounts the user chose in Link's account selection, in one transaction: the item's
+ * consent is limited to them and the public token becomes exchangeable. The token must still be
+ * unspent, unexpired and awaiting its selection, so a replayed or concurrent selection changes
+ * nothing ('token_refused'); 'item_gone' when the item was removed (or reaped) meanwhile.
+ *
+ * A new item awaiting its selection (ItemRecord.awaitingSelection) becomes healthy, visible and
+ * scheduled in the same write (`activate`). When the shared accounts change (`rotateCursorSecret`), a
+ * new secret replaces the item's cursor secret, keeping the old one as retired so that a cursor issued before
+ * is refused with the reason. `outbox` holds the events the choice announces.
+ */
+export async function commitAccountSelection(
+  deps: Deps,
+  args: {
+    publicToken: string;
+    item: ItemRecord;
+    accountIds: string[];
+    activate?: { firstRefreshDueAt?: number };
+    rotateCursorSecret?: boolean;
+    outbox?: { TableName: string; Item: Record<string, unknown>; ConditionExpression?: string }[];
+  },
+): Promise<AccountSelectionOutcome> {
+  const table = deps.config.tableName;
+  const now = deps.clock.now();
+  const item = args.item;
+  const sets = ['shared_account_ids = :ids'];
+  const values: Record<string, unknown> = { ':ids': args.accountIds, ':connecting': CONNECTING };
+  if (args.rotateCursorSecret) {
+    sets.push('cursor_secret = :secret', 'retired_cursor_secret = :retired');
+    values[':secret'] = randomBytes(32).toString('base64url');
+    values[':retired'] = item.cursorSecret;
+  }
+  let itemUpdate;
+  if (args.activate) {
+    const listed = keys.itemByApplication(item.applicationId, item.environment, item.createdAt, item.itemId);
+    itemUpdate = {
+      TableName: table,
+      Key: keys.item(item.itemId),
+      UpdateExpression: `SET #status = :healthy, gsi1pk = :gpk, gsi1sk = :gsk, ${sets.join(', ')} REMOVE connect_deadline, selection_pending`,
+      ConditionExpression: '#status = :connecting AND selection_pending = :true AND connect_deadline > :now',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ...values, ':healthy': 'healthy', ':true': true, ':now': now, ':gpk': listed.gsi1pk, ':gsk': listed.gsi1sk },
+    };
+  } else {
+    itemUpdate = {
+      TableName: table,
+      Key: keys.item(item.itemId),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: 'attribute_exists(pk) AND #status <> :connecting',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: values,
+    };
+  }
+  try {
+    await deps.ddb.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: table,
+              Key: keys.publicToken(tokenHash(args.publicToken)),
+              UpdateExpression: 'REMOVE selection_pending',
+              ConditionExpression: 'selection_pending = :true AND spent = :false AND expiration > :now AND item_id = :item',
+              ExpressionAttributeValues: { ':true': true, ':false': false, ':now': now, ':item': item.itemId },
+            },
+          },
+          { Update: itemUpdate },
+          ...(args.outbox ?? []).map((Put) => ({ Put })),
+          // A new item joins the refresh schedule with its activation.
+          ...(args.activate ? [{ Update: ensureRefreshDue(deps, item.itemId, args.activate.firstRefreshDueAt) }] : []),
+        ],
+      }),
+    );
+    return 'committed';
+  } catch (err) {
+    if (!(err instanceof TransactionCanceledException)) throw err;
+    const reasons = err.CancellationReasons ?? [];
+    if (reasons[0]?.Code === 'ConditionalCheckFailed') return 'token_refused';
+    if (reasons[1]?.Code === 'ConditionalCheckFailed') return 'item_gone';
+    throw err;
+  }
 }

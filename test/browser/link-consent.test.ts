@@ -91,6 +91,9 @@ describe('Upload a statement', () => {
 
     await input.setInputFiles(join(STATEMENTS, 'ofx-js__example1.ofx'));
     await page.getByRole('button', { name: 'Upload' }).click();
+    // Link asks which accounts to share after every connection; Continue keeps them all.
+    await page.getByRole('heading', { level: 1, name: 'Choose the accounts to share' }).waitFor();
+    await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('heading', { level: 1, name: 'Account connected' }).waitFor();
     expect(await page.getByRole('list', { name: 'Connected accounts' }).getByRole('listitem').count()).toBe(1);
   });

@@ -157,11 +157,22 @@ function linkApiResponse(p: Page, path: 'connect' | 'mfa' | 'method'): Promise<R
   return p.waitForResponse((r) => r.url().endsWith(`/link/api/${path}`));
 }
 
-async function connectedPublicToken(res: Response): Promise<string> {
+/**
+ * The public token of a connection, from the step that connected: Link then asks which accounts to
+ * share (test/browser/link-flow.test.ts covers that pane), so the token is exchangeable once
+ * shareAllAccounts has kept them all.
+ */
+async function connectedPublicToken(res: Response, status: 'select_accounts' | 'connected' = 'select_accounts'): Promise<string> {
   expect(res.status()).toBe(200);
   const body = await res.json();
-  expect(body.status).toBe('connected');
+  expect(body.status).toBe(status);
   return body.public_token as string;
+}
+
+/** The account-selection pane after every connection: Continue keeps every account (all preselected). */
+async function shareAllAccounts(scope: Scope): Promise<void> {
+  await scope.getByRole('heading', { level: 1, name: 'Choose the accounts to share' }).waitFor();
+  await scope.getByRole('button', { name: 'Continue' }).click();
 }
 
 // ---------- the page without a browser: headers, error pages, the SDK file ----------
@@ -236,6 +247,7 @@ describe('hosted Link', () => {
     const connected = linkApiResponse(page, 'connect');
     await signIn(page, 'user_good', 'pass_good');
     const publicToken = await connectedPublicToken(await connected);
+    await shareAllAccounts(page);
     await onScreen(page, /Account connected/);
     await page.getByRole('button', { name: 'Continue' }).click();
     await onScreen(page, /all set/i);
@@ -276,6 +288,10 @@ describe('hosted Link', () => {
     const connected = linkApiResponse(page, 'connect');
     await page.keyboard.press('Enter');
     const publicToken = await connectedPublicToken(await connected);
+    await onScreen(page, /Choose the accounts to share/);
+    // Select all, Select none, each account's checkbox, then Continue.
+    for (let tabs = 0; tabs < 20 && (await focused()) !== 'button:Continue'; tabs += 1) await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
     await onScreen(page, /Account connected/);
     await page.keyboard.press('Tab');
     expect(await focused()).toBe('button:Continue');
@@ -328,6 +344,7 @@ describe('hosted Link', () => {
     await page.getByLabel('Verification code', { exact: true }).fill('1234');
     await page.getByRole('button', { name: 'Submit' }).click();
     const publicToken = await connectedPublicToken(await connected);
+    await shareAllAccounts(page);
     await onScreen(page, /Account connected/);
     expect((await exchange(publicToken)).status).toBe(200);
   });
@@ -368,6 +385,7 @@ describe('hosted Link', () => {
     await page.getByLabel('Password', { exact: true }).fill('pass_good');
     await page.getByRole('button', { name: 'Submit' }).click();
     const publicToken = await connectedPublicToken(await connected);
+    await shareAllAccounts(page);
     await onScreen(page, /Account connected/);
     expect((await exchange(publicToken)).status).toBe(200);
   });
@@ -433,6 +451,7 @@ describe('hosted Link', () => {
       updateItemId: null,
       webhook: null,
       redirectUri: null,
+      language: 'en',
       expiresAt: Date.now() - 1000,
     });
     const res = await page.goto(linkUrl(token));
@@ -449,6 +468,7 @@ describe('hosted Link', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     await pickInstitution(page, BANK, page);
     await signIn(page, 'user_good', 'pass_good');
+    await shareAllAccounts(page);
     await onScreen(page, /Account connected/);
     const res = await page.goto(linkUrl(token));
     expect(res?.status()).toBe(400);
@@ -475,11 +495,16 @@ describe('hosted Link', () => {
     expect(await page.getByText(`${CLIENT} uses Fincore to connect your accounts`, { exact: false }).isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Continue' }).click();
     await onScreen(page, new RegExp(`Sign in to ${BANK}`));
-    expect(await page.getByRole('button', { name: 'Back' }).count()).toBe(0);
     expect(await page.getByLabel('Search institutions').count()).toBe(0);
+    // The institution is fixed: Back leads to the reconnect pane, never to the institution list.
+    await page.getByRole('button', { name: 'Back' }).click();
+    await onScreen(page, new RegExp(`Reconnect your ${BANK} account`));
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await onScreen(page, new RegExp(`Sign in to ${BANK}`));
     const connected = linkApiResponse(page, 'connect');
     await signIn(page, 'user_good', 'pass_good');
-    const publicToken = await connectedPublicToken(await connected);
+    // Update mode keeps the item's choice of accounts unless the token enables the selection.
+    const publicToken = await connectedPublicToken(await connected, 'connected');
     await onScreen(page, /Account connected/);
 
     const rotated = await exchange(publicToken);
@@ -510,6 +535,7 @@ describe('hosted Link', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     await pickInstitution(page, BANK, page);
     await signIn(page, 'user_good', 'pass_good');
+    await shareAllAccounts(page);
     await onScreen(page, /Account connected/);
     const landingRequest = page.waitForRequest((r) => r.url().startsWith(`${integrator.origin}/landing`));
     await page.getByRole('button', { name: 'Continue' }).click();
@@ -592,6 +618,7 @@ describe('Link SDK', () => {
     await pickInstitution(link, BANK, frame);
     await onScreen(link, new RegExp(`Sign in to ${BANK}`), frame);
     await signIn(link, 'user_good', 'pass_good');
+    await shareAllAccounts(link);
     await onScreen(link, /Account connected/, frame);
     await link.getByRole('button', { name: 'Continue' }).click();
 
@@ -638,6 +665,7 @@ describe('Link SDK', () => {
     const { link, frame } = await openModal(token);
     await link.getByRole('button', { name: 'Continue' }).click();
     await signIn(link, 'user_good', 'pass_good');
+    await shareAllAccounts(link);
     await onScreen(link, /Account connected/, frame);
     const result = await escapeInsideModal(() => hostResult('success'));
     expect(result.public_token).toMatch(/^fc_pub_/);

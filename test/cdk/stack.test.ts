@@ -153,6 +153,10 @@ const LINK_PAGE_ROUTES: Record<string, string> = {
   'link.oauth.start': 'POST /link/api/oauth/start',
   'link.oauth.complete': 'POST /link/api/oauth/complete',
   'link.oauth.callback': 'GET /link/oauth/callback',
+  'link.oauth.resume': 'POST /link/api/oauth/resume',
+  'link.accounts.select': 'POST /link/api/accounts/select',
+  'link.sandbox.oauth.authorize': 'GET /link/sandbox/oauth/authorize',
+  'link.sandbox.oauth.decide': 'POST /link/sandbox/oauth/authorize',
 };
 
 describe('API layout plan', () => {
@@ -311,11 +315,16 @@ describe.each(STAGES)('the %s stack', (stage) => {
         const body = JSON.parse(
           response.ResponseTemplates['application/json']
             .replace('$context.error.messageString', '"Forbidden"')
-            .replace('$context.requestId', 'req-1'),
+            .replace('$context.requestId', 'req-1')
+            .replace('$context.domainName', 'abc.execute-api.eu-west-1.amazonaws.com')
+            .replace('$context.stage', 'sandbox'),
         );
         expect(Object.keys(body)).toEqual(['error']);
-        expect(Object.keys(body.error).sort()).toEqual(['code', 'message', 'request_id', 'type']);
+        expect(Object.keys(body.error).sort()).toEqual(['code', 'display_message', 'documentation_url', 'message', 'request_id', 'type']);
         expect(body.error.request_id).toBe('req-1');
+        // The base URL the functions derive on an execute-api domain (baseUrlOf): its stage included.
+        expect(body.error.documentation_url).toBe(`https://abc.execute-api.eu-west-1.amazonaws.com/sandbox/docs/errors#${body.error.code}`);
+        expect(body.error.display_message === null || typeof body.error.display_message === 'string').toBe(true);
       }
     });
   });
@@ -721,7 +730,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
     it('gives the Link page API (auth: link) its session, counter and connection rows and never the API-key rows', () => {
       const linkRoutes = ROUTES.filter((r) => r.auth === 'link');
       expect(linkRoutes.map((r) => r.id).sort()).toEqual(
-        ['link.connect', 'link.consent', 'link.institutions', 'link.method', 'link.mfa', 'link.oauth.complete', 'link.oauth.start', 'link.session', 'link.upload'],
+        ['link.accounts.select', 'link.connect', 'link.consent', 'link.institutions', 'link.method', 'link.mfa', 'link.oauth.complete', 'link.oauth.resume', 'link.oauth.start', 'link.session', 'link.upload'],
       );
       for (const route of linkRoutes) {
         expect(route.metering).toBe('none');
@@ -739,7 +748,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
       expect(js.map((r) => r.id)).toEqual(['link.sdk']);
       const publicRoutes = ROUTES.filter((r) => r.auth === 'none' && !r.dataAccess);
       expect(publicRoutes.map((r) => r.id).sort()).toEqual(
-        ['console.page', 'discovery.ai-plugin', 'discovery.llms', 'discovery.llms-full', 'discovery.mcp', 'discovery.openapi', 'graphql.ide', 'link.oauth.callback', 'link.sdk', 'mcp.describe'].sort(),
+        ['console.page', 'discovery.ai-plugin', 'discovery.llms', 'discovery.llms-full', 'discovery.mcp', 'discovery.openapi', 'docs.errors', 'docs.page', 'graphql.ide', 'link.oauth.callback', 'link.sdk', 'mcp.describe'].sort(),
       );
       for (const route of publicRoutes) {
         const statements = statementsOf(route);
@@ -774,8 +783,9 @@ describe.each(STAGES)('the %s stack', (stage) => {
       // they open its provider tokens (and Link seals new ones).
       const sealing = [
         'accounts.balance.get', 'assets.get', 'console.webhooks.endpoints.create', 'console.webhooks.secret.rotate', 'graphql.query', 'identity.get', 'investments.holdings.get', 'investments.transactions.get',
-        'items.remove', 'items.statements.upload', 'liabilities.get', 'link.connect', 'link.consent', 'link.mfa', 'link.oauth.complete',
-        'link.oauth.start', 'link.token.create', 'link.upload', 'mcp.call', 'plaid.call', 'sandbox.public_token.create', 'webhooks.endpoints.create',
+        // item.webhook.update creates the environment's webhook secret on first use, as link.token.create does.
+        'item.webhook.update', 'items.remove', 'items.statements.upload', 'liabilities.get', 'link.connect', 'link.consent', 'link.mfa', 'link.oauth.complete',
+        'link.oauth.resume', 'link.oauth.start', 'link.token.create', 'link.upload', 'mcp.call', 'plaid.call', 'sandbox.public_token.create', 'webhooks.endpoints.create',
         'webhooks.secret.rotate',
       ];
       expect([...ROUTE_CAPABILITIES.secretsKey].sort()).toEqual(sealing);
@@ -808,11 +818,12 @@ describe.each(STAGES)('the %s stack', (stage) => {
     });
 
     it('lets only items.refresh and the connecting routes (among API routes) and the scheduled-refresh worker send to the refresh queue', () => {
-      // The Plaid-compatible API runs items.refresh (/transactions/refresh) and sandbox.public_token.create.
+      // The Plaid-compatible API runs items.refresh (/transactions/refresh) and sandbox.public_token.create;
+      // link.accounts.select starts the history load of an item that waited for the user's choice.
       expect(rolesReaching(refs().refreshQueue, 'sqs:SendMessage')).toEqual(
         [
           ...routeRoles((r) =>
-            ['items.refresh', 'console.items.refresh', 'link.connect', 'link.consent', 'link.mfa', 'link.oauth.complete', 'link.upload', 'sandbox.public_token.create', 'plaid.call'].includes(r.id),
+            ['items.refresh', 'console.items.refresh', 'link.accounts.select', 'link.connect', 'link.consent', 'link.mfa', 'link.oauth.complete', 'link.oauth.resume', 'link.upload', 'sandbox.public_token.create', 'plaid.call'].includes(r.id),
           ),
           ...workerRoles('scheduledRefresh'),
         ].sort(),

@@ -115,6 +115,8 @@ async function call(
   path: string,
   init: {
     body?: unknown;
+    /** A body sent as it is (a browser form), instead of `body` as JSON; its Content-Type goes in `headers`. */
+    rawBody?: string;
     key?: string | null;
     query?: Record<string, string>;
     resource?: string;
@@ -130,6 +132,7 @@ async function call(
   if (!logicalId) throw new Error(`API Gateway has no method ${method} ${resource}`);
   const event = apiEvent(method, path, { body: init.body, key: init.key === null ? undefined : (init.key ?? key) }) as APIGatewayProxyEvent & { requestContext: Record<string, unknown> };
   event.resource = resource;
+  if (init.rawBody !== undefined) event.body = init.rawBody;
   event.pathParameters = init.pathParameters ?? null;
   event.queryStringParameters = init.query ?? null;
   event.multiValueQueryStringParameters = init.query ? Object.fromEntries(Object.entries(init.query).map(([k, v]) => [k, [v]])) : null;
@@ -257,6 +260,13 @@ describe('product routes', () => {
     for (const path of ['/openapi.json', '/llms.txt', '/llms-full.txt', '/v1/health']) {
       expectStatus(await call('GET', path, { key: null }), 200);
     }
+    // The browsable reference and the errors page: HTML from their own bundles (Redoc's assets packed in).
+    const reference = await call('GET', '/docs', { key: null });
+    expectStatus(reference, 200);
+    expect(reference.body).toContain('openapi.json');
+    const errors = await call('GET', '/docs/errors', { key: null });
+    expectStatus(errors, 200);
+    expect(errors.body).toContain('id="invalid_cursor"');
   });
 
   it('answers an unknown path 404 through the fallback', async () => {
@@ -309,6 +319,13 @@ describe('item lifecycle and sandbox controls', () => {
     expect(result).toMatchObject({ refreshed: true });
   });
 
+  it("sets and clears the item's own webhook URL (the item and its event in one transaction)", async () => {
+    const set = await post('/v1/item/webhook/update', { access_token: accessToken, webhook: 'https://93.184.215.14/item-hook' });
+    expectStatus(set, 200);
+    expect(set.json).toMatchObject({ item: { item_id: itemId }, webhook: 'https://93.184.215.14/item-hook' });
+    expectStatus(await post('/v1/item/webhook/update', { access_token: accessToken, webhook: null }), 200);
+  });
+
   it('fires a sandbox webhook and resets the login', async () => {
     expectStatus(await post('/v1/sandbox/fire_webhook', { access_token: accessToken, webhook_type: 'item.error' }), 200);
     expectStatus(await post('/v1/sandbox/item/reset_login', { access_token: accessToken }), 200);
@@ -317,7 +334,7 @@ describe('item lifecycle and sandbox controls', () => {
 
 describe('hosted Link', () => {
   it('serves the page and SDK, and connects through the page API (with MFA)', async () => {
-    // The webhook field registers an endpoint, which seals the environment's signing secret (KMS).
+    // The webhook field is the item's own URL; checking it seals the environment's signing secret (KMS).
     const created = await post('/v1/link/token/create', { user: { client_user_id: 'rehearsal-user' }, products: ['transactions'], webhook: 'https://93.184.215.14/link-hook' });
     expectStatus(created, 200);
     const linkToken = created.json.link_token as string;
@@ -366,6 +383,34 @@ describe('statement import and Link\u2019s other consent steps', () => {
     const callback = await call('GET', '/link/oauth/callback', { key: null, query: { state: 'x', code: 'y' } });
     expectStatus(callback, 200);
     expect(callback.body).toContain('<html');
+  });
+
+  it('runs the sandbox\u2019s OAuth redirect (the bank page, the resume) and the account selection from their bundles', async () => {
+    // A loopback redirect_uri: the sandbox bank returns only to one of those or to an allowlisted one.
+    const redirectUri = 'http://127.0.0.1:9/oauth-return';
+    // Identity only: the item has no history to load, so it is not due for the scheduled refresh below.
+    const linkToken = (await post('/v1/link/token/create', { user: { client_user_id: 'rehearsal-oauth' }, products: ['identity'], redirect_uri: redirectUri })).json.link_token as string;
+    const started = await post('/link/api/oauth/start', { link_token: linkToken, institution_id: 'ins_sandbox_thames_bank' }, { key: null });
+    expectStatus(started, 200);
+    const query = Object.fromEntries(new URL(started.json.authorize_url as string).searchParams);
+    const bank = await call('GET', '/link/sandbox/oauth/authorize', { key: null, query });
+    expectStatus(bank, 200);
+    expect(bank.body).toContain('Allow');
+    const form = new URLSearchParams({ session: query.session, state: query.state, decision: 'allow' }).toString();
+    const allowed = await call('POST', '/link/sandbox/oauth/authorize', { key: null, rawBody: form, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expectStatus(allowed, 303);
+    const received = allowed.headers.Location;
+    expect(received.startsWith(`${redirectUri}?oauth_state_id=`)).toBe(true);
+    const step = await post('/link/api/oauth/resume', { link_token: linkToken, received_redirect_uri: received, account_selection: true }, { key: null });
+    expectStatus(step, 200);
+    expect(step.json.status).toBe('select_accounts');
+    const chosen = [step.json.accounts[0].account_id as string];
+    const selected = await post('/link/api/accounts/select', { link_token: linkToken, public_token: step.json.public_token, account_ids: chosen }, { key: null });
+    expectStatus(selected, 200);
+    const oauthToken = (await post('/v1/link/token/exchange', { public_token: step.json.public_token })).json.access_token as string;
+    const accounts = await post('/v1/accounts/get', { access_token: oauthToken });
+    expectStatus(accounts, 200);
+    expect(accounts.json.accounts.map((a: { account_id: string }) => a.account_id)).toEqual(chosen);
   });
 
   it('reads the stage\u2019s connector credentials for a live key, and falls back to a statement upload when none is configured', async () => {
@@ -570,6 +615,15 @@ describe('the Plaid-compatible API', () => {
     const signers = stubs.calls.filter((c) => c.action === 'kms:Decrypt' && c.context['kms:EncryptionContext:purpose'] === 'plaid_webhook_key').map((c) => byId.get(c.caller) ?? '');
     expect(signers.some((id) => /^AsyncJobsWebhookDispatchWorkerFunction/.test(id))).toBe(true);
     expect(signers.some((id) => /^AsyncJobsWebhookDeliveryWorkerFunction/.test(id))).toBe(true);
+  });
+
+  it("keeps /link/token/create's webhook (its session marked Plaid-shaped) and /item/webhook/update's as the item's own URL", async () => {
+    const itemHook = 'https://93.184.215.14/plaid-item';
+    const link = await plaid('/link/token/create', { client_name: 'Rehearsal', language: 'en', country_codes: ['US'], products: ['transactions'], user: { client_user_id: 'rehearsal-plaid' }, webhook: itemHook });
+    expectStatus(link, 200);
+    const updated = await plaid('/item/webhook/update', { access_token: plaidToken, webhook: itemHook });
+    expectStatus(updated, 200);
+    expect(updated.json).toMatchObject({ item: { webhook: itemHook }, request_id: expect.any(String) });
   });
 });
 

@@ -13,6 +13,7 @@ const SESSION: LinkPageSession = {
   products: ['transactions'],
   mode: 'create',
   environment: 'test',
+  language: 'en',
   institution: null,
   redirect_uri: null,
   expiration: '2030-01-01T00:00:00.000Z',

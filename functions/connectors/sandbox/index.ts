@@ -76,3 +76,43 @@ export const sandboxConnector: ConnectorPort = {
 
 /** The credentials a sandbox username logs in with (the browser-free sandbox helpers use them). */
 export const sandboxCredentials = (username: string): Credentials => ({ username, password: SANDBOX_PASSWORD });
+
+/** Where the simulated bank's consent page is served: next to Link's own OAuth callback. */
+export const SANDBOX_OAUTH_AUTHORIZE_PATH = '/link/sandbox/oauth/authorize';
+/** The code the simulated bank sends back to Link's callback when the user allows access. */
+export const SANDBOX_OAUTH_CODE = 'sandbox_authorized';
+/** The sandbox login an OAuth consent connects: the same deterministic data as `user_good`. */
+const SANDBOX_OAUTH_LOGIN = 'user_good';
+
+/**
+ * The sandbox's OAuth institutions (`oauth: true` in the catalogue) for test keys: instead of the
+ * credential screen, Link sends the user to a simulated bank consent page this deployment serves
+ * (/link/sandbox/oauth/authorize, whose form POSTs the answer), which sends them back with the state (and a code, or
+ * `error=access_denied`). The data is the simulator's, as for every sandbox item.
+ */
+export const sandboxOauthConnector: ConnectorPort = {
+  ...sandboxConnector,
+  linkMethod: 'oauth',
+
+  async beginOauth({ institutionId, state, redirectUri }) {
+    // Link's callback is {base}/link/oauth/callback: the simulated bank lives under the same base.
+    const authorize = new URL(redirectUri.replace(/\/link\/oauth\/callback$/, SANDBOX_OAUTH_AUTHORIZE_PATH));
+    authorize.searchParams.set('institution_id', institutionId);
+    authorize.searchParams.set('state', state);
+    return { authorizeUrl: authorize.toString(), pending: { login: SANDBOX_OAUTH_LOGIN } };
+  },
+
+  async connect(institutionId, input) {
+    // The simulated bank's consent needs no exchange: coming back with the state (not an error) is the grant.
+    if (input.method !== 'oauth') return { status: 'invalid_credentials', message: 'This sandbox institution connects through its OAuth consent page.' };
+    return { status: 'connected', connection: { institutionId, login: input.pending.login ?? SANDBOX_OAUTH_LOGIN } };
+  },
+};
+
+/**
+ * The sandbox connector of an institution for test keys: its OAuth variant for the sandbox network's
+ * own OAuth institutions. Real institutions keep the credential screen for test keys, OAuth or not.
+ */
+export function sandboxConnectorFor(institution: { oauth?: boolean; sandbox?: boolean }): ConnectorPort {
+  return institution.oauth === true && institution.sandbox === true ? sandboxOauthConnector : sandboxConnector;
+}

@@ -18,6 +18,7 @@ import { INSTITUTION_TYPES } from '../../contracts/schemas';
 import { CATALOG } from '../../core/institutions-catalog';
 import { httpUrlOf } from '../../core/link-rules';
 import { LINK_APP_SCRIPT, LINK_ERROR_PAGE_SCRIPT } from './generated/bundles';
+import { linkLanguageOf, translator, type LinkLanguage, type Translate } from './i18n';
 import { ICONS } from './icons';
 import {
   LINK_CONFIG_ELEMENT_ID,
@@ -28,6 +29,7 @@ import {
   type LinkPageConfig,
   type LinkPageProblem,
   type LinkPageSession,
+  type LinkSelectAccountsStep,
 } from './protocol';
 import { LINK_CSS } from './styles';
 import type { RenderedResponse } from '../operation';
@@ -103,9 +105,21 @@ function pageHeaders(nonce: string, embed: EmbedMode | null): Record<string, str
   return headers;
 }
 
-function layout(args: { title: string; nonce: string; embed: boolean; sandbox: boolean; main: string; tail?: string }): string {
+/**
+ * The card's header: Back (filled in by the page script on panes that have one), the brand, and
+ * Close. Close is `hidden` until a script takes charge of it ('script'), shown for the embedded error
+ * page (whose script reports the exit), and left out where nothing could act on it ('none').
+ */
+type CloseButton = 'script' | 'shown' | 'none';
+
+function layout(args: { language: LinkLanguage; title: string; nonce: string; embed: boolean; sandbox: boolean; close: CloseButton; main: string; tail?: string }): string {
+  const t = translator(args.language);
+  const close =
+    args.close === 'none'
+      ? ''
+      : `<button type="button" class="nav-close" id="fc-close"${args.close === 'script' ? ' hidden' : ''}><span class="nav-icon" aria-hidden="true">${ICONS.close}</span><span class="sr-only">${escapeHtml(t('nav.close'))}</span></button>`;
   return `<!doctype html>
-<html lang="en">
+<html lang="${args.language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -116,7 +130,11 @@ function layout(args: { title: string; nonce: string; embed: boolean; sandbox: b
 </head>
 <body${args.embed ? ' class="embed"' : ''}>
 <div class="card">
-<header class="brand"><span class="logo" aria-hidden="true">F</span><span>Fincore</span>${args.sandbox ? '<span class="pill">Sandbox</span>' : ''}</header>
+<header class="topbar">
+<div class="topbar-start" id="fc-nav-start"></div>
+<div class="brand"><span class="logo" aria-hidden="true">F</span><span class="brand-name">Fincore</span>${args.sandbox ? `<span class="pill">${escapeHtml(t('shell.sandbox'))}</span>` : ''}</div>
+<div class="topbar-end">${close}</div>
+</header>
 ${args.main}
 </div>
 ${args.tail ?? ''}
@@ -129,7 +147,7 @@ ${args.tail ?? ''}
 const COUNTRIES: readonly string[] = [...new Set(CATALOG.flatMap((i) => i.country_codes.map((c) => c.toUpperCase())))].sort();
 
 /** The app shell with the flow; the token lives only in the page's configuration block. */
-export function renderFlowPage(args: { token: string; session: LinkPageSession; embed: EmbedMode }): RenderedPage {
+export function renderFlowPage(args: { token: string; session: LinkPageSession; embed: EmbedMode; receivedRedirectUri?: string | null; selectionStep?: LinkSelectAccountsStep | null }): RenderedPage {
   const nonce = newNonce();
   const config: LinkPageConfig = {
     mode: 'flow',
@@ -141,24 +159,39 @@ export function renderFlowPage(args: { token: string; session: LinkPageSession; 
     countries: COUNTRIES,
     apiBase: 'link/api/',
     uploadMaxBytes: LINK_UPLOAD_MAX_FILE_BYTES,
+    receivedRedirectUri: args.receivedRedirectUri ?? null,
+    selectionStep: args.selectionStep ?? null,
   };
   const tail = `<script type="application/json" id="${LINK_CONFIG_ELEMENT_ID}">${jsonForScript(config)}</script>
 <script nonce="${nonce}">${LINK_APP_SCRIPT}</script>`;
+  const language = linkLanguageOf(args.session.language);
   return {
     statusCode: 200,
     headers: pageHeaders(nonce, args.embed),
     body: layout({
-      title: `Connect your account · ${args.session.client_name}`,
+      language,
+      title: translator(language)('shell.title', { client: args.session.client_name }),
       nonce,
       embed: args.embed.embed,
       sandbox: args.session.environment === 'test',
-      main: FLOW_MAIN,
+      close: 'script',
+      main: flowMain(translator(language)),
       tail,
     }),
   };
 }
 
-const FLOW_MAIN = `<main id="app"><noscript><h1>Connect your account</h1><p>Fincore Link needs JavaScript. Turn it on and reload this page.</p></noscript></main>`;
+function flowMain(t: Translate): string {
+  return `<main id="app"><noscript><h1>${escapeHtml(t('shell.noscriptHeading'))}</h1><p>${escapeHtml(t('shell.noscript'))}</p></noscript></main>`;
+}
+
+/**
+ * GET /link's `received_redirect_uri` (the integrator's redirect page re-opening Link after an OAuth
+ * consent): an http(s) URL the resume route accepts, else nothing (the flow starts over).
+ */
+export function receivedRedirectUriOf(value: string | undefined): string | null {
+  return value !== undefined && value.length <= 1000 && /^https?:\/\//i.test(value) ? value : null;
+}
 
 /** The longest redirect parameter the callback page passes on (the complete route refuses longer ones). */
 const OAUTH_PARAM_MAX_CHARS = 2048;
@@ -181,7 +214,7 @@ function oauthParam(value: string | undefined): string | null {
  * completes the consent through the page's API, which checks the state against the session. It is
  * never framed: providers' consent pages run top-level, and so does their way back.
  */
-export function renderOauthCallbackPage(query: Record<string, string | undefined>): RenderedPage {
+export function renderOauthCallbackPage(query: Record<string, string | undefined>, language: LinkLanguage = 'en'): RenderedPage {
   const nonce = newNonce();
   const firstOf = (names: readonly string[]) => names.map((n) => oauthParam(query[n])).find((v) => v !== null) ?? null;
   const oauth: LinkOauthReturn = {
@@ -203,58 +236,41 @@ export function renderOauthCallbackPage(query: Record<string, string | undefined
   return {
     statusCode: 200,
     headers: pageHeaders(nonce, { embed: false }),
-    body: layout({ title: 'Connecting your account · Fincore Link', nonce, embed: false, sandbox: false, main: FLOW_MAIN, tail }),
+    body: layout({ language, title: translator(language)('shell.oauthTitle'), nonce, embed: false, sandbox: false, close: 'script', main: flowMain(translator(language)), tail }),
   };
 }
 
-const PROBLEMS: Record<LinkPageProblem, { status: number; title: string; explanation: string; next: string }> = {
-  invalid_link_token: {
-    status: 400,
-    title: 'This link isn\u2019t valid',
-    explanation: 'The link is incomplete or was not issued by Fincore, so it can\u2019t be used to connect an account.',
-    next: 'Go back to the app that sent you here and ask the app for a new link.',
-  },
-  link_token_expired: {
-    status: 400,
-    title: 'This link has expired',
-    explanation: 'Links for connecting an account work for 30 minutes, and this one is older than that.',
-    next: 'Go back to the app that sent you here and ask the app for a new link.',
-  },
-  link_token_used: {
-    status: 400,
-    title: 'This link was already used',
-    explanation: 'An account was already connected with this link. Each link works only once.',
-    next: 'If you want to connect another account, ask the app for a new link.',
-  },
-  invalid_embed: {
-    status: 400,
-    title: 'This page can\u2019t be shown here',
-    explanation: 'The app opened Fincore Link without a valid web origin, so Link cannot send it the result.',
-    next: 'Go back and ask the app for a new link. If you built the app, load the Link SDK from an http(s) page.',
-  },
-  internal_error: {
-    status: 500,
-    title: 'Something went wrong',
-    explanation: 'Fincore Link could not load this session because of a problem on our side.',
-    next: 'Try again in a few minutes. If it keeps happening, ask the app for a new link.',
-  },
+/** The HTTP status of each problem; the words are the catalogue's `problem.<problem>.*`. */
+const PROBLEM_STATUS: Record<LinkPageProblem, number> = {
+  invalid_link_token: 400,
+  link_token_expired: 400,
+  link_token_used: 400,
+  invalid_embed: 400,
+  internal_error: 500,
 };
 
 /**
  * The page shown instead of the flow. No flow and no token; inside the SDK modal it also gets an
  * Exit button that reports the error to the parent (onExit).
  */
-export function renderErrorPage(args: { problem: LinkPageProblem; message?: string; requestId: string; embed: EmbedMode | null }): RenderedPage {
+export function renderErrorPage(args: { problem: LinkPageProblem; message?: string; requestId: string; embed: EmbedMode | null; language?: LinkLanguage }): RenderedPage {
   const nonce = newNonce();
-  const p = PROBLEMS[args.problem];
+  const language = args.language ?? 'en';
+  const t = translator(language);
+  const p = {
+    status: PROBLEM_STATUS[args.problem],
+    title: t(`problem.${args.problem}.title`),
+    explanation: t(`problem.${args.problem}.explanation`),
+    next: t(`problem.${args.problem}.next`),
+  };
   const embedded = args.embed?.embed ? args.embed : null;
-  const exitButton = embedded ? `<div class="actions"><button type="button" class="primary" id="fc-exit">Exit</button></div>` : '';
+  const exitButton = embedded ? `<div class="actions"><button type="button" class="primary" id="fc-exit">${escapeHtml(t('nav.exit'))}</button></div>` : '';
   const main = `<main id="app"><section class="screen" aria-labelledby="fc-heading">
 <div class="icon warn" aria-hidden="true">${ICONS.warn}</div>
 <h1 id="fc-heading" tabindex="-1">${escapeHtml(p.title)}</h1>
 <p class="lead">${escapeHtml(p.explanation)}</p>
-<p><strong>What to do:</strong> ${escapeHtml(p.next)}</p>
-<p class="code">Error code: ${escapeHtml(args.problem)} &middot; Reference: ${escapeHtml(args.requestId)}</p>
+<p><strong>${escapeHtml(t('error.whatToDo'))}</strong> ${escapeHtml(p.next)}</p>
+<p class="code">${escapeHtml(t('error.code', { code: args.problem }))} &middot; ${escapeHtml(t('error.reference', { reference: args.requestId }))}</p>
 <div class="spacer"></div>
 ${exitButton}
 </section></main>`;
@@ -265,7 +281,8 @@ ${exitButton}
       error: {
         type: args.problem === 'internal_error' ? 'api_error' : 'invalid_request',
         code: args.problem,
-        message: args.message ?? p.explanation,
+        // onExit gets the API's English wording, as every other error the integrator sees.
+        message: args.message ?? translator('en')(`problem.${args.problem}.explanation`),
         request_id: args.requestId,
       },
     };
@@ -275,6 +292,6 @@ ${exitButton}
   return {
     statusCode: p.status,
     headers: pageHeaders(nonce, embedded ?? { embed: false }),
-    body: layout({ title: `${p.title} · Fincore Link`, nonce, embed: Boolean(embedded), sandbox: false, main, tail }),
+    body: layout({ language, title: t('shell.screenTitle', { heading: p.title }), nonce, embed: Boolean(embedded), sandbox: false, close: embedded ? 'shown' : 'none', main, tail }),
   };
 }

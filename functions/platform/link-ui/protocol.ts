@@ -13,10 +13,29 @@ export const LINK_CONFIG_ELEMENT_ID = 'fc-link-config';
 /** The id of the JSON block an embedded error page reports to the SDK from. */
 export const LINK_ERROR_ELEMENT_ID = 'fc-link-error';
 
+/**
+ * Errors that end the flow (error screen + Exit). Every other error is shown inline and the user
+ * can retry or go back: invalid_credentials and invalid_mfa_code above all. The page's catalogues
+ * (./i18n) hold a title and a next step for each.
+ */
+export const LINK_FATAL_ERRORS = [
+  'item_locked',
+  'too_many_attempts',
+  'link_token_used',
+  'link_token_expired',
+  'invalid_link_token',
+  'provider_error',
+  'institution_mismatch',
+  'no_mfa_pending',
+] as const satisfies readonly ErrorCode[];
+export type LinkFatalErrorCode = (typeof LINK_FATAL_ERRORS)[number];
+
 /** What /link/api/session answers; the page renders straight from it. */
 export type LinkPageSession = z.infer<typeof LinkSession>;
 export type LinkStepResult = z.infer<typeof LinkStep>;
 export type LinkConnectedStep = Extract<LinkStepResult, { status: 'connected' }>;
+/** The step after a connection when the user chooses the accounts to share (/link/api/accounts/select). */
+export type LinkSelectAccountsStep = Extract<LinkStepResult, { status: 'select_accounts' }>;
 export type LinkSuccessMetadataView = z.infer<typeof LinkSuccessMetadata>;
 export type InstitutionTypeName = (typeof INSTITUTION_TYPES)[number];
 /** An institution as /link/api/institutions (and the session, when one is fixed) describe it. */
@@ -42,6 +61,17 @@ export interface LinkPageConfig extends LinkFlowBase {
   embed: boolean;
   parentOrigin: string | null;
   session: LinkPageSession;
+  /**
+   * The URL the integrator's redirect_uri page was opened at when it re-opened Link after an OAuth
+   * consent (`received_redirect_uri` on GET /link, the SDK's `receivedRedirectUri`): the flow resumes
+   * the consent from it (/link/api/oauth/resume) instead of starting over.
+   */
+  receivedRedirectUri?: string | null;
+  /**
+   * The session ended at the account-selection step and the page was loaded again before the choice:
+   * the flow opens at that step (with a public token of its own) instead of the consent screen.
+   */
+  selectionStep?: LinkSelectAccountsStep | null;
 }
 
 /** What the provider's redirect back to /link/oauth/callback carried (null when absent). */
@@ -62,7 +92,7 @@ export interface LinkOauthReturnConfig extends LinkFlowBase {
 export interface LinkOauthResume {
   token: string;
   parentOrigin: string | null;
-  institution: { institution_id: string; name: string; primary_color?: string | null };
+  institution: { institution_id: string; name: string; primary_color?: string | null; logo?: string | null };
   fixed: boolean;
 }
 
@@ -95,10 +125,14 @@ export type LinkView =
   | 'SELECT_INSTITUTION'
   | 'CREDENTIALS'
   | 'MFA'
+  /** The request that connects (credentials, code, key or address) is in flight: progress is shown. */
+  | 'LOADING'
   | 'OAUTH'
   | 'API_KEY'
   | 'ADDRESS'
   | 'UPLOAD'
+  /** The user chooses which of the connected accounts to share. */
+  | 'SELECT_ACCOUNTS'
   | 'CONNECTED'
   | 'DONE'
   | 'ERROR';
@@ -113,7 +147,13 @@ export interface LinkExitMetadata {
 export type LinkPageMessage =
   | { source: 'fincore-link'; type: 'event'; event_name: LinkView; metadata: LinkExitMetadata }
   | { source: 'fincore-link'; type: 'success'; public_token: string; metadata: LinkSuccessMetadataView }
-  | { source: 'fincore-link'; type: 'exit'; error: PublicLinkError | null; metadata: LinkExitMetadata };
+  | { source: 'fincore-link'; type: 'exit'; error: PublicLinkError | null; metadata: LinkExitMetadata }
+  /**
+   * An OAuth consent that comes back to the integrator's redirect_uri: the institution's page must
+   * run top-level, so the SDK sends the integrator's page there (the page re-opens Link with
+   * receivedRedirectUri on the way back).
+   */
+  | { source: 'fincore-link'; type: 'oauth_redirect'; url: string };
 
 /** SDK -> page: the user pressed Close or Escape on the integrator's page. */
 export interface LinkSdkCloseMessage {

@@ -26,12 +26,16 @@ import {
   type LinkPageConfig,
   type LinkPageMessage,
   type LinkPageSession,
+  type LinkSelectAccountsStep,
   type LinkStepResult,
   type LinkView,
   type PublicLinkError,
 } from '../protocol';
-import { FATAL_ERRORS, PRODUCT_LABELS, TYPE_LABELS, type FatalErrorCode } from './copy';
+import { linkLanguageOf, negotiateLanguage, translator, type Translate } from '../i18n';
+import { fatalCopy, isFatalCode, productLabel, typeLabel as typeLabelOf, type FatalErrorCode } from './copy';
+import { ICONS } from '../icons';
 import { alertBox, avatar, button, el, field, heading, icon, listText, para, selectField } from './dom';
+import { accountSelectionPane } from './account-select';
 
 /** An error the page's API answered (the contract's envelope). */
 interface ContractError {
@@ -58,7 +62,9 @@ interface LinkApiCalls {
   mfa: { body: { code: string }; answer: LinkStepResult };
   session: { body: Record<string, never>; answer: LinkPageSession };
   method: { body: { institution_id: string }; answer: LinkConsentMethod };
-  'oauth/start': { body: { institution_id: string }; answer: { authorize_url: string } };
+  'oauth/start': { body: { institution_id: string }; answer: { authorize_url: string; returns_to: 'link' | 'redirect_uri' } };
+  'oauth/resume': { body: { received_redirect_uri: string }; answer: LinkStepResult };
+  'accounts/select': { body: { public_token: string; account_ids: string[] }; answer: LinkStepResult };
   'oauth/complete': { body: { state: string; code?: string; error?: string }; answer: LinkStepResult };
   consent: { body: { institution_id: string; api_key?: string; api_secret?: string; address?: string }; answer: LinkStepResult };
   upload: { body: { institution_id: string; file_name: string; file_base64: string }; answer: LinkStepResult };
@@ -66,7 +72,7 @@ interface LinkApiCalls {
 type ApiOutcome<T> = { ok: true; value: T } | { ok: false; error: LinkApiError };
 
 /** The institution being connected: from the session, the search results, or the connection. */
-type ChosenInstitution = Pick<InstitutionView, 'institution_id' | 'name'> & Partial<Pick<InstitutionView, 'primary_color'>>;
+type ChosenInstitution = Pick<InstitutionView, 'institution_id' | 'name'> & Partial<Pick<InstitutionView, 'primary_color' | 'logo'>>;
 
 const INTERNAL_ERROR: ContractError = {
   type: 'api_error',
@@ -80,7 +86,17 @@ const NETWORK_ERROR: NetworkError = {
 };
 
 function isFatal(error: LinkApiError): error is FatalError {
-  return error.code !== 'network_error' && Object.prototype.hasOwnProperty.call(FATAL_ERRORS, error.code);
+  return error.code !== 'network_error' && isFatalCode(error.code);
+}
+
+/**
+ * What the user reads for an error: the page's own ones (no network, an unreadable answer) in the
+ * session's language; the API's message otherwise (it names the specific problem, in English).
+ */
+function errorText(t: Translate, error: LinkApiError): string {
+  if (error === NETWORK_ERROR) return t('error.network');
+  if (error === INTERNAL_ERROR) return t('error.internal');
+  return error.message;
 }
 
 function publicError(error: FatalError): PublicLinkError {
@@ -102,19 +118,24 @@ function readConfig(): LinkPageConfig | LinkOauthReturnConfig {
   return config;
 }
 
+/** The steps that can end in a connection: the page always lets the user choose the accounts to share. */
+const SELECTING_STEPS: readonly (keyof LinkApiCalls)[] = ['connect', 'mfa', 'oauth/complete', 'oauth/resume', 'consent', 'upload'];
+
 /** One call of the page's API (relative to the page, so it also works under an API Gateway stage path). */
 async function callApi<P extends keyof LinkApiCalls>(
   apiBase: string,
   token: string,
   path: P,
   body: LinkApiCalls[P]['body'],
+  /** Called when the response's status arrives, before its body is read (the loading pane's progress). */
+  onAnswered?: () => void,
 ): Promise<ApiOutcome<LinkApiCalls[P]['answer']>> {
   let res: Response;
   try {
     res = await fetch(`${apiBase}${path}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ ...body, link_token: token }),
+      body: JSON.stringify({ ...body, link_token: token, ...(SELECTING_STEPS.includes(path) ? { account_selection: true } : {}) }),
       credentials: 'omit',
       cache: 'no-store',
       referrerPolicy: 'no-referrer',
@@ -122,6 +143,7 @@ async function callApi<P extends keyof LinkApiCalls>(
   } catch {
     return { ok: false, error: NETWORK_ERROR };
   }
+  onAnswered?.();
   const json: unknown = await res.json().catch(() => null);
   if (res.ok && json) return { ok: true, value: json as LinkApiCalls[P]['answer'] };
   return { ok: false, error: isErrorEnvelope(json) ? json.error : INTERNAL_ERROR };
@@ -143,14 +165,19 @@ function readAsBase64(file: File): Promise<string> {
   });
 }
 
-/** "1.5 MB" */
-function sizeText(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+/** "1.5 MB" ("1,5 Mo" in French). */
+function sizeText(t: Translate, locale: string, bytes: number): string {
+  if (bytes >= 1024 * 1024) {
+    return t('size.mb', { n: new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(bytes / (1024 * 1024)) });
+  }
+  return t('size.kb', { n: new Intl.NumberFormat(locale).format(Math.ceil(bytes / 1024)) });
 }
 
 function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement, start: FlowStart = { kind: 'consent' }): void {
   const session = cfg.session;
   const client = session.client_name;
+  const language = linkLanguageOf(session.language);
+  const t = translator(language);
 
   // screen counts the screens shown, so answers that arrive after the user moved on are dropped.
   const state: {
@@ -164,7 +191,7 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement, start: FlowStart = 
 
   let countryNames: Intl.DisplayNames | null = null;
   try {
-    countryNames = new Intl.DisplayNames(['en'], { type: 'region' });
+    countryNames = new Intl.DisplayNames([language], { type: 'region' });
   } catch {
     countryNames = null;
   }
@@ -176,10 +203,13 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement, start: FlowStart = 
     }
   }
   function productsText(): string {
-    return listText(session.products.map((p) => PRODUCT_LABELS[p] || p));
+    return listText(language, t('list.and'), session.products.map((p) => productLabel(t, p)));
   }
   function typeLabel(type: InstitutionTypeName): string {
-    return TYPE_LABELS[type] || type;
+    return typeLabelOf(t, type);
+  }
+  function size(bytes: number): string {
+    return sizeText(t, language, bytes);
   }
 
   // ---------- talking to the parent (SDK modal) ----------
@@ -196,36 +226,60 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement, start: FlowStart = 
   }
 
   // ---------- the page's API ----------
-  function api<P extends keyof LinkApiCalls>(path: P, body: LinkApiCalls[P]['body']): Promise<ApiOutcome<LinkApiCalls[P]['answer']>> {
-    return callApi(cfg.apiBase, cfg.token, path, body);
+  function api<P extends keyof LinkApiCalls>(path: P, body: LinkApiCalls[P]['body'], onAnswered?: () => void): Promise<ApiOutcome<LinkApiCalls[P]['answer']>> {
+    return callApi(cfg.apiBase, cfg.token, path, body, onAnswered);
   }
 
   // ---------- screens ----------
-  function show(view: LinkView, build: (screen: HTMLElement) => void): void {
+  // ---------- navigation: Back (header, left), Close (header, right), Exit (end of every pane) ----------
+  const navStart = document.getElementById('fc-nav-start');
+  const closeButton = document.getElementById('fc-close');
+  closeButton?.removeAttribute('hidden');
+  closeButton?.addEventListener('click', () => requestClose());
+
+  /**
+   * Shows a pane. `back` is where Back leads (the header's Back button; none when null). Every pane
+   * but the last (DONE) ends with Exit, which, like Close and Escape, ends the flow without asking.
+   */
+  function show(view: LinkView, build: (screen: HTMLElement) => (() => void) | void, nav: { back?: (() => void) | null } = {}): void {
     state.view = view;
     state.screen += 1;
     const screen = el('section', { className: 'screen', 'aria-labelledby': 'fc-heading' });
-    build(screen);
+    // What build returns runs once the pane is in the document (to focus a refused field).
+    const shown = build(screen);
+    // The error pane's own primary action is Exit.
+    if (view !== 'DONE' && view !== 'ERROR') {
+      screen.append(el('div', { className: 'pane-exit' }, [button(t('nav.exit'), 'link', () => requestClose())]));
+    }
+    const back = nav.back ?? null;
+    navStart?.replaceChildren(...(back ? [backButton(back)] : []));
+    if (closeButton) closeButton.hidden = view === 'DONE';
+    // Lets the stylesheet lay out a pane as a whole (the institution list fills a phone's screen).
+    document.body.setAttribute('data-view', view);
     root.replaceChildren(screen);
     const h1 = screen.querySelector('h1');
     if (h1) {
-      document.title = `${h1.textContent ?? ''} \u00b7 Fincore Link`;
+      document.title = t('shell.screenTitle', { heading: h1.textContent ?? '' });
       h1.focus();
     }
+    if (shown) shown();
     post({ source: 'fincore-link', type: 'event', event_name: view, metadata: viewMetadata() });
   }
   // A form submit that cannot be sent twice; the button keeps focus (aria-disabled, not disabled).
-  function busyButton(btn: HTMLButtonElement, busyText: string) {
+  // `mirror` (optional) follows the busy state too, for controls built outside the pane (Back).
+  function busyButton(btn: HTMLButtonElement, busyText: string, mirror?: { busy: boolean }) {
     const idle = btn.textContent ?? '';
     const busy = {
       busy: false,
       start() {
         busy.busy = true;
+        if (mirror) mirror.busy = true;
         btn.setAttribute('aria-disabled', 'true');
         btn.textContent = busyText;
       },
       stop() {
         busy.busy = false;
+        if (mirror) mirror.busy = false;
         btn.removeAttribute('aria-disabled');
         btn.textContent = idle;
       },
@@ -249,26 +303,22 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement, start: FlowStart = 
       if (session.mode === 'update' && inst) {
         s.append(
           icon('info'),
-          heading(`Reconnect your ${inst.name} account`),
-          para(
-            `${client} uses Fincore to connect your accounts. Your connection to ${inst.name}` +
-              ' needs attention: sign in again to reconnect it. Your existing connection is kept.',
-            'lead',
-          ),
+          heading(t('consent.updateHeading', { institution: inst.name })),
+          para(t('consent.updateText', { client, institution: inst.name }), 'lead'),
           el('div', { className: 'chip' }, [avatar(inst), el('span', { text: inst.name })]),
         );
       } else {
         s.append(
           icon('info'),
-          heading(`${client} uses Fincore to connect your accounts`),
+          heading(t('consent.heading', { client })),
           el('ul', { className: 'points' }, [
             el('li', null, [
               el('span', { className: 'dot', 'aria-hidden': 'true', text: '1' }),
-              el('div', null, [el('strong', { text: 'Secure' }), el('span', { text: `Your credentials are encrypted and never shared with ${client}.` })]),
+              el('div', null, [el('strong', { text: t('consent.secure') }), el('span', { text: t('consent.secureText', { client }) })]),
             ]),
             el('li', null, [
               el('span', { className: 'dot', 'aria-hidden': 'true', text: '2' }),
-              el('div', null, [el('strong', { text: 'Private' }), el('span', { text: `${client} only gets the data you agree to share: ${productsText()}.` })]),
+              el('div', null, [el('strong', { text: t('consent.private') }), el('span', { text: t('consent.privateText', { client, products: productsText() }) })]),
             ]),
           ]),
         );
@@ -276,12 +326,12 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement, start: FlowStart = 
       s.append(
         el('div', { className: 'spacer' }),
         el('div', { className: 'actions' }, [
-          button('Continue', 'primary', () => {
+          button(t('nav.continue'), 'primary', () => {
             if (state.fixed) void consentStep();
             else institutions();
           }),
         ]),
-        para(`By selecting Continue you agree to share your ${productsText()} data with ${client}.`, 'footer'),
+        para(t('consent.footer', { client, products: productsText() }), 'footer'),
       );
     });
   }
@@ -292,20 +342,20 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement, start: FlowStart = 
     show('SELECT_INSTITUTION', (s) => {
       const screen = state.screen;
       const current = (mine: number) => mine === seq && screen === state.screen;
-      const search = field('fc-search', 'Search institutions', {
+      const search = field('fc-search', t('search.label'), {
         type: 'search',
         autocomplete: 'off',
         spellcheck: 'false',
         maxlength: '120',
-        placeholder: 'Bank, card, app or exchange',
+        placeholder: t('search.placeholder'),
         'aria-controls': 'fc-results',
       });
-      const type = selectField('fc-type', 'Type', [['', 'All types'], ...cfg.types.map((t) => [t, typeLabel(t)] as const)]);
-      const countries = cfg.countries.map((c) => [c, countryName(c)] as const).sort((a, b) => a[1].localeCompare(b[1]));
-      const country = selectField('fc-country', 'Country', [['', 'All countries'], ...countries]);
+      const type = selectField('fc-type', t('search.type'), [['', t('search.allTypes')], ...cfg.types.map((t) => [t, typeLabel(t)] as const)]);
+      const countries = cfg.countries.map((c) => [c, countryName(c)] as const).sort((a, b) => a[1].localeCompare(b[1], language));
+      const country = selectField('fc-country', t('search.country'), [['', t('search.allCountries')], ...countries]);
       const status = el('p', { id: 'fc-results-status', className: 'status', role: 'status', 'aria-live': 'polite' });
       const box = alertBox('fc-search-error');
-      const list = el('ul', { id: 'fc-results', className: 'results', 'aria-label': 'Institutions' });
+      const list = el('ul', { id: 'fc-results', className: 'results', 'aria-label': t('search.results') });
 
       function choose(inst: InstitutionView): void {
         window.clearTimeout(timer);
@@ -327,8 +377,7 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement, start: FlowStart = 
             ]);
           }),
         );
-        status.textContent =
-          usable.length === 0 ? 'No institutions match. Try another name or filter.' : `${usable.length}${usable.length === 1 ? ' institution' : ' institutions'}`;
+        status.textContent = usable.length === 0 ? t('search.none') : t(usable.length === 1 ? 'search.countOne' : 'search.countOther', { count: usable.length });
       }
       async function run(): Promise<void> {
         window.clearTimeout(timer);
@@ -346,7 +395,7 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement, start: FlowStart = 
         } else if (isFatal(outcome.error)) {
           fatal(outcome.error);
         } else {
-          box.textContent = outcome.error.message;
+          box.textContent = errorText(t, outcome.error);
         }
       }
       search.input.addEventListener('input', () => {
@@ -362,78 +411,150 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement, start: FlowStart = 
       type.select.addEventListener('change', run);
       country.select.addEventListener('change', run);
 
-      s.append(heading('Select your institution'), search.wrap, el('div', { className: 'filters' }, [type.wrap, country.wrap]), box, status, list);
+      s.append(heading(t('search.heading')), search.wrap, el('div', { className: 'filters' }, [type.wrap, country.wrap]), box, status, list);
       void run();
-    });
+    }, { back: consent });
   }
 
-  function credentials(): void {
+  /** What a form shows again after the loading pane when its request was refused (retryable). */
+  interface Refusal {
+    message: string;
+  }
+
+  function credentials(refusal: Refusal | null = null, username = ''): void {
     const inst = state.institution;
     if (!inst) return institutions();
-    show('CREDENTIALS', (s) => {
-      const sandbox = session.environment === 'test';
-      const box = alertBox('fc-credentials-error');
-      const user = field('fc-username', 'Username', { type: 'text', autocomplete: 'username', autocapitalize: 'none', spellcheck: 'false', maxlength: '200' });
-      const pass = field('fc-password', 'Password', { type: 'password', autocomplete: 'current-password', maxlength: '200' });
-      const submit = button('Submit', 'primary', null, 'submit');
-      const busy = busyButton(submit, 'Connecting\u2026');
-      const form = el('form', { novalidate: true, 'aria-describedby': sandbox ? 'fc-sandbox-hint' : null }, [
-        box,
-        user.wrap,
-        pass.wrap,
-        sandbox && el('p', { id: 'fc-sandbox-hint', className: 'hint', text: 'Sandbox: user_good / pass_good' }),
-        el('div', { className: 'actions' }, [submit, uploadInstead(busy), backButton(busy)]),
-      ]);
-      form.addEventListener('submit', async (e) => {
-        e.preventDefault();
-        if (busy.busy) return;
-        if (!user.input.value || !pass.input.value) {
-          inlineError(box, 'Enter your username and password.', user.input.value ? pass.input : user.input);
-          return;
-        }
-        busy.start();
-        box.textContent = '';
-        const outcome = await api('connect', { institution_id: inst.institution_id, username: user.input.value, password: pass.input.value });
-        if (outcome.ok) return step(outcome.value);
-        busy.stop();
-        if (isFatal(outcome.error)) return fatal(outcome.error);
-        pass.input.value = '';
-        inlineError(box, outcome.error.message, pass.input);
-      });
-      s.append(
-        el('div', { className: 'chip' }, [avatar(inst), el('span', { text: inst.name })]),
-        heading(`Sign in to ${inst.name}`),
-        para(`Enter the username and password you use for ${inst.name}. ${client} never sees them.`),
-        form,
-      );
-    });
+    show(
+      'CREDENTIALS',
+      (s) => {
+        const sandbox = session.environment === 'test';
+        const box = alertBox('fc-credentials-error');
+        const user = field('fc-username', t('credentials.username'), { type: 'text', autocomplete: 'username', autocapitalize: 'none', spellcheck: 'false', maxlength: '200' });
+        const pass = field('fc-password', t('credentials.password'), { type: 'password', autocomplete: 'current-password', maxlength: '200' });
+        user.input.value = username;
+        const submit = button(t('nav.submit'), 'primary', null, 'submit');
+        const form = el('form', { novalidate: true, 'aria-describedby': sandbox ? 'fc-sandbox-hint' : null }, [
+          box,
+          user.wrap,
+          pass.wrap,
+          sandbox && el('p', { id: 'fc-sandbox-hint', className: 'hint', text: t('credentials.sandboxHint') }),
+          el('div', { className: 'actions' }, [submit, uploadInstead({ busy: false })]),
+        ]);
+        form.addEventListener('submit', async (e) => {
+          e.preventDefault();
+          if (!user.input.value || !pass.input.value) {
+            inlineError(box, t('credentials.missing'), user.input.value ? pass.input : user.input);
+            return;
+          }
+          const typed = user.input.value;
+          const progress = connecting('connect');
+          const outcome = await api('connect', { institution_id: inst.institution_id, username: typed, password: pass.input.value }, progress.answered);
+          if (!progress.current()) return;
+          if (outcome.ok) return progress.finish(outcome.value);
+          if (isFatal(outcome.error)) return fatal(outcome.error);
+          credentials({ message: errorText(t, outcome.error) }, typed);
+        });
+        s.append(
+          el('div', { className: 'chip' }, [avatar(inst), el('span', { text: inst.name })]),
+          heading(t('credentials.heading', { institution: inst.name })),
+          para(t('credentials.text', { institution: inst.name, client })),
+          form,
+        );
+        return refusal ? () => inlineError(box, refusal.message, pass.input) : undefined;
+      },
+      { back: stepBack() },
+    );
   }
 
-  function mfa(prompt: string): void {
-    show('MFA', (s) => {
-      const box = alertBox('fc-mfa-error');
-      const code = field('fc-code', 'Verification code', { type: 'text', inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '16' });
-      const submit = button('Submit', 'primary', null, 'submit');
-      const busy = busyButton(submit, 'Checking\u2026');
-      const form = el('form', { novalidate: true }, [box, code.wrap, el('div', { className: 'actions' }, [submit])]);
-      form.addEventListener('submit', async (e) => {
-        e.preventDefault();
-        if (busy.busy) return;
-        if (!code.input.value.trim()) {
-          inlineError(box, 'Enter the code.', code.input);
-          return;
-        }
-        busy.start();
-        box.textContent = '';
-        const outcome = await api('mfa', { code: code.input.value.trim() });
-        if (outcome.ok) return step(outcome.value);
-        busy.stop();
-        if (isFatal(outcome.error)) return fatal(outcome.error);
-        code.input.value = '';
-        inlineError(box, outcome.error.message, code.input);
-      });
-      s.append(icon('info'), heading('Enter your verification code'), para(prompt), form);
+  function mfa(prompt: string, refusal: Refusal | null = null): void {
+    show(
+      'MFA',
+      (s) => {
+        const box = alertBox('fc-mfa-error');
+        const code = field('fc-code', t('mfa.code'), { type: 'text', inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '16' });
+        const submit = button(t('nav.submit'), 'primary', null, 'submit');
+        const form = el('form', { novalidate: true }, [box, code.wrap, el('div', { className: 'actions' }, [submit])]);
+        form.addEventListener('submit', async (e) => {
+          e.preventDefault();
+          if (!code.input.value.trim()) {
+            inlineError(box, t('mfa.missing'), code.input);
+            return;
+          }
+          const progress = connecting('verify');
+          const outcome = await api('mfa', { code: code.input.value.trim() }, progress.answered);
+          if (!progress.current()) return;
+          if (outcome.ok) return progress.finish(outcome.value);
+          if (isFatal(outcome.error)) return fatal(outcome.error);
+          mfa(prompt, { message: errorText(t, outcome.error) });
+        });
+        s.append(icon('info'), heading(t('mfa.heading')), para(prompt), form);
+        return refusal ? () => inlineError(box, refusal.message, code.input) : undefined;
+      },
+      // Signing in again starts a new code.
+      { back: () => credentials() },
+    );
+  }
+
+  /**
+   * The loading pane while a request that connects is in flight. Its steps follow that request, not
+   * a timer: "Connecting to <bank>" until the answer's status arrives (or "Verifying" first, for a
+   * code: the institution was reached already), "Verifying" while the answer is read, then
+   * "Fetching accounts" as the connection's accounts are shown. Exit stays available; Back does
+   * not (a sent request cannot be recalled).
+   */
+  function connecting(first: 'connect' | 'verify') {
+    const inst = state.institution;
+    const labels = [t('loading.stepConnect', { institution: inst?.name ?? '' }), t('loading.stepVerify'), t('loading.stepAccounts')];
+    const items: HTMLLIElement[] = [];
+    const announce = el('p', { id: 'fc-progress-status', className: 'sr-only', role: 'status', 'aria-live': 'polite' });
+    const bar = el('div', { className: 'progress', role: 'progressbar', 'aria-label': t('loading.progressLabel'), 'aria-valuemin': '0', 'aria-valuemax': String(labels.length) }, [
+      el('span', { className: 'progress-fill' }),
+    ]);
+    show('LOADING', (s) => {
+      s.append(
+        ...(inst ? [el('div', { className: 'chip' }, [avatar(inst), el('span', { text: inst.name })])] : []),
+        heading(t('loading.heading')),
+        bar,
+        el(
+          'ol',
+          { className: 'steps' },
+          labels.map((label) => {
+            const item = el('li', null, [el('span', { className: 'step-mark', 'aria-hidden': 'true' }), el('span', { className: 'step-label', text: label }), el('span', { className: 'sr-only step-state' })]);
+            items.push(item);
+            return item;
+          }),
+        ),
+        announce,
+      );
     });
+    const screen = state.screen;
+    function reach(stage: number): void {
+      if (screen !== state.screen) return;
+      items.forEach((item, index) => {
+        const status = index < stage ? 'done' : index === stage ? 'current' : 'pending';
+        item.className = `step ${status}`;
+        if (index === stage) item.setAttribute('aria-current', 'step');
+        else item.removeAttribute('aria-current');
+        const stateText = item.querySelector('.step-state');
+        if (stateText) stateText.textContent = `, ${t(status === 'done' ? 'loading.done' : status === 'current' ? 'loading.current' : 'loading.pending')}`;
+      });
+      bar.setAttribute('aria-valuenow', String(stage));
+      bar.setAttribute('aria-valuetext', t('loading.progress', { step: stage + 1, total: labels.length, label: labels[stage] ?? '' }));
+      bar.style.setProperty('--fc-progress', String((stage + 0.5) / labels.length));
+      announce.textContent = t('loading.progress', { step: stage + 1, total: labels.length, label: labels[stage] ?? '' });
+    }
+    reach(first === 'connect' ? 0 : 1);
+    return {
+      /** The answer's status arrived: it is being read. */
+      answered: () => reach(1),
+      /** Whether the loading pane is still the one shown (the user may have exited meanwhile). */
+      current: () => screen === state.screen,
+      /** The answer was a step: show its accounts (or the next question). */
+      finish: (res: LinkStepResult) => {
+        if (res.status !== 'mfa_required') reach(2);
+        step(res);
+      },
+    };
   }
 
   // ---------- consent steps of real connectors ----------
@@ -464,18 +585,27 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement, start: FlowStart = 
       case 'file':
         return upload();
       default:
-        return fatal({ ...INTERNAL_ERROR, type: 'provider_error', code: 'provider_error', message: `${inst.name} can\u2019t be connected right now.` });
+        return fatal({ ...INTERNAL_ERROR, type: 'provider_error', code: 'provider_error', message: t('method.unavailable', { institution: inst.name }) });
     }
   }
 
-  /** The way back from a step: the institution list, unless the institution is fixed. */
-  function backButton(busy: { busy: boolean }) {
-    return (
-      !state.fixed &&
-      button('Back', 'secondary', () => {
-        if (!busy.busy) institutions();
-      })
-    );
+  /** The header's Back button (an arrow and the word). */
+  function backButton(go: () => void): HTMLButtonElement {
+    const back = el('button', { type: 'button', className: 'nav-back', onClick: go }, [el('span', { className: 'nav-icon', 'aria-hidden': 'true' }), el('span', { text: t('nav.back') })]);
+    back.querySelector('.nav-icon')!.innerHTML = ICONS.back;
+    return back;
+  }
+
+  /**
+   * Where Back leads from an institution's consent step: the institution list, or the consent pane
+   * when the institution is fixed. Ignored while the step's own request is under way.
+   */
+  function stepBack(busy: { busy: boolean } = { busy: false }): () => void {
+    return () => {
+      if (busy.busy) return;
+      if (state.fixed) consent();
+      else institutions();
+    };
   }
 
   /** "Upload a statement instead", when the institution also takes statement files. */
@@ -483,7 +613,7 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement, start: FlowStart = 
     return (
       Boolean(consentMethod?.file_upload) &&
       consentMethod?.method !== 'file' &&
-      button('Upload a statement instead', 'secondary', () => {
+      button(t('method.uploadInstead'), 'secondary', () => {
         if (!busy.busy) upload();
       })
     );
@@ -492,29 +622,32 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement, start: FlowStart = 
   /** A refused consent, shown inline; errors that end the flow go to the error screen. */
   function refused(error: LinkApiError, box: HTMLElement, input: HTMLInputElement | null): void {
     if (isFatal(error)) return fatal(error);
-    inlineError(box, error.message, input);
+    inlineError(box, errorText(t, error), input);
   }
 
   function oauth(returned: LinkApiError | null): void {
     const inst = state.institution;
     if (!inst) return institutions();
-    if (cfg.embed) {
+    if (cfg.embed && !session.redirect_uri) {
       // The provider's consent page and our callback never run inside a frame (they refuse to be
       // framed): an embedded Link cannot take this path, so it says so instead of leading nowhere.
+      // (With a redirect_uri, an institution that returns there is opened top-level by the SDK.)
       return show('OAUTH', (s) => {
         s.append(
           el('div', { className: 'chip' }, [avatar(inst), el('span', { text: inst.name })]),
-          heading(`Connect with ${inst.name}`),
-          para(`${inst.name} asks you to sign in on its own site, which can’t open inside this window. Ask ${client} to open this link in its own tab.`),
+          heading(t('oauth.heading', { institution: inst.name })),
+          para(t('oauth.embedded', { institution: inst.name, client })),
           el('div', { className: 'spacer' }),
-          el('div', { className: 'actions' }, [uploadInstead({ busy: false }), backButton({ busy: false })]),
+          el('div', { className: 'actions' }, [uploadInstead({ busy: false })]),
         );
-      });
+      }, { back: stepBack() });
     }
+    // Back waits while the provider's address is being fetched (the button's busy state, below).
+    const guard = { busy: false };
     show('OAUTH', (s) => {
       const box = alertBox('fc-oauth-error');
-      const go = button(`Continue to ${inst.name}`, 'primary', null);
-      const busy = busyButton(go, 'Opening\u2026');
+      const go = button(t('oauth.continue', { institution: inst.name }), 'primary', null);
+      const busy = busyButton(go, t('busy.opening'), guard);
       go.addEventListener('click', async () => {
         if (busy.busy) return;
         busy.start();
@@ -524,34 +657,40 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement, start: FlowStart = 
           busy.stop();
           return refused(outcome.error, box, null);
         }
+        if (cfg.embed) {
+          busy.stop();
+          // Back at the integrator's redirect_uri, its page re-opens Link with receivedRedirectUri.
+          if (outcome.value.returns_to === 'redirect_uri') return post({ source: 'fincore-link', type: 'oauth_redirect', url: outcome.value.authorize_url });
+          return inlineError(box, t('oauth.embedded', { institution: inst.name, client }), null);
+        }
         // The callback page finds the session again from this tab's storage (the URL carries no token).
         const resume: LinkOauthResume = { token: cfg.token, parentOrigin: cfg.parentOrigin, institution: inst, fixed: state.fixed };
         try {
           window.sessionStorage.setItem(LINK_OAUTH_RESUME_KEY, JSON.stringify(resume));
         } catch {
           busy.stop();
-          return inlineError(box, 'This browser blocks the storage Link needs to come back from your institution. Allow site data for this page and try again.', null);
+          return inlineError(box, t('oauth.storageBlocked'), null);
         }
         window.location.assign(outcome.value.authorize_url);
       });
       s.append(
         el('div', { className: 'chip' }, [avatar(inst), el('span', { text: inst.name })]),
-        heading(`Connect with ${inst.name}`),
-        para(`You\u2019ll sign in on ${inst.name}\u2019s own site and choose what to share. ${client} never sees your password. You\u2019ll come back here when you\u2019re done.`),
+        heading(t('oauth.heading', { institution: inst.name })),
+        para(t('oauth.text', { institution: inst.name, client })),
         box,
         el('div', { className: 'spacer' }),
-        el('div', { className: 'actions' }, [go, uploadInstead(busy), backButton(busy)]),
+        el('div', { className: 'actions' }, [go, uploadInstead(busy)]),
       );
-      if (returned) inlineError(box, returned.message, null);
-    });
+      if (returned) inlineError(box, errorText(t, returned), null);
+    }, { back: stepBack(guard) });
   }
 
   /** Back from the provider: the consent is completed server-side (the state is checked there). */
   async function completeOauth(returned: LinkOauthReturn): Promise<void> {
     show('OAUTH', (s) => {
-      s.append(icon('info'), heading('Finishing your connection'), el('p', { className: 'status', role: 'status', 'aria-live': 'polite', text: 'Checking with your institution\u2026' }));
+      s.append(icon('info'), heading(t('oauth.finishing')), el('p', { className: 'status', role: 'status', 'aria-live': 'polite', text: t('oauth.checking') }));
     });
-    if (!returned.state) return oauth({ ...INTERNAL_ERROR, type: 'invalid_request', code: 'oauth_state_invalid', message: 'Your institution sent you back without the details Link needs. Start again.' });
+    if (!returned.state) return oauth({ ...INTERNAL_ERROR, type: 'invalid_request', code: 'oauth_state_invalid', message: t('oauth.noState') });
     const body: LinkApiCalls['oauth/complete']['body'] = { state: returned.state };
     if (returned.code) body.code = returned.code;
     if (returned.error) body.error = returned.error;
@@ -561,120 +700,121 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement, start: FlowStart = 
     oauth(outcome.error);
   }
 
-  function apiKey(): void {
+  function apiKey(refusal: Refusal | null = null, typedKey = ''): void {
     const inst = state.institution;
     if (!inst) return institutions();
-    show('API_KEY', (s) => {
-      const box = alertBox('fc-consent-error');
-      const key = field('fc-api-key', 'API key', { type: 'text', autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false', maxlength: '200', 'aria-describedby': 'fc-api-key-help' });
-      const secret = field('fc-api-secret', 'API secret', { type: 'password', autocomplete: 'off', maxlength: '200', 'aria-describedby': 'fc-api-key-help' });
-      const submit = button('Connect', 'primary', null, 'submit');
-      const busy = busyButton(submit, 'Connecting\u2026');
-      const form = el('form', { novalidate: true }, [
-        box,
-        el('p', {
-          id: 'fc-api-key-help',
-          className: 'hint',
-          text: `Create an API key in your ${inst.name} settings with read-only (view) permission only: never allow trading, transfers or withdrawals. You can delete the key there at any time.`,
-        }),
-        key.wrap,
-        secret.wrap,
-        el('div', { className: 'actions' }, [submit, uploadInstead(busy), backButton(busy)]),
-      ]);
-      form.addEventListener('submit', async (e) => {
-        e.preventDefault();
-        if (busy.busy) return;
-        if (!key.input.value.trim() || !secret.input.value.trim()) {
-          inlineError(box, 'Enter the API key and its secret.', key.input.value.trim() ? secret.input : key.input);
-          return;
-        }
-        busy.start();
-        box.textContent = '';
-        const outcome = await api('consent', { institution_id: inst.institution_id, api_key: key.input.value.trim(), api_secret: secret.input.value.trim() });
-        if (outcome.ok) return step(outcome.value);
-        busy.stop();
-        secret.input.value = '';
-        refused(outcome.error, box, key.input);
-      });
-      s.append(
-        el('div', { className: 'chip' }, [avatar(inst), el('span', { text: inst.name })]),
-        heading(`Connect ${inst.name} with an API key`),
-        para(`${client} never sees your key: Fincore keeps it encrypted and only reads your balances and history with it.`),
-        form,
-      );
-    });
+    show(
+      'API_KEY',
+      (s) => {
+        const box = alertBox('fc-consent-error');
+        const key = field('fc-api-key', t('apiKey.key'), { type: 'text', autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false', maxlength: '200', 'aria-describedby': 'fc-api-key-help' });
+        const secret = field('fc-api-secret', t('apiKey.secret'), { type: 'password', autocomplete: 'off', maxlength: '200', 'aria-describedby': 'fc-api-key-help' });
+        key.input.value = typedKey;
+        const submit = button(t('nav.connect'), 'primary', null, 'submit');
+        const form = el('form', { novalidate: true }, [
+          box,
+          el('p', { id: 'fc-api-key-help', className: 'hint', text: t('apiKey.hint', { institution: inst.name }) }),
+          key.wrap,
+          secret.wrap,
+          el('div', { className: 'actions' }, [submit, uploadInstead({ busy: false })]),
+        ]);
+        form.addEventListener('submit', async (e) => {
+          e.preventDefault();
+          if (!key.input.value.trim() || !secret.input.value.trim()) {
+            inlineError(box, t('apiKey.missing'), key.input.value.trim() ? secret.input : key.input);
+            return;
+          }
+          const typed = key.input.value;
+          const progress = connecting('connect');
+          const outcome = await api('consent', { institution_id: inst.institution_id, api_key: typed.trim(), api_secret: secret.input.value.trim() }, progress.answered);
+          if (!progress.current()) return;
+          if (outcome.ok) return progress.finish(outcome.value);
+          if (isFatal(outcome.error)) return fatal(outcome.error);
+          apiKey({ message: errorText(t, outcome.error) }, typed);
+        });
+        s.append(
+          el('div', { className: 'chip' }, [avatar(inst), el('span', { text: inst.name })]),
+          heading(t('apiKey.heading', { institution: inst.name })),
+          para(t('apiKey.text', { client })),
+          form,
+        );
+        return refusal ? () => inlineError(box, refusal.message, key.input) : undefined;
+      },
+      { back: stepBack() },
+    );
   }
 
-  function address(): void {
+  function address(refusal: Refusal | null = null, typedAddress = ''): void {
     const inst = state.institution;
     if (!inst) return institutions();
-    show('ADDRESS', (s) => {
-      const box = alertBox('fc-consent-error');
-      const addr = field('fc-address', 'Wallet address', { type: 'text', autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false', maxlength: '128', 'aria-describedby': 'fc-address-help' });
-      const submit = button('Connect', 'primary', null, 'submit');
-      const busy = busyButton(submit, 'Connecting\u2026');
-      const form = el('form', { novalidate: true }, [
-        box,
-        el('p', {
-          id: 'fc-address-help',
-          className: 'hint',
-          text: 'Paste a public Bitcoin or Ethereum address. Never enter a private key or recovery phrase: no one needs them to read a public address.',
-        }),
-        addr.wrap,
-        el('div', { className: 'actions' }, [submit, uploadInstead(busy), backButton(busy)]),
-      ]);
-      form.addEventListener('submit', async (e) => {
-        e.preventDefault();
-        if (busy.busy) return;
-        if (!addr.input.value.trim()) {
-          inlineError(box, 'Enter the wallet address.', addr.input);
-          return;
-        }
-        busy.start();
-        box.textContent = '';
-        const outcome = await api('consent', { institution_id: inst.institution_id, address: addr.input.value.trim() });
-        if (outcome.ok) return step(outcome.value);
-        busy.stop();
-        refused(outcome.error, box, addr.input);
-      });
-      s.append(el('div', { className: 'chip' }, [avatar(inst), el('span', { text: inst.name })]), heading('Add your wallet address'), form);
-    });
+    show(
+      'ADDRESS',
+      (s) => {
+        const box = alertBox('fc-consent-error');
+        const addr = field('fc-address', t('address.label'), { type: 'text', autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false', maxlength: '128', 'aria-describedby': 'fc-address-help' });
+        addr.input.value = typedAddress;
+        const submit = button(t('nav.connect'), 'primary', null, 'submit');
+        const form = el('form', { novalidate: true }, [
+          box,
+          el('p', { id: 'fc-address-help', className: 'hint', text: t('address.hint') }),
+          addr.wrap,
+          el('div', { className: 'actions' }, [submit, uploadInstead({ busy: false })]),
+        ]);
+        form.addEventListener('submit', async (e) => {
+          e.preventDefault();
+          if (!addr.input.value.trim()) {
+            inlineError(box, t('address.missing'), addr.input);
+            return;
+          }
+          const typed = addr.input.value;
+          const progress = connecting('connect');
+          const outcome = await api('consent', { institution_id: inst.institution_id, address: typed.trim() }, progress.answered);
+          if (!progress.current()) return;
+          if (outcome.ok) return progress.finish(outcome.value);
+          if (isFatal(outcome.error)) return fatal(outcome.error);
+          address({ message: errorText(t, outcome.error) }, typed);
+        });
+        s.append(el('div', { className: 'chip' }, [avatar(inst), el('span', { text: inst.name })]), heading(t('address.heading')), form);
+        return refusal ? () => inlineError(box, refusal.message, addr.input) : undefined;
+      },
+      { back: stepBack() },
+    );
   }
 
   function upload(): void {
     const inst = state.institution;
     if (!inst) return institutions();
+    const guard = { busy: false };
     show('UPLOAD', (s) => {
       const box = alertBox('fc-upload-error');
-      const file = field('fc-file', 'Statement file', { type: 'file', accept: '.csv,.ofx,.qfx,.qbo', 'aria-describedby': 'fc-file-help' });
-      const submit = button('Upload', 'primary', null, 'submit');
-      const busy = busyButton(submit, 'Uploading\u2026');
+      const file = field('fc-file', t('upload.file'), { type: 'file', accept: '.csv,.ofx,.qfx,.qbo', 'aria-describedby': 'fc-file-help' });
+      const submit = button(t('upload.submit'), 'primary', null, 'submit');
+      const busy = busyButton(submit, t('busy.uploading'), guard);
       const other = consentMethod && consentMethod.method !== 'file' && consentMethod.method !== null;
       const form = el('form', { novalidate: true }, [
         box,
         el('p', {
           id: 'fc-file-help',
           className: 'hint',
-          text: `Download a statement or transaction export from ${inst.name}\u2019s website as CSV, OFX, QFX or QBO (up to ${sizeText(cfg.uploadMaxBytes)}), then choose it here.`,
+          text: t('upload.hint', { institution: inst.name, size: size(cfg.uploadMaxBytes) }),
         }),
         file.wrap,
         el('div', { className: 'actions' }, [
           submit,
           other &&
-            button(`Connect to ${inst.name} instead`, 'secondary', () => {
+            button(t('upload.connectInstead', { institution: inst.name }), 'secondary', () => {
               if (!busy.busy) void consentStep();
             }),
-          backButton(busy),
         ]),
       ]);
       form.addEventListener('submit', async (e) => {
         e.preventDefault();
         if (busy.busy) return;
         const chosen = file.input.files?.[0];
-        if (!chosen) return inlineError(box, 'Choose a statement file to upload.', file.input);
-        if (chosen.size === 0) return inlineError(box, `${chosen.name} is empty. Choose another file.`, file.input);
+        if (!chosen) return inlineError(box, t('upload.missing'), file.input);
+        if (chosen.size === 0) return inlineError(box, t('upload.empty', { file: chosen.name }), file.input);
         if (chosen.size > cfg.uploadMaxBytes) {
-          return inlineError(box, `${chosen.name} is ${sizeText(chosen.size)}; files up to ${sizeText(cfg.uploadMaxBytes)} can be uploaded. Export a shorter period.`, file.input);
+          return inlineError(box, t('upload.tooLarge', { file: chosen.name, size: size(chosen.size), max: size(cfg.uploadMaxBytes) }), file.input);
         }
         busy.start();
         box.textContent = '';
@@ -683,7 +823,7 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement, start: FlowStart = 
           base64 = await readAsBase64(chosen);
         } catch {
           busy.stop();
-          return inlineError(box, `${chosen.name} could not be read. Choose the file again.`, file.input);
+          return inlineError(box, t('upload.unreadable', { file: chosen.name }), file.input);
         }
         const outcome = await api('upload', { institution_id: inst.institution_id, file_name: chosen.name.slice(0, 255), file_base64: base64 });
         if (outcome.ok) return step(outcome.value);
@@ -692,15 +832,60 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement, start: FlowStart = 
       });
       s.append(
         el('div', { className: 'chip' }, [avatar(inst), el('span', { text: inst.name })]),
-        heading('Upload a statement'),
-        para(`${client} gets the accounts and transactions in the file you choose, and nothing else.`),
+        heading(t('upload.heading')),
+        para(t('upload.text', { client })),
         form,
       );
+    }, { back: stepBack(guard) });
+  }
+
+  /**
+   * Back at the integrator's redirect_uri after an OAuth consent, which re-opened Link with the URL
+   * it was opened at: the consent is completed server-side from it (state and session checked there).
+   */
+  async function resumeFromRedirect(received: string): Promise<void> {
+    show('OAUTH', (s) => {
+      s.append(icon('info'), heading(t('oauth.finishing')), el('p', { className: 'status', role: 'status', 'aria-live': 'polite', text: t('oauth.checking') }));
+    });
+    const outcome = await api('oauth/resume', { received_redirect_uri: received });
+    if (outcome.ok) return step(outcome.value);
+    if (isFatal(outcome.error)) return fatal(outcome.error);
+    // Declined or refused: the institution's screen again when it is known, with the reason.
+    if (state.institution) return oauth(outcome.error);
+    consent();
+  }
+
+  function selectAccounts(res: LinkSelectAccountsStep): void {
+    const inst: ChosenInstitution = state.institution?.institution_id === res.institution.institution_id ? state.institution : res.institution;
+    state.institution = inst;
+    show('SELECT_ACCOUNTS', (s) => {
+      const pane = accountSelectionPane({
+        t,
+        locale: language,
+        client,
+        step: res,
+        institution: inst,
+        update: session.mode === 'update',
+        async submit(accountIds) {
+          const outcome = await api('accounts/select', { public_token: res.public_token, account_ids: accountIds });
+          if (outcome.ok) {
+            step(outcome.value);
+            return null;
+          }
+          if (isFatal(outcome.error)) {
+            fatal(outcome.error);
+            return null;
+          }
+          return errorText(t, outcome.error);
+        },
+      });
+      s.append(...pane.nodes);
     });
   }
 
   function step(res: LinkStepResult): void {
     if (res.status === 'mfa_required') return mfa(res.mfa.prompt);
+    if (res.status === 'select_accounts') return selectAccounts(res);
     state.result = res;
     state.institution = res.metadata.institution;
     connected(res);
@@ -708,17 +893,17 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement, start: FlowStart = 
 
   function connected(res: LinkConnectedStep): void {
     show('CONNECTED', (s) => {
-      s.append(icon('ok'), heading('Account connected'), para(`Your ${res.metadata.institution.name} account is now connected to ${client}.`, 'lead'));
+      s.append(icon('ok'), heading(t('connected.heading')), para(t('connected.text', { institution: res.metadata.institution.name, client }), 'lead'));
       if (res.metadata.accounts.length) {
         s.append(
           el(
             'ul',
-            { className: 'accounts', 'aria-label': 'Connected accounts' },
+            { className: 'accounts', 'aria-label': t('connected.accounts') },
             res.metadata.accounts.map((a) => el('li', null, [el('span', { text: a.name }), el('span', { className: 'mask', text: `\u2022\u2022\u2022\u2022 ${a.mask}` })])),
           ),
         );
       }
-      s.append(el('div', { className: 'spacer' }), el('div', { className: 'actions' }, [button('Continue', 'primary', finish)]));
+      s.append(el('div', { className: 'spacer' }), el('div', { className: 'actions' }, [button(t('nav.continue'), 'primary', finish)]));
     });
   }
 
@@ -727,27 +912,27 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement, start: FlowStart = 
     if (!res) return;
     if (cfg.embed) {
       post({ source: 'fincore-link', type: 'success', public_token: res.public_token, metadata: res.metadata });
-      return done('Connected', `You can return to ${client}.`);
+      return done(t('done.embedded'), t('done.returnTo', { client }));
     }
     if (res.redirect_url && /^https?:\/\//i.test(res.redirect_url)) {
       window.location.assign(res.redirect_url);
       return;
     }
-    done('You\u2019re all set', `You can close this window and return to ${client}.`);
+    done(t('done.hosted'), t('done.hostedText', { client }));
   }
 
   function fatal(error: FatalError): void {
     state.error = error;
-    const copy = FATAL_ERRORS[error.code];
+    const copy = fatalCopy(t, error.code);
     show('ERROR', (s) => {
       s.append(
         icon('warn'),
         heading(copy.title),
         para(error.message, 'lead'),
         para(copy.next),
-        para(`Error code: ${error.code}${error.request_id ? ` \u00b7 Reference: ${error.request_id}` : ''}`, 'code'),
+        para([t('error.code', { code: error.code }), error.request_id ? t('error.reference', { reference: error.request_id }) : ''].filter(Boolean).join(' \u00b7 '), 'code'),
         el('div', { className: 'spacer' }),
-        el('div', { className: 'actions' }, [button('Exit', 'primary', () => exit(error))]),
+        el('div', { className: 'actions' }, [button(t('nav.exit'), 'primary', () => exit(error))]),
       );
     });
   }
@@ -755,7 +940,7 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement, start: FlowStart = 
   function exit(error: FatalError | null): void {
     if (cfg.embed) {
       post({ source: 'fincore-link', type: 'exit', error: error ? publicError(error) : null, metadata: viewMetadata() });
-      return done('Link closed', `You can return to ${client}.`);
+      return done(t('exit.embedded'), t('done.returnTo', { client }));
     }
     if (session.redirect_uri && /^https?:\/\//i.test(session.redirect_uri)) {
       const url = new URL(session.redirect_uri);
@@ -767,7 +952,7 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement, start: FlowStart = 
       window.location.assign(url.toString());
       return;
     }
-    done('You can close this window', `Return to ${client} to try again.`);
+    done(t('exit.hosted'), t('exit.hostedText', { client }));
   }
 
   function done(title: string, text: string): void {
@@ -802,6 +987,21 @@ function runLinkFlow(cfg: LinkPageConfig, root: HTMLElement, start: FlowStart = 
     state.institution = start.resume.institution;
     state.fixed = start.resume.fixed;
     void completeOauth(start.oauth);
+  } else if (cfg.selectionStep) {
+    selectAccounts(cfg.selectionStep);
+  } else if (cfg.receivedRedirectUri) {
+    // The institution chosen before leaving, when this tab kept it (it is only shown, never trusted).
+    try {
+      const kept = JSON.parse(window.sessionStorage.getItem(LINK_OAUTH_RESUME_KEY) ?? 'null') as LinkOauthResume | null;
+      window.sessionStorage.removeItem(LINK_OAUTH_RESUME_KEY);
+      if (kept && kept.token === cfg.token && kept.institution && typeof kept.institution.name === 'string') {
+        state.institution = kept.institution;
+        state.fixed = kept.fixed === true;
+      }
+    } catch {
+      // storage blocked: the institution is named by the connection's answer
+    }
+    void resumeFromRedirect(cfg.receivedRedirectUri);
   } else {
     consent();
   }
@@ -818,16 +1018,18 @@ async function resumeOauth(cfg: LinkOauthReturnConfig, root: HTMLElement): Promi
   } catch {
     resume = null;
   }
+  // No session yet (or none at all): the browser's languages choose, as on the server's error page.
+  const t = translator(negotiateLanguage(navigator.languages));
   const lost = (message: string) => {
-    const screen = el('section', { className: 'screen', 'aria-labelledby': 'fc-heading' }, [icon('warn'), heading('We couldn\u2019t finish connecting'), para(message, 'lead')]);
+    const screen = el('section', { className: 'screen', 'aria-labelledby': 'fc-heading' }, [icon('warn'), heading(t('oauth.lostHeading')), para(message, 'lead')]);
     root.replaceChildren(screen);
     screen.querySelector('h1')?.focus();
   };
   if (!resume || typeof resume.token !== 'string') {
-    return lost('This page was opened outside the Link window that started the connection. Go back to the app and open Link again.');
+    return lost(t('oauth.lostOutside'));
   }
   const session = await callApi(cfg.apiBase, resume.token, 'session', {});
-  if (!session.ok) return lost(`${session.error.message} Go back to the app and open Link again.`);
+  if (!session.ok) return lost(`${errorText(t, session.error)} ${t('oauth.lostAgain')}`);
   const flow: LinkPageConfig = {
     mode: 'flow',
     token: resume.token,

@@ -70,15 +70,64 @@ export function alertBox(id: string): HTMLDivElement {
   return el('div', { id, className: 'alert', role: 'alert' });
 }
 
-export function avatar(inst: { name: string; primary_color?: string | null }): HTMLSpanElement {
-  const node = el('span', { className: 'avatar', 'aria-hidden': 'true', text: (inst.name || '?').charAt(0).toUpperCase() });
-  // The color comes from the institution catalogue; only a plain hex color is applied.
-  if (typeof inst.primary_color === 'string' && /^#[0-9a-fA-F]{3,8}$/.test(inst.primary_color)) node.style.backgroundColor = inst.primary_color;
+/** The institution's colour, when the catalogue gives a plain hex colour (nothing else is applied). */
+function hexColor(value: string | null | undefined): string | null {
+  return typeof value === 'string' && /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(value) ? value : null;
+}
+
+/** Whether white text is legible on the colour (WCAG contrast at least 4.5:1); dark text is used otherwise. */
+function whiteIsLegibleOn(hex: string): boolean {
+  const full = hex.length === 4 ? `#${hex[1]}${hex[1]}${hex[2]}${hex[2]}${hex[3]}${hex[3]}` : hex;
+  const channel = (offset: number) => {
+    const c = parseInt(full.slice(offset, offset + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+  return 1.05 / (luminance + 0.05) >= 4.5;
+}
+
+/**
+ * An institution's mark: its logo when the catalogue ships one (a data: image, or a path on this
+ * origin), over a monogram in its primary colour. The monogram is the fallback for institutions
+ * without a logo and for a logo that fails to load: the image sits on top of it in the same fixed
+ * box and is removed on error, so nothing moves.
+ */
+export function avatar(inst: { name: string; primary_color?: string | null; logo?: string | null }): HTMLSpanElement {
+  const node = el('span', { className: 'avatar', 'aria-hidden': 'true' }, [el('span', { className: 'monogram', text: (inst.name || '?').charAt(0).toUpperCase() })]);
+  const color = hexColor(inst.primary_color);
+  if (color) {
+    node.style.backgroundColor = color;
+    if (!whiteIsLegibleOn(color)) node.classList.add('on-light');
+  }
+  const logo = inst.logo;
+  if (typeof logo === 'string' && (/^data:image\/(?:svg\+xml|png|webp)[;,]/.test(logo) || /^\/(?!\/)/.test(logo))) {
+    const img = el('img', { className: 'logo-img', src: logo, alt: '', width: '34', height: '34', decoding: 'async' });
+    img.addEventListener('error', () => {
+      img.remove();
+      node.classList.remove('has-logo');
+    });
+    node.classList.add('has-logo');
+    node.append(img);
+  }
   return node;
 }
 
-/** "a", "a and b", "a, b and c". */
-export function listText(words: readonly string[]): string {
+/** Intl.ListFormat, which the ES2020 DOM types do not describe yet. */
+type ListFormatConstructor = new (locale: string, options: { type: 'conjunction'; style: 'long' }) => { format(list: readonly string[]): string };
+
+/**
+ * "a", "a and b", "a, b and c" in the page's language: the browser's Intl.ListFormat when it has one
+ * (it knows, say, that Spanish writes "y" as "e" before an i), else `and` between the last two.
+ */
+export function listText(locale: string, and: string, words: readonly string[]): string {
+  const ListFormat = (Intl as unknown as { ListFormat?: ListFormatConstructor }).ListFormat;
+  if (ListFormat) {
+    try {
+      return new ListFormat(locale, { type: 'conjunction', style: 'long' }).format(words);
+    } catch {
+      // an unknown locale: the fallback below
+    }
+  }
   if (words.length <= 1) return words.join('');
-  return `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+  return `${words.slice(0, -1).join(', ')} ${and} ${words[words.length - 1]}`;
 }

@@ -1,6 +1,6 @@
 // The script of the error page when it is shown inside the SDK modal (bundled by
 // bin/build-link-ui.ts): Exit, Escape, or the SDK's Close report the error to the integrator's
-// onExit, once. The error itself is decided and rendered by the server (../page.ts).
+// onExit, once (so does the header's Close). The error itself is decided and rendered by the server (../page.ts).
 import { isSdkCloseMessage, LINK_ERROR_ELEMENT_ID, type LinkErrorPageConfig, type LinkPageMessage } from '../protocol';
 
 function runErrorPage(cfg: LinkErrorPageConfig): void {
@@ -17,6 +17,8 @@ function runErrorPage(cfg: LinkErrorPageConfig): void {
     window.parent.postMessage(message, cfg.parentOrigin);
   }
   document.getElementById('fc-exit')?.addEventListener('click', exit);
+  // The header's Close does what Exit does.
+  document.getElementById('fc-close')?.addEventListener('click', exit);
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape') {
       e.preventDefault();

@@ -6,6 +6,11 @@
 //   link.open();      // shows hosted Link in a modal overlay (an iframe of {base_url}/link?token=...&embed=1)
 //   link.destroy();   // removes it without calling back
 //
+// OAuth institutions whose consent comes back to the link token's redirect_uri (Plaid's OAuth
+// redirect): Link asks the SDK to send this page to the institution (top-level, the only place a
+// bank's consent page runs). The page at the redirect_uri re-opens Link with the same token and
+// `receivedRedirectUri: window.location.href`, which resumes the consent where it stopped.
+//
 // The script derives Link's address from its own src (document.currentScript), so the same file
 // works on every deployment. The page posts {source:'fincore-link', type, ...} to this page's origin
 // only (passed as &origin=); the SDK accepts messages only from Link's origin and its own iframe.
@@ -77,6 +82,12 @@ function installSdk(script: HTMLScriptElement): void {
     const onSuccess = callbackOf(options, 'onSuccess');
     const onExit = callbackOf(options, 'onExit');
     const onEvent = callbackOf(options, 'onEvent');
+    // The URL the integrator's redirect_uri page was opened at, when it re-opens Link after an OAuth consent.
+    const received = options.receivedRedirectUri;
+    if (received !== undefined && received !== null && (typeof received !== 'string' || !/^https?:\/\//i.test(received))) {
+      throw new Error('FincoreLink.create: receivedRedirectUri must be the full http(s) URL of the redirect page (window.location.href).');
+    }
+    const receivedRedirectUri = typeof received === 'string' ? received : null;
     let overlay: HTMLDivElement | null = null;
     let frame: HTMLIFrameElement | null = null;
     let closeButton: HTMLButtonElement | null = null;
@@ -115,6 +126,14 @@ function installSdk(script: HTMLScriptElement): void {
       if (!frame || event.origin !== linkOrigin || event.source !== frame.contentWindow) return;
       const data: unknown = event.data;
       if (!isPageMessage(data)) return;
+      if (data.type === 'oauth_redirect') {
+        // Only to a web page: the institution's consent page, top-level. This page is left, so no callback runs.
+        if (typeof data.url === 'string' && /^https?:\/\//i.test(data.url)) {
+          teardown();
+          window.location.assign(data.url);
+        }
+        return;
+      }
       if (data.metadata && typeof data.metadata === 'object') lastMetadata = data.metadata;
       if (data.type === 'success' && typeof data.public_token === 'string') {
         finish(onSuccess, [data.public_token, data.metadata || {}]);
@@ -179,7 +198,9 @@ function installSdk(script: HTMLScriptElement): void {
       iframe.title = 'Fincore Link';
       iframe.setAttribute('allow', '');
       iframe.setAttribute('referrerpolicy', 'no-referrer');
-      iframe.src = `${pageUrl}?token=${encodeURIComponent(token)}&embed=1&origin=${encodeURIComponent(window.location.origin)}`;
+      iframe.src =
+        `${pageUrl}?token=${encodeURIComponent(token)}&embed=1&origin=${encodeURIComponent(window.location.origin)}` +
+        (receivedRedirectUri ? `&received_redirect_uri=${encodeURIComponent(receivedRedirectUri)}` : '');
       iframe.addEventListener('load', () => frame?.focus());
       bar.appendChild(close);
       dialog.appendChild(bar);

@@ -1,0 +1,6 @@
+// POST /link/api/accounts/select: the accounts the user chose after a select_accounts step -> connected.
+import { linkCallerOf, submitAccountSelection } from '../app/link';
+import { linkAccountsSelect } from '../contracts/routes';
+import { defineOperation } from '../platform/operation';
+
+export const handler = defineOperation(linkAccountsSelect, ({ deps, body, event }) => submitAccountSelection(deps, body, linkCallerOf(event)));

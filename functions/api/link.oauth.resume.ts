@@ -1,0 +1,7 @@
+// POST /link/api/oauth/resume: the OAuth consent finished at the integrator's redirect_uri page,
+// which re-opened Link with received_redirect_uri -> connected, select_accounts, or why not.
+import { linkCallerOf, resumeOauth } from '../app/link';
+import { linkOauthResume } from '../contracts/routes';
+import { defineOperation } from '../platform/operation';
+
+export const handler = defineOperation(linkOauthResume, ({ deps, body, event, baseUrl }) => resumeOauth(deps, body, linkCallerOf(event), baseUrl));
