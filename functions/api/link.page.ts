@@ -18,25 +18,25 @@ function isTokenProblem(code: ErrorCode): code is (typeof TOKEN_PROBLEMS)[number
   return (TOKEN_PROBLEMS as readonly ErrorCode[]).includes(code);
 }
 
-export const handler = defineOperation(linkPage, async ({ deps, event, requestId }) => {
+export const handler = defineOperation(linkPage, async ({ deps, event, requestId, baseUrl }) => {
   const query = event.queryStringParameters ?? {};
   const embed = embedModeOf(query);
   // Without a usable token there is no session language: the error page follows the browser's.
   const language = negotiateLanguage(headerOf(event, 'accept-language'));
-  if (embed === 'invalid') return renderErrorPage({ problem: 'invalid_embed', requestId, embed: null, language });
+  if (embed === 'invalid') return renderErrorPage({ problem: 'invalid_embed', requestId, baseUrl, embed: null, language });
   const token = query.token;
-  if (!isLinkTokenShaped(token)) return renderErrorPage({ problem: 'invalid_link_token', requestId, embed, language });
+  if (!isLinkTokenShaped(token)) return renderErrorPage({ problem: 'invalid_link_token', requestId, baseUrl, embed, language });
   try {
     // A page reloaded at the account-selection step opens at that step again (`resumed`).
     const { session, embedAllowed, resumed } = await describePage(deps, token, embed.embed ? embed.parentOrigin : null);
     // A parent origin the application has not allowed may neither frame the page nor be posted to.
-    if (embedAllowed === false) return renderErrorPage({ problem: 'invalid_embed', requestId, embed: null, language });
+    if (embedAllowed === false) return renderErrorPage({ problem: 'invalid_embed', requestId, baseUrl, embed: null, language });
     return renderFlowPage({ token, session, embed, receivedRedirectUri: receivedRedirectUriOf(query.received_redirect_uri), selectionStep: resumed });
   } catch (err) {
     if (err instanceof ApiError && isTokenProblem(err.code)) {
-      return renderErrorPage({ problem: err.code, message: err.message, requestId, embed, language });
+      return renderErrorPage({ problem: err.code, message: err.message, requestId, baseUrl, embed, language });
     }
     logger.error('link page could not load its session', { error: err as Error });
-    return renderErrorPage({ problem: 'internal_error', requestId, embed, language });
+    return renderErrorPage({ problem: 'internal_error', requestId, baseUrl, embed, language });
   }
 });

@@ -695,7 +695,7 @@ describe('Link SDK', () => {
     const expectInvalidLinkExit = async (count: string) => {
       await page.waitForFunction((n) => document.getElementById('exit')?.getAttribute('data-count') === n, count);
       const exit = await hostResult('exit');
-      expect(exit.error).toMatchObject({ type: 'invalid_request', code: 'invalid_link_token', request_id: expect.any(String) });
+      expect(exit.error).toMatchObject({ type: 'invalid_request', code: 'invalid_link_token', request_id: expect.any(String), documentation_url: expect.stringMatching(/\/docs\/errors#invalid_link_token$/) });
       expect(exit.metadata).toEqual({ link_session_id: null, status: 'ERROR', institution: null });
       expect(await page.locator('[data-fincore-link]').count()).toBe(0);
     };

@@ -52,10 +52,20 @@ describe('Link UI bundles', () => {
   });
 
   it('give the error page a script only inside the SDK modal, under the response nonce', () => {
-    const standalone = renderErrorPage({ problem: 'link_token_expired', requestId: 'req_1', embed: { embed: false } });
+    const standalone = renderErrorPage({ problem: 'link_token_expired', requestId: 'req_1', baseUrl: 'https://api.example', embed: { embed: false } });
     expect(executableScripts(standalone.body)).toEqual([]);
-    const embedded = renderErrorPage({ problem: 'link_token_expired', requestId: 'req_1', embed: { embed: true, parentOrigin: 'https://app.example' } });
+    const embedded = renderErrorPage({ problem: 'link_token_expired', requestId: 'req_1', baseUrl: 'https://api.example', embed: { embed: true, parentOrigin: 'https://app.example' } });
     expect(executableScripts(embedded.body)).toEqual([{ nonce: cspNonce(embedded), body: LINK_ERROR_PAGE_SCRIPT }]);
+  });
+
+  it('hand onExit the error as the API envelope describes it: its documentation entry and end-user sentence', () => {
+    const embedded = renderErrorPage({ problem: 'link_token_expired', requestId: 'req_1', baseUrl: 'https://api.example/prod', embed: { embed: true, parentOrigin: 'https://app.example' } });
+    const config = JSON.parse(/<script type="application\/json" id="fc-link-error">([^<]*)<\/script>/.exec(embedded.body)![1]) as { error: Record<string, unknown> };
+    expect(config.error).toMatchObject({ code: 'link_token_expired', request_id: 'req_1', documentation_url: 'https://api.example/prod/docs/errors#link_token_expired' });
+    expect(typeof config.error.display_message === 'string' || config.error.display_message === null).toBe(true);
+    const invalidEmbed = renderErrorPage({ problem: 'invalid_embed', requestId: 'req_2', baseUrl: 'https://api.example', embed: { embed: true, parentOrigin: 'https://app.example' } });
+    const invalidConfig = JSON.parse(/<script type="application\/json" id="fc-link-error">([^<]*)<\/script>/.exec(invalidEmbed.body)![1]) as { error: Record<string, unknown> };
+    expect(invalidConfig.error).toMatchObject({ code: 'invalid_embed', documentation_url: null, display_message: null });
   });
 });
 

@@ -13,6 +13,7 @@
 // - Referrer-Policy no-referrer keeps the token (it is in the page URL) out of Referer headers,
 //   including the one the redirect_uri host would otherwise see; no-store keeps it out of caches.
 import { randomBytes } from 'node:crypto';
+import { displayMessageOf, documentationUrlOf } from '../../contracts/errors';
 import { LINK_UPLOAD_MAX_FILE_BYTES } from '../../contracts/limits';
 import { INSTITUTION_TYPES } from '../../contracts/schemas';
 import { CATALOG } from '../../core/institutions-catalog';
@@ -253,7 +254,7 @@ const PROBLEM_STATUS: Record<LinkPageProblem, number> = {
  * The page shown instead of the flow. No flow and no token; inside the SDK modal it also gets an
  * Exit button that reports the error to the parent (onExit).
  */
-export function renderErrorPage(args: { problem: LinkPageProblem; message?: string; requestId: string; embed: EmbedMode | null; language?: LinkLanguage }): RenderedPage {
+export function renderErrorPage(args: { problem: LinkPageProblem; message?: string; requestId: string; baseUrl: string; embed: EmbedMode | null; language?: LinkLanguage }): RenderedPage {
   const nonce = newNonce();
   const language = args.language ?? 'en';
   const t = translator(language);
@@ -284,6 +285,9 @@ ${exitButton}
         // onExit gets the API's English wording, as every other error the integrator sees.
         message: args.message ?? translator('en')(`problem.${args.problem}.explanation`),
         request_id: args.requestId,
+        // As in the API's error envelope; invalid_embed is the page's own problem, not an API code.
+        documentation_url: args.problem === 'invalid_embed' ? null : documentationUrlOf(args.problem, args.baseUrl),
+        display_message: args.problem === 'invalid_embed' ? null : displayMessageOf(args.problem),
       },
     };
     tail = `<script type="application/json" id="${LINK_ERROR_ELEMENT_ID}">${jsonForScript(config)}</script>

@@ -111,6 +111,10 @@ export interface PublicLinkError {
   code: ErrorCode | LinkPageProblem;
   message: string;
   request_id: string | null;
+  /** The code's entry at {base_url}/docs/errors, as in the API's error envelope (null for the page's own invalid_embed). */
+  documentation_url: string | null;
+  /** A sentence the integrator may show its user, or null (the API envelope's display_message). */
+  display_message: string | null;
 }
 
 /** An embedded error page's configuration block. */

@@ -43,6 +43,8 @@ interface ContractError {
   code: ErrorCode;
   message: string;
   request_id?: string;
+  documentation_url?: string;
+  display_message?: string | null;
 }
 /** The page's own error when the API could not be reached at all. */
 interface NetworkError {
@@ -100,7 +102,14 @@ function errorText(t: Translate, error: LinkApiError): string {
 }
 
 function publicError(error: FatalError): PublicLinkError {
-  return { type: error.type, code: error.code, message: error.message, request_id: error.request_id ?? null };
+  return {
+    type: error.type,
+    code: error.code,
+    message: error.message,
+    request_id: error.request_id ?? null,
+    documentation_url: error.documentation_url ?? null,
+    display_message: error.display_message ?? null,
+  };
 }
 
 function isErrorEnvelope(json: unknown): json is ErrorEnvelope {
