@@ -366,7 +366,8 @@ describe('the console in Chromium', () => {
 
     // Replay: a new delivery of the same event.
     await delivery.getByRole('button', { name: new RegExp(`^Replay event ${eventId}`) }).click();
-    await page.getByText(`Event ${eventId} replayed`).waitFor();
+    // The visible notice; the live region announces the same words 50 ms later (not a second wait target).
+    await page.locator('p.notice').getByText(`Event ${eventId} replayed`).waitFor();
     await stack.background.idle();
     await page.getByRole('button', { name: 'Refresh' }).click();
     await page.waitForFunction((id) => Array.from(document.querySelectorAll('table.deliveries tbody tr')).filter((r) => r.textContent?.includes(id)).length === 2, eventId);
