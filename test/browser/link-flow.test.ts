@@ -3,13 +3,13 @@
 // (an SDK host page that is also the link token's redirect_uri) are served from another loopback
 // origin. axe-core (from node_modules) checks the selection pane and the bank page: no serious or
 // critical finding.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import type { BrowserContext, Frame, FrameLocator, Page } from 'playwright-core';
 import type { LinkSuccessMetadataView } from '../../functions/platform/link-ui/protocol';
 import { startTestStack, type TestStack } from '../support/stack';
 import { launchChromium, type LaunchedChromium } from './chromium';
 import { AXE_PATH, seriousAxeFindings } from './axe';
+import { LANDING_PAGE, serveIntegratorSite } from './integrator-site';
 
 const BANK = 'Sandbox First Bank';
 const OAUTH_BANK = 'Sandbox Thames Bank';
@@ -55,21 +55,7 @@ function integratorSite(linkBaseUrl: string): Promise<{ server: Server; origin: 
   if (resuming) link.open();
 </script>
 </body></html>`;
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (path === '/oauth-host') {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-      res.end(hostPage);
-    } else if (path === '/landing') {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-      res.end('<!doctype html><html lang="en"><head><title>Back at Acme</title></head><body><h1>Back at Acme</h1></body></html>');
-    } else {
-      res.writeHead(404).end();
-    }
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
-  });
+  return serveIntegratorSite({ '/oauth-host': hostPage, '/landing': LANDING_PAGE });
 }
 
 beforeAll(async () => {

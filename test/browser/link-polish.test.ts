@@ -7,14 +7,14 @@
 // With LINK_SHOTS_DIR set, the axe walk also saves each pane at 375 and 1280 px in both themes
 // there (for a person to look at; nothing asserts on the images).
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { BrowserContext, Page, Route } from 'playwright-core';
 import { launchChromium, type LaunchedChromium } from './chromium';
 import { translator, type LinkLanguage } from '../../functions/platform/link-ui/i18n';
 import { startTestStack, type TestStack } from '../support/stack';
 import { AXE_PATH, seriousAxeFindings } from './axe';
+import { serveIntegratorSite } from './integrator-site';
 
 const SHOTS_DIR = process.env.LINK_SHOTS_DIR || null;
 
@@ -46,17 +46,7 @@ function integratorSite(linkBaseUrl: string): Promise<{ server: Server; origin: 
   document.getElementById('open').addEventListener('click', function () { link.open(); });
 </script>
 </body></html>`;
-  const server = createServer((req, res) => {
-    if (new URL(req.url ?? '/', 'http://x').pathname === '/host') {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-      res.end(hostPage);
-    } else {
-      res.writeHead(404).end();
-    }
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
-  });
+  return serveIntegratorSite({ '/host': hostPage });
 }
 
 beforeAll(async () => {

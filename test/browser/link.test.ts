@@ -2,14 +2,14 @@
 // bin/ensure-test-deps.sh) driven by playwright-core, which never downloads a browser. One browser
 // per file with an empty temporary profile; the service is the real local stack. Integrator pages
 // (an SDK host page, a redirect_uri landing page) are served from another loopback origin.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { type BrowserContext, type Frame, type FrameLocator, type Page, type Response } from 'playwright-core';
 import { launchChromium, type LaunchedChromium } from './chromium';
 import { mintToken, tokenHash } from '../../functions/core/tokens';
 import { putLinkSession, updateItemState } from '../../functions/data/items-repo';
 import type { LinkExitMetadata, LinkSuccessMetadataView, PublicLinkError } from '../../functions/platform/link-ui/protocol';
 import { startTestStack, type TestStack } from '../support/stack';
+import { LANDING_PAGE, serveIntegratorSite } from './integrator-site';
 
 const BANK = 'Sandbox First Bank';
 const BANK_ID = 'ins_sandbox_first_bank';
@@ -46,21 +46,7 @@ function integratorSite(linkBaseUrl: string): Promise<{ server: Server; origin: 
   document.getElementById('open').addEventListener('click', function () { link.open(); });
 </script>
 </body></html>`;
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (path === '/host') {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-      res.end(hostPage);
-    } else if (path === '/landing') {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-      res.end('<!doctype html><html lang="en"><head><title>Back at Acme</title></head><body><h1>Back at Acme</h1></body></html>');
-    } else {
-      res.writeHead(404).end();
-    }
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
-  });
+  return serveIntegratorSite({ '/host': hostPage, '/landing': LANDING_PAGE });
 }
 
 beforeAll(async () => {

@@ -14,9 +14,10 @@
 import { createHash, createPublicKey, timingSafeEqual, verify } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Configuration, CountryCode, PlaidApi, Products, SandboxItemFireWebhookRequestWebhookCodeEnum, type Transaction, type TransactionsSyncResponse } from 'plaid';
+import { CountryCode, type PlaidApi, Products, SandboxItemFireWebhookRequestWebhookCodeEnum, type Transaction } from 'plaid';
 import { monthlyUsage } from '../../functions/data/api-keys-repo';
 import { requestEntryById } from '../../functions/data/request-log-repo';
+import { plaidClient, plaidErrorOf, syncToEnd } from '../support/plaid-client';
 import { startTestStack, type TestStack } from '../support/stack';
 
 let stack: TestStack;
@@ -66,21 +67,7 @@ const webhookOf = (itemId: string, type: string, code: string) => (d: Delivery) 
 
 // ---------- Plaid's client, and verification as Plaid's guide describes it ----------
 
-function plaidClient(clientId: string, secret: string): PlaidApi {
-  return new PlaidApi(new Configuration({ basePath: `${stack.baseUrl}/plaid`, baseOptions: { headers: { 'PLAID-CLIENT-ID': clientId, 'PLAID-SECRET': secret } } }));
-}
-
-/** The status and Plaid error body of a call the client rejected (axios puts the response on the error). */
-async function plaidErrorOf(call: Promise<unknown>): Promise<{ status: number; data: Record<string, unknown> }> {
-  try {
-    await call;
-  } catch (err) {
-    const response = (err as { response?: { status: number; data: Record<string, unknown> } }).response;
-    if (response) return { status: response.status, data: response.data };
-    throw err;
-  }
-  throw new Error('the call succeeded');
-}
+const clientAt = (clientId: string, secret: string): PlaidApi => plaidClient(`${stack.baseUrl}/plaid`, clientId, secret);
 
 const decodeJson = <T>(segment: string): T => JSON.parse(Buffer.from(segment, 'base64url').toString('utf8')) as T;
 
@@ -112,24 +99,6 @@ async function verifyAsPlaidDocumentsIt(client: PlaidApi, delivery: Delivery): P
   return { kid: header.kid };
 }
 
-/** Applies a sync page the way Plaid recommends: upsert added and modified, delete removed. */
-function apply(replica: Map<string, Transaction>, page: TransactionsSyncResponse): void {
-  for (const t of [...page.added, ...page.modified]) replica.set(t.transaction_id, t);
-  for (const r of page.removed) replica.delete(r.transaction_id);
-}
-
-async function syncToEnd(client: PlaidApi, accessToken: string, cursor: string, replica: Map<string, Transaction>) {
-  const pages: TransactionsSyncResponse[] = [];
-  let next = cursor;
-  for (;;) {
-    const { data } = await client.transactionsSync({ access_token: accessToken, cursor: next, count: 100 });
-    pages.push(data);
-    apply(replica, data);
-    next = data.next_cursor;
-    if (!data.has_more) return { cursor: next, pages };
-  }
-}
-
 beforeAll(async () => {
   stack = await startTestStack();
   testKey = stack.keys.find((k) => k.environment === 'test')!;
@@ -145,7 +114,7 @@ afterAll(async () => {
 
 describe("Plaid's Node client, changed only in its base URL and keys", () => {
   it('runs the sandbox journey: public token, exchange, accounts, a full sync, refresh, its webhook, sync again, and verifies the webhook', async () => {
-    const client = plaidClient(testKey.applicationId, testKey.key);
+    const client = clientAt(testKey.applicationId, testKey.key);
 
     const { data: created } = await client.sandboxPublicTokenCreate({
       institution_id: 'ins_sandbox_first_bank',
@@ -239,7 +208,7 @@ describe("Plaid's Node client, changed only in its base URL and keys", () => {
   }, 180_000);
 
   it("keeps Link's webhook and itemWebhookUpdate's URL as the item's own: Plaid's bodies there, WEBHOOK_UPDATE_ACKNOWLEDGED at the new URL, no endpoint", async () => {
-    const client = plaidClient(testKey.applicationId, testKey.key);
+    const client = clientAt(testKey.applicationId, testKey.key);
     const endpoints = async () => (await stack.call('/v1/webhooks/endpoints/list', { key: testKey.key, body: {} })).json.endpoints;
     const endpointsBefore = await endpoints();
     const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
@@ -286,7 +255,7 @@ describe("Plaid's Node client, changed only in its base URL and keys", () => {
   }, 120_000);
 
   it('finds institutions by name and by id', async () => {
-    const client = plaidClient(testKey.applicationId, testKey.key);
+    const client = clientAt(testKey.applicationId, testKey.key);
     const { data: found } = await client.institutionsSearch({ query: 'sandbox first', country_codes: [CountryCode.Us], products: [Products.Transactions] });
     expect(found.institutions[0]).toMatchObject({ institution_id: 'ins_sandbox_first_bank', country_codes: expect.arrayContaining(['US']) });
     const { data: byId } = await client.institutionsGetById({ institution_id: 'ins_sandbox_first_bank', country_codes: [CountryCode.Us] });
@@ -297,17 +266,17 @@ describe("Plaid's Node client, changed only in its base URL and keys", () => {
 
   it("answers a bad secret, a missing one and a bad access token with Plaid's errors, before and after the key is known", async () => {
     // Refused by the middlewares (the key is looked up before any endpoint runs), in Plaid's format.
-    const unknownSecret = await plaidErrorOf(plaidClient(testKey.applicationId, 'fc_sk_test_' + 'x'.repeat(32)).institutionsSearch({ query: 'bank', country_codes: [] }));
+    const unknownSecret = await plaidErrorOf(clientAt(testKey.applicationId, 'fc_sk_test_' + 'x'.repeat(32)).institutionsSearch({ query: 'bank', country_codes: [] }));
     expect(unknownSecret).toMatchObject({ status: 400, data: { error_type: 'INVALID_INPUT', error_code: 'INVALID_API_KEYS', request_id: expect.any(String) } });
-    const notAKey = await plaidErrorOf(plaidClient(testKey.applicationId, 'secret-sandbox-123').institutionsSearch({ query: 'bank', country_codes: [] }));
+    const notAKey = await plaidErrorOf(clientAt(testKey.applicationId, 'secret-sandbox-123').institutionsSearch({ query: 'bank', country_codes: [] }));
     expect(notAKey).toMatchObject({ status: 400, data: { error_type: 'INVALID_INPUT', error_code: 'INVALID_API_KEYS' } });
-    const noSecret = await plaidErrorOf(plaidClient(testKey.applicationId, '').institutionsSearch({ query: 'bank', country_codes: [] }));
+    const noSecret = await plaidErrorOf(clientAt(testKey.applicationId, '').institutionsSearch({ query: 'bank', country_codes: [] }));
     expect(noSecret).toMatchObject({ status: 400, data: { error_type: 'INVALID_REQUEST', error_code: 'MISSING_FIELDS' } });
     // The right secret with another application's client_id.
-    const wrongClient = await plaidErrorOf(plaidClient('app_someone_else', testKey.key).institutionsSearch({ query: 'bank', country_codes: [] }));
+    const wrongClient = await plaidErrorOf(clientAt('app_someone_else', testKey.key).institutionsSearch({ query: 'bank', country_codes: [] }));
     expect(wrongClient).toMatchObject({ status: 400, data: { error_type: 'INVALID_INPUT', error_code: 'INVALID_API_KEYS' } });
 
-    const client = plaidClient(testKey.applicationId, testKey.key);
+    const client = clientAt(testKey.applicationId, testKey.key);
     for (const accessToken of ['access-sandbox-de3ce8ef-33f8-452c-a685-8671031fc0f6', 'fc_at_' + 'a'.repeat(40)]) {
       const refused = await plaidErrorOf(client.accountsGet({ access_token: accessToken }));
       expect(refused).toMatchObject({ status: 400, data: { error_type: 'INVALID_INPUT', error_code: 'INVALID_ACCESS_TOKEN', display_message: null } });
@@ -315,7 +284,7 @@ describe("Plaid's Node client, changed only in its base URL and keys", () => {
   });
 
   it('counts each request as one API unit and files it in the request log as plaid.call', async () => {
-    const client = plaidClient(testKey.applicationId, testKey.key);
+    const client = clientAt(testKey.applicationId, testKey.key);
     const usageBefore = await monthlyUsage(stack.deps, testKey.key, new Date());
     const { data } = await client.institutionsSearch({ query: 'bank', country_codes: [] });
     const refused = await plaidErrorOf(client.itemGet({ access_token: 'fc_at_' + 'b'.repeat(40) }));

@@ -12,7 +12,7 @@ import { createHash, createPublicKey, timingSafeEqual, verify } from 'node:crypt
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { Configuration, CountryCode, PlaidApi, Products, SandboxItemFireWebhookRequestWebhookCodeEnum, type Transaction, type TransactionsSyncResponse } from 'plaid';
+import { CountryCode, type PlaidApi, Products, SandboxItemFireWebhookRequestWebhookCodeEnum, type Transaction } from 'plaid';
 import { ApiError } from '../../functions/contracts/errors';
 import { authorizeAndMeter } from '../../functions/data/api-keys-repo';
 import { listEndpoints } from '../../functions/data/webhooks-repo';
@@ -22,6 +22,7 @@ import { plaidErrorResponse } from '../../functions/core/plaid/errors';
 import { servePlaidRequest } from '../../functions/surfaces/plaid/server';
 import { plaidWebhookOf, renderPlaidWebhook } from '../../functions/core/plaid/webhooks';
 import { manualClock } from '../support/embedded';
+import { plaidClient, plaidErrorOf, syncToEnd } from '../support/plaid-client';
 import { startTestStack, type TestStack } from '../support/stack';
 
 const BASE_PATH = '/plaid';
@@ -65,39 +66,7 @@ function startFront(): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-function plaidClient(clientId: string, secret: string): PlaidApi {
-  return new PlaidApi(new Configuration({ basePath: `${frontUrl}${BASE_PATH}`, baseOptions: { headers: { 'PLAID-CLIENT-ID': clientId, 'PLAID-SECRET': secret } } }));
-}
-
-/** The Plaid error body of a rejected client call (axios puts the response on the error). */
-async function plaidErrorOf(call: Promise<unknown>): Promise<{ status: number; data: Record<string, unknown> }> {
-  try {
-    await call;
-  } catch (err) {
-    const response = (err as { response?: { status: number; data: Record<string, unknown> } }).response;
-    if (response) return response;
-    throw err;
-  }
-  throw new Error('the call succeeded');
-}
-
-/** Applies a sync page the way Plaid recommends: upsert added and modified, delete removed. */
-function apply(replica: Map<string, Transaction>, page: TransactionsSyncResponse): void {
-  for (const t of [...page.added, ...page.modified]) replica.set(t.transaction_id, t);
-  for (const r of page.removed) replica.delete(r.transaction_id);
-}
-
-async function syncToEnd(client: PlaidApi, accessToken: string, cursor: string, replica: Map<string, Transaction>) {
-  const pages: TransactionsSyncResponse[] = [];
-  let next = cursor;
-  for (;;) {
-    const { data } = await client.transactionsSync({ access_token: accessToken, cursor: next, count: 250 });
-    pages.push(data);
-    apply(replica, data);
-    next = data.next_cursor;
-    if (!data.has_more) return { cursor: next, pages };
-  }
-}
+const clientAt = (clientId: string, secret: string): PlaidApi => plaidClient(`${frontUrl}${BASE_PATH}`, clientId, secret);
 
 beforeAll(async () => {
   stack = await startTestStack(undefined, { clock });
@@ -115,7 +84,7 @@ afterAll(async () => {
 describe("Plaid's Node client against the Plaid-compatible surface", () => {
   it('runs the sandbox journey: token, exchange, accounts, sync, refresh, sync, get, and a verified webhook', async () => {
     const testKey = stack.keys.find((k) => k.environment === 'test')!;
-    const client = plaidClient(testKey.applicationId, testKey.key);
+    const client = clientAt(testKey.applicationId, testKey.key);
 
     const { data: created } = await client.sandboxPublicTokenCreate({ institution_id: 'ins_sandbox_first_bank', initial_products: [Products.Transactions] });
     expect(created.public_token).toEqual(expect.any(String));
@@ -132,7 +101,7 @@ describe("Plaid's Node client against the Plaid-compatible surface", () => {
 
     // The first full sync: every page's ids are new, pending card purchases carry their pending-phase id.
     const replica = new Map<string, Transaction>();
-    const first = await syncToEnd(client, accessToken, '', replica);
+    const first = await syncToEnd(client, accessToken, '', replica, 250);
     expect(first.pages.every((p) => p.transactions_update_status === 'HISTORICAL_UPDATE_COMPLETE')).toBe(true);
     expect(first.pages.flatMap((p) => [...p.modified, ...p.removed])).toEqual([]);
     const firstAdded = first.pages.flatMap((p) => p.added);
@@ -153,7 +122,7 @@ describe("Plaid's Node client against the Plaid-compatible surface", () => {
     // pending transaction and a new posted one that names it.
     await client.transactionsRefresh({ access_token: accessToken });
     await stack.background.idle();
-    const second = await syncToEnd(client, accessToken, first.cursor, replica);
+    const second = await syncToEnd(client, accessToken, first.cursor, replica, 250);
     const removedIds = new Set(second.pages.flatMap((p) => p.removed.map((r) => r.transaction_id)));
     const addedAgain = second.pages.flatMap((p) => p.added);
     const postings = addedAgain.filter((t) => t.pending_transaction_id !== null && !t.pending);
@@ -237,13 +206,13 @@ describe("Plaid's Node client against the Plaid-compatible surface", () => {
     const testKey = stack.keys.find((k) => k.environment === 'test')!;
     const liveKey = stack.keys.find((k) => k.environment === 'live')!;
 
-    const mismatch = await plaidErrorOf(plaidClient('app_someone_else', testKey.key).institutionsSearch({ query: 'sandbox', country_codes: [] }));
+    const mismatch = await plaidErrorOf(clientAt('app_someone_else', testKey.key).institutionsSearch({ query: 'sandbox', country_codes: [] }));
     expect(mismatch).toMatchObject({ status: 400, data: { error_type: 'INVALID_INPUT', error_code: 'INVALID_API_KEYS' } });
 
-    const live = await plaidErrorOf(plaidClient(liveKey.applicationId, liveKey.key).sandboxPublicTokenCreate({ institution_id: 'ins_sandbox_first_bank', initial_products: [Products.Transactions] }));
+    const live = await plaidErrorOf(clientAt(liveKey.applicationId, liveKey.key).sandboxPublicTokenCreate({ institution_id: 'ins_sandbox_first_bank', initial_products: [Products.Transactions] }));
     expect(live).toMatchObject({ status: 400, data: { error_type: 'INVALID_REQUEST', error_code: 'SANDBOX_ONLY' } });
 
-    const badProduct = await plaidErrorOf(plaidClient(testKey.applicationId, testKey.key).sandboxPublicTokenCreate({ institution_id: 'ins_sandbox_first_bank', initial_products: [Products.Auth] }));
+    const badProduct = await plaidErrorOf(clientAt(testKey.applicationId, testKey.key).sandboxPublicTokenCreate({ institution_id: 'ins_sandbox_first_bank', initial_products: [Products.Auth] }));
     expect(badProduct).toMatchObject({ status: 400, data: { error_type: 'INVALID_INPUT', error_code: 'INVALID_PRODUCT' } });
 
     const res = await fetch(`${frontUrl}${BASE_PATH}/transactions/synk`, {
@@ -254,14 +223,14 @@ describe("Plaid's Node client against the Plaid-compatible surface", () => {
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ error_type: 'INVALID_REQUEST', error_code: 'NOT_FOUND', error_message: expect.stringContaining('/transactions/sync') });
 
-    const { data: institutions } = await plaidClient(testKey.applicationId, testKey.key).institutionsSearch({ query: 'sandbox first', country_codes: [] });
+    const { data: institutions } = await clientAt(testKey.applicationId, testKey.key).institutionsSearch({ query: 'sandbox first', country_codes: [] });
     expect(institutions.institutions[0]).toMatchObject({ institution_id: 'ins_sandbox_first_bank', routing_numbers: [], logo: null });
   });
 
   it("registers the sandbox helper's options.webhook as an endpoint of the environment, as link/token/create's webhook does", async () => {
     const testKey = stack.keys.find((k) => k.environment === 'test')!;
     const hook = `${frontUrl}${HOOKS_PATH}plaid`;
-    await plaidClient(testKey.applicationId, testKey.key).sandboxPublicTokenCreate({
+    await clientAt(testKey.applicationId, testKey.key).sandboxPublicTokenCreate({
       institution_id: 'ins_sandbox_first_bank',
       initial_products: [Products.Transactions],
       options: { webhook: hook },
