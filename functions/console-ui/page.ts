@@ -21,8 +21,7 @@
 // - the page holds no secret: the session cookie is HttpOnly and scoped to /console; the app keeps
 //   the CSRF token in memory only;
 // - the assets may only be loaded by this origin (Cross-Origin-Resource-Policy same-origin).
-import { randomBytes } from 'node:crypto';
-import { PACKED_ASSET_CACHE_CONTROL, packedAssetNamed, packedAssetUrl, servePackedAsset } from '../platform/packed-assets';
+import { PACKED_ASSET_CACHE_CONTROL, newPageNonce, packedAssetNamed, packedAssetUrl, servePackedAsset, shellHeaders } from '../platform/packed-assets';
 import { CONSOLE_ASSETS } from './generated/assets';
 
 /** How users sign in here; the app shows a password form (local) or a Cognito button. */
@@ -55,10 +54,6 @@ function assetNamed(name: string) {
 const STYLESHEET = assetNamed('console.css');
 const SCRIPT = assetNamed('console.js');
 
-function newNonce(): string {
-  return randomBytes(18).toString('base64');
-}
-
 export function consoleContentSecurityPolicy(nonce: string): string {
   return [
     "default-src 'none'",
@@ -73,19 +68,10 @@ export function consoleContentSecurityPolicy(nonce: string): string {
   ].join('; ');
 }
 
-const SHELL_HEADERS = {
-  'Content-Type': 'text/html; charset=utf-8',
-  'X-Frame-Options': 'DENY',
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cache-Control': 'no-store',
-} as const;
-
 /** The console page. Its nonce makes every response unique, hence no-store. */
 export function renderConsoleShell(options: { identity?: ConsoleIdentityKind } = {}): ConsolePageResponse {
   // Base64: nothing in it needs escaping in an attribute or the CSP header.
-  const nonce = newNonce();
+  const nonce = newPageNonce();
   const identity: ConsoleIdentityKind = options.identity === 'cognito' ? 'cognito' : 'local';
   const body = `<!doctype html>
 <html lang="en">
@@ -107,7 +93,7 @@ export function renderConsoleShell(options: { identity?: ConsoleIdentityKind } =
 `;
   return {
     statusCode: 200,
-    headers: { ...SHELL_HEADERS, 'Content-Security-Policy': consoleContentSecurityPolicy(nonce) },
+    headers: shellHeaders(consoleContentSecurityPolicy(nonce)),
     body,
     isBase64Encoded: false,
   };

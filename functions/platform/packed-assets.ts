@@ -3,6 +3,7 @@
 // (functions/surfaces/docs). Each page is a small shell that loads its assets from its own URL,
 // `?asset=<name>&v=<sha-256>`: content-addressed, so a response never changes and is cached for a
 // year (immutable), and pinned by Subresource Integrity in the shell. Nothing comes from a CDN.
+import { randomBytes } from 'node:crypto';
 import { brotliDecompressSync } from 'node:zlib';
 import { ApiError } from '../contracts/errors';
 
@@ -68,5 +69,26 @@ export function servePackedAsset(
       'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
     },
     body: contentOf(asset),
+  };
+}
+
+/** A fresh CSP nonce for one shell response (its scripts and styles run under it only). */
+export function newPageNonce(): string {
+  return randomBytes(18).toString('base64');
+}
+
+/**
+ * The headers of a page shell that loads packed assets: HTML that is never framed and never cached
+ * (its nonce makes each response unique), under the page's own Content-Security-Policy.
+ */
+export function shellHeaders(contentSecurityPolicy: string): Record<string, string> {
+  return {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': contentSecurityPolicy,
+    'X-Frame-Options': 'DENY',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cache-Control': 'no-store',
   };
 }

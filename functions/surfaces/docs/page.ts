@@ -17,11 +17,10 @@
 // - the document itself: `connect-src 'self'` (openapi.json from this origin), images from data:
 //   URLs only (Redoc's icons are inline SVG), no fonts (Redoc falls back to the system's), no <base>,
 //   no form posts, never framed; plus X-Frame-Options, nosniff and Referrer-Policy no-referrer.
-import { randomBytes } from 'node:crypto';
 import { ERRORS_DOCS_PATH } from '../../contracts/docs-links';
 import { escapeHtml, jsonForScript } from '../../platform/link-ui/page';
 import type { RenderedResponse } from '../../platform/operation';
-import { PACKED_ASSET_CACHE_CONTROL, packedAssetNamed, packedAssetUrl, servePackedAsset } from '../../platform/packed-assets';
+import { PACKED_ASSET_CACHE_CONTROL, newPageNonce, packedAssetNamed, packedAssetUrl, servePackedAsset, shellHeaders } from '../../platform/packed-assets';
 import { DOCS_ASSETS } from './generated/assets';
 
 /** Checked once per process: a module without it would serve a page that cannot start. */
@@ -82,10 +81,6 @@ function bootstrapScript(): string {
 
 const BOOTSTRAP_SCRIPT = bootstrapScript();
 
-function newNonce(): string {
-  return randomBytes(18).toString('base64');
-}
-
 export function docsContentSecurityPolicy(nonce: string): string {
   return [
     "default-src 'none'",
@@ -103,7 +98,7 @@ export function docsContentSecurityPolicy(nonce: string): string {
 /** The reference page. Its nonce makes every response unique, hence no-store. */
 export function renderDocsShell(): RenderedResponse {
   // Base64: nothing in it needs escaping in an attribute or the CSP header.
-  const nonce = newNonce();
+  const nonce = newPageNonce();
   const links = HEADER_LINKS.map((l) => `<a href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a>`).join('\n');
   const body = `<!doctype html>
 <html lang="en">
@@ -128,14 +123,7 @@ ${links}
 `;
   return {
     statusCode: 200,
-    headers: {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': docsContentSecurityPolicy(nonce),
-      'X-Frame-Options': 'DENY',
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-      'Cache-Control': 'no-store',
-    },
+    headers: shellHeaders(docsContentSecurityPolicy(nonce)),
     body,
   };
 }

@@ -22,10 +22,9 @@
 //   is never stored: shouldPersistHeaders is off, and the storage the page gives GraphiQL drops the
 //   headers its history keeps regardless (see the bootstrap script);
 // - the assets may only be loaded by this origin (Cross-Origin-Resource-Policy same-origin).
-import { randomBytes } from 'node:crypto';
 import { escapeHtml, jsonForScript } from '../../platform/link-ui/page';
 import type { RenderedResponse } from '../../platform/operation';
-import { PACKED_ASSET_CACHE_CONTROL, packedAssetNamed, packedAssetUrl as assetUrl, servePackedAsset } from '../../platform/packed-assets';
+import { PACKED_ASSET_CACHE_CONTROL, newPageNonce, packedAssetNamed, packedAssetUrl as assetUrl, servePackedAsset, shellHeaders } from '../../platform/packed-assets';
 import { GRAPHIQL_ASSETS } from './generated/assets';
 
 /** What the headers editor starts with: where the key goes, never a real key. */
@@ -133,10 +132,6 @@ function assetNamed(name: string) {
 const STYLESHEET = assetNamed('graphiql.css');
 const SCRIPTS = ['react.js', 'react-dom.js', 'graphiql.js'].map(assetNamed);
 
-function newNonce(): string {
-  return randomBytes(18).toString('base64');
-}
-
 function shellContentSecurityPolicy(nonce: string): string {
   return [
     "default-src 'none'",
@@ -153,7 +148,7 @@ function shellContentSecurityPolicy(nonce: string): string {
 
 /** The GraphiQL page. Its nonce makes every response unique, hence no-store (see the top of the file). */
 export function renderGraphiqlShell(): RenderedResponse {
-  const nonce = newNonce();
+  const nonce = newPageNonce();
   const n = escapeHtml(nonce);
   const scripts = SCRIPTS.map(
     (s) => `<script src="${escapeHtml(assetUrl(s))}" integrity="${s.integrity}" nonce="${n}"></script>`,
@@ -178,14 +173,7 @@ ${scripts}
 `;
   return {
     statusCode: 200,
-    headers: {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': shellContentSecurityPolicy(nonce),
-      'X-Frame-Options': 'DENY',
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-      'Cache-Control': 'no-store',
-    },
+    headers: shellHeaders(shellContentSecurityPolicy(nonce)),
     body,
   };
 }
