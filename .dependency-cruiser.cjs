@@ -13,7 +13,7 @@ const layer = {
   contracts: '^functions/contracts/',
   core: '^functions/core/',
   connectors: '^functions/connectors/',
-  platform: '^functions/platform/(runtime|ports|observability|aws-ports|aws-call-tracing|bundled-sdks|model-port|model-bedrock|model-openai|model-environment|console-identity|console-identity-cognito|packed-assets)\\.ts$|^functions/platform/crypto/',
+  platform: '^functions/platform/(runtime|ports|observability|aws-ports|aws-call-tracing|bundled-sdks|model-port|model-bedrock|model-openai|model-environment|console-identity|console-identity-cognito|packed-assets)\\.ts$|^functions/platform/crypto/|^functions/platform/aws/',
   data: '^functions/data/',
   app: '^functions/app/',
   edge: '^functions/platform/(middleware|operation|fallback|openapi|llms|protocols)\\.ts$|^functions/platform/link-ui/(?!browser/)',

@@ -42,6 +42,8 @@ export const BUNDLE_OPTIONS: BuildOptions = {
   target: 'node22',
   platform: 'node',
   format: 'cjs',
+  // As lib/fincore-function.ts: a package's ES module build first, so that esbuild tree-shakes it.
+  mainFields: ['module', 'main'],
   minify: true,
   sourcemap: true,
   sourcesContent: false,

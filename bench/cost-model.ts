@@ -55,7 +55,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ScanCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand, QueryCommand } from '../functions/platform/aws/dynamodb';
 import type { APIGatewayProxyEvent, Context, SQSEvent } from 'aws-lambda';
 import { StateMachine, type RunOptions } from 'aws-local-stepfunctions';
 import { DELIVERY_ATTEMPT_HEADER } from '../functions/contracts/events';
@@ -404,29 +404,26 @@ function callKind(command: string, input: Row): string {
  * ConsumedCapacity comes back with the error: it is counted as one.
  */
 function trackCapacity(deps: Deps, meter: Meter): void {
-  deps.ddb.middlewareStack.add(
-    (next, context) => async (args) => {
-      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
-      const command = context.commandName ?? '';
-      const read = READ_COMMANDS.has(command);
-      const kind = callKind(command, args.input as Row);
-      try {
-        const result = await next(args);
-        const consumed = (result.output as { ConsumedCapacity?: { CapacityUnits?: number } | Array<{ CapacityUnits?: number }> }).ConsumedCapacity;
-        const units = [consumed ?? []].flat().reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
-        meter.add(read ? { dynamoRru: units } : { dynamoWru: units });
-        meter.addCapacity(kind, units);
-        return result;
-      } catch (err) {
-        if (!read) {
-          meter.add({ dynamoWru: 1 });
-          meter.addCapacity(`${kind} (refused)`, 1);
-        }
-        throw err;
+  deps.ddb.use(async (call, next) => {
+    (call.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+    const command = `${call.operation}Command`;
+    const read = READ_COMMANDS.has(command);
+    const kind = callKind(command, call.input as Row);
+    try {
+      const output = await next();
+      const consumed = (output as { ConsumedCapacity?: { CapacityUnits?: number } | Array<{ CapacityUnits?: number }> }).ConsumedCapacity;
+      const units = [consumed ?? []].flat().reduce((sum, c) => sum + (c.CapacityUnits ?? 0), 0);
+      meter.add(read ? { dynamoRru: units } : { dynamoWru: units });
+      meter.addCapacity(kind, units);
+      return output;
+    } catch (err) {
+      if (!read) {
+        meter.add({ dynamoWru: 1 });
+        meter.addCapacity(`${kind} (refused)`, 1);
       }
-    },
-    { step: 'initialize', name: 'costModelCapacity' },
-  );
+      throw err;
+    }
+  });
 }
 
 /**

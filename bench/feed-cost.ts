@@ -7,7 +7,7 @@
 // each beside the floor measured in the same run: one bare Query returning 100 rows of the same
 // date-ordered view. Reading the item's whole feed (what every ingestion did before the view) is
 // shown for scale.
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '../functions/platform/aws/dynamodb';
 import { connectItem } from '../functions/app/link';
 import { enrich } from '../functions/app/item-source';
 import { getTransactions } from '../functions/app/reads';

@@ -39,15 +39,12 @@ function countWritesPerPartition(deps: Deps): Map<string, number> {
     const pk = (key as { pk?: unknown } | undefined)?.pk;
     return typeof pk === 'string' ? pk : String((pk as { S?: string } | undefined)?.S);
   };
-  deps.ddb.middlewareStack.add(
-    (next) => async (args) => {
-      const input = args.input as { Key?: unknown; TransactItems?: Array<Record<string, { Key?: unknown }>> };
-      const keys = input.TransactItems ? input.TransactItems.map((item) => Object.values(item)[0].Key) : input.Key ? [input.Key] : [];
-      for (const key of keys) writes.set(pkOf(key), (writes.get(pkOf(key)) ?? 0) + 1);
-      return next(args);
-    },
-    { step: 'initialize', name: 'benchWritesPerPartition' },
-  );
+  deps.ddb.use(async (call, next) => {
+    const input = call.input as { Key?: unknown; TransactItems?: Array<Record<string, { Key?: unknown }>> };
+    const keys = input.TransactItems ? input.TransactItems.map((item) => Object.values(item)[0].Key) : input.Key ? [input.Key] : [];
+    for (const key of keys) writes.set(pkOf(key), (writes.get(pkOf(key)) ?? 0) + 1);
+    return next();
+  });
   return writes;
 }
 

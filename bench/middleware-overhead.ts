@@ -6,7 +6,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { generateApiKey } from '../functions/core/api-keys';
 import { startLocalStack } from '../functions/platform/local/local-stack';
 import { loadHandlers } from '../functions/platform/local/http-server';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '../functions/platform/aws/dynamodb';
 import { fmt, load, startChild, table } from './lib';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 4000);

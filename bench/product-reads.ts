@@ -5,7 +5,7 @@
 // stored; beside a bare GetItem of a row of the same size (the floor). The calls the middleware
 // makes on every item route (key UpdateItem, token and item GetItem) are the same in every case and
 // left out. In process, against DynamoDB Local in memory.
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../functions/platform/aws/dynamodb';
 import { enrich, todayOf } from '../functions/app/item-source';
 import { connectItem } from '../functions/app/link';
 import { assetsOf, holdingsOf, identityOf, incomeOf, liabilitiesOf, recurringOf } from '../functions/app/products';

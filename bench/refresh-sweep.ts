@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BatchWriteCommand, ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, ScanCommand, type ScanCommandOutput } from '../functions/platform/aws/dynamodb';
 import { sweepDueRefreshes } from '../functions/app/lifecycle';
 import { firstRefreshIntervalMs, REFRESH_DUE_SHARDS } from '../functions/core/refresh-schedule';
 import { putApplication } from '../functions/data/api-keys-repo';

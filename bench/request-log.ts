@@ -4,7 +4,7 @@
 // Query returning 100 entries of one partition, measured in the same run), a deep page, a filtered
 // page, and the usage page's count of the day. In process, over DynamoDB Local in memory; capacity
 // units do not depend on the machine's load.
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '../functions/platform/aws/dynamodb';
 import { randomUUID } from 'node:crypto';
 import { searchRequests, type RequestSearchInput } from '../functions/app/console/requests';
 import { LIMITS } from '../functions/contracts/limits';
@@ -23,16 +23,13 @@ const WRITERS = 16;
 /** Counts the rows each partition receives through BatchWriteItem. */
 function countWritesPerPartition(deps: Deps): Map<string, number> {
   const writes = new Map<string, number>();
-  deps.ddb.middlewareStack.add(
-    (next) => async (args) => {
-      const input = args.input as { RequestItems?: Record<string, Array<{ PutRequest?: { Item: { pk: string } } }>> };
-      for (const requests of Object.values(input.RequestItems ?? {})) {
-        for (const r of requests) if (r.PutRequest) writes.set(r.PutRequest.Item.pk, (writes.get(r.PutRequest.Item.pk) ?? 0) + 1);
-      }
-      return next(args);
-    },
-    { step: 'initialize', name: 'benchWritesPerPartition' },
-  );
+  deps.ddb.use(async (call, next) => {
+    const input = call.input as { RequestItems?: Record<string, Array<{ PutRequest?: { Item: { pk: string } } }>> };
+    for (const requests of Object.values(input.RequestItems ?? {})) {
+      for (const r of requests) if (r.PutRequest) writes.set(r.PutRequest.Item.pk, (writes.get(r.PutRequest.Item.pk) ?? 0) + 1);
+    }
+    return next();
+  });
   return writes;
 }
 

@@ -2,7 +2,7 @@
 // months of history (p50/p99 per page, rows/s), DynamoDB calls and consumed capacity per page
 // (in process), beside a bare DynamoDB Query returning the same rows (the floor), and the time to
 // generate and ingest one sandbox item.
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '../functions/platform/aws/dynamodb';
 import { connectItem } from '../functions/app/link';
 import { enrich } from '../functions/app/item-source';
 import { syncTransactions } from '../functions/app/sync';

@@ -96,14 +96,11 @@ export async function runWebhooks(): Promise<void> {
   // (the webhook path queries no index), executions, Decrypts.
   let uncountedCalls = 0;
   const localRow = keys.localExecution('').pk;
-  stack.deps.ddb.middlewareStack.add(
-    (next) => async (args) => {
-      const input = args.input as { IndexName?: string };
-      if (input.IndexName !== undefined || JSON.stringify(input).includes(localRow)) uncountedCalls += 1;
-      return next(args);
-    },
-    { step: 'initialize', name: 'benchLocalOnlyCalls' },
-  );
+  stack.deps.ddb.use(async (call, next) => {
+    const input = call.input as { IndexName?: string };
+    if (input.IndexName !== undefined || JSON.stringify(input).includes(localRow)) uncountedCalls += 1;
+    return next();
+  });
   let executions = 0;
   const deliveries = stack.deps.ports.deliveries;
   const start = deliveries.start.bind(deliveries);

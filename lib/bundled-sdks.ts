@@ -1,6 +1,6 @@
-// The optional AWS SDKs a function's bundle carries, from what its grants allow (see
-// functions/platform/bundled-sdks.ts): the grant table decides both, so a bundle never lacks an SDK
-// its grants allow, and never carries one they forbid.
+// The optional AWS clients (functions/platform/aws/) a function's bundle carries, from what its
+// grants allow (see functions/platform/bundled-sdks.ts): the grant table decides both, so a bundle
+// never lacks a client its grants allow, and never carries one they forbid.
 import { SDK_BUNDLE_SWITCHES, type OptionalSdk } from '../functions/platform/bundled-sdks';
 import type { RouteAccess } from './api-grants';
 

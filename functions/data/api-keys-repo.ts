@@ -13,8 +13,7 @@
 // every shard has been seen unable to admit it. Quota units reach shards 1..N-1 by borrowing from
 // the ApiKey row's committed count (functions/core/usage.ts) in the same transaction as the request
 // the shard admits. docs/architecture.md, "Metering", explains the design and its guarantees.
-import { ConditionalCheckFailedException, TransactionCanceledException, TransactionConflictException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, isConditionalCheckFailed, isTransactionCanceled, isTransactionConflict } from '../platform/aws/dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { ApiError } from '../contracts/errors';
 import { PLANS, type PlanName } from '../contracts/limits';
@@ -412,8 +411,8 @@ async function writePlain(deps: Deps, keyHash: string, shard: number, kind: Kind
     return { admitted: true, row };
   } catch (err) {
     // A borrow's transaction holds this row for a moment: another shard, or this one again, next.
-    if (err instanceof TransactionConflictException) return { admitted: false, answered: false };
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    if (isTransactionConflict(err)) return { admitted: false, answered: false };
+    if (!isConditionalCheckFailed(err)) throw err;
     judge(keyHash, shard, err.Item ? (unmarshall(err.Item) as MeterRow) : undefined, sentAt, kind, attrs);
     return { admitted: false, answered: true };
   }
@@ -431,7 +430,7 @@ async function writeBorrow(deps: Deps, keyHash: string, view: KeyView, write: Wr
   try {
     await sent;
   } catch (err) {
-    if (!(err instanceof TransactionCanceledException)) throw err;
+    if (!isTransactionCanceled(err)) throw err;
     const reasons = err.CancellationReasons ?? [];
     if (reasons.some((r) => r.Code === 'TransactionConflict')) return { admitted: false, answered: false };
     if (reasons.some((r) => r.Code !== undefined && r.Code !== 'None' && r.Code !== 'ConditionalCheckFailed')) throw err;
@@ -667,7 +666,7 @@ export async function updateApplication(
     );
     return storedApplication(res.Attributes ?? {});
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return undefined;
+    if (isConditionalCheckFailed(err)) return undefined;
     throw err;
   }
 }
@@ -689,7 +688,7 @@ export async function detachApplication(deps: Deps, applicationId: string, organ
     );
   } catch (err) {
     // Already detached (a retried delete): nothing left to do.
-    if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    if (!isConditionalCheckFailed(err)) throw err;
   }
 }
 
@@ -944,7 +943,7 @@ async function stampKeyRows(deps: Deps, app: ApplicationRecord, identity: KeyIde
       break;
     } catch (err) {
       // Something wrote the key's rows since they were read (traffic, another provisioning, a revocation): again.
-      if (!(err instanceof TransactionCanceledException) || attempt >= PROVISIONING_TRIES) throw err;
+      if (!isTransactionCanceled(err) || attempt >= PROVISIONING_TRIES) throw err;
     }
   }
   return true;
@@ -972,7 +971,7 @@ async function markRevoked(deps: Deps, keyHash: string): Promise<void> {
       return;
     } catch (err) {
       // The key's shard count changed since it was read: again.
-      if (!(err instanceof TransactionCanceledException) || !res.Item || attempt >= PROVISIONING_TRIES) throw err;
+      if (!isTransactionCanceled(err) || !res.Item || attempt >= PROVISIONING_TRIES) throw err;
     }
   }
 }

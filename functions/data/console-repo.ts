@@ -5,7 +5,6 @@
 // every write that removes or demotes an owner decrements it under the condition that it stays at
 // least one, in the same transaction as the membership write. Two owners demoting each other at the
 // same time therefore cannot both succeed.
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   DeleteCommand,
@@ -16,7 +15,8 @@ import {
   UpdateCommand,
   type QueryCommandOutput,
   type TransactWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+  isTransactionCanceled,
+} from '../platform/aws/dynamodb';
 import type { Environment } from '../contracts/schemas';
 import type { ConsoleRole } from '../core/console-permissions';
 import { queryByPrefix, queryIndexPartition, writeIf, type Row } from './dynamo';
@@ -34,7 +34,7 @@ async function transact(deps: Deps, items: TransactItems): Promise<string[] | nu
       await deps.ddb.send(new TransactWriteCommand({ TransactItems: items }));
       return null;
     } catch (err) {
-      if (!(err instanceof TransactionCanceledException)) throw err;
+      if (!isTransactionCanceled(err)) throw err;
       const codes = (err.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
       if (!codes.includes('TransactionConflict') || codes.includes('ConditionalCheckFailed') || attempt >= MAX_TRANSACTION_TRIES) return codes;
       // Full jitter: racing writers spread out instead of colliding again in step.

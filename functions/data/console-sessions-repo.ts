@@ -9,8 +9,7 @@
 // its idle and absolute deadlines, and is also checked against them on every read (TTL deletion
 // is lazy). Nothing here decides a rule: the deadlines come from the caller (app/console/session.ts).
 import { randomBytes } from 'node:crypto';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, isTransactionCanceled } from '../platform/aws/dynamodb';
 import { sha256Hex } from '../core/api-keys';
 import type { Deps } from '../platform/runtime';
 import { writeIf, type Row } from './dynamo';
@@ -111,7 +110,7 @@ export async function createUser(deps: Deps, input: NewUser): Promise<UserRecord
       }),
     );
   } catch (err) {
-    if (err instanceof TransactionCanceledException && (err.CancellationReasons ?? []).some((r) => r.Code === 'ConditionalCheckFailed')) throw new EmailTakenError();
+    if (isTransactionCanceled(err) && (err.CancellationReasons ?? []).some((r) => r.Code === 'ConditionalCheckFailed')) throw new EmailTakenError();
     throw err;
   }
   return user;
@@ -192,7 +191,7 @@ export async function bindIdentity(deps: Deps, userId: string, provider: Identit
     );
     return true;
   } catch (err) {
-    if (err instanceof TransactionCanceledException) {
+    if (isTransactionCanceled(err)) {
       const [userCheck] = err.CancellationReasons ?? [];
       if (userCheck?.Code === 'ConditionalCheckFailed') throw new Error(`bindIdentity: no user ${userId}`, { cause: err });
       return false;

@@ -6,7 +6,7 @@
 //
 // Why a row and not a signed cookie: nothing to sign with is needed (no key or per-stage secret to
 // derive and rotate), the verifier never leaves the server, and a state is single-use by construction.
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '../platform/aws/dynamodb';
 import type { Deps } from '../platform/runtime';
 import { keys } from './keys';
 

@@ -1,6 +1,5 @@
 // Patterns every repository uses, written once.
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type QueryCommandOutput, isConditionalCheckFailed } from '../platform/aws/dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import type { Deps } from '../platform/runtime';
 import { TABLE } from './keys';
@@ -14,7 +13,7 @@ export async function writeIf(write: () => Promise<unknown>): Promise<boolean> {
     await write();
     return true;
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
+    if (isConditionalCheckFailed(err)) return false;
     throw err;
   }
 }

@@ -28,8 +28,8 @@ import {
   TransactWriteCommand,
   UpdateCommand,
   type QueryCommandOutput,
-} from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+  isConditionalCheckFailed,
+} from '../platform/aws/dynamodb';
 import { createHash } from 'node:crypto';
 import {
   afterSequence,
@@ -606,7 +606,7 @@ export async function commitTransactions(deps: Deps, itemId: string, source: Cha
       }),
     );
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) throw new IngestionBusyError(itemId);
+    if (isConditionalCheckFailed(err)) throw new IngestionBusyError(itemId);
     throw err;
   }
   const committed = (lease.Attributes?.committed_seq as number | undefined) ?? 0;

@@ -1,7 +1,7 @@
 // What statement files reported beyond accounts and transactions: the holdings and investment
 // transactions of an import item (functions/app/statement-import.ts). One gzipped row in the item's
 // partition, replaced as a whole by each import (which merges with what it holds first).
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '../platform/aws/dynamodb';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Investments, SourceTransaction } from '../core/connector-port';
 import type { Deps } from '../platform/runtime';

@@ -1,6 +1,5 @@
 // Items, their access tokens and accounts; link sessions and public tokens. Tokens are stored only
 // as SHA-256. Single-use things are spent with conditional writes.
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
   DeleteCommand,
@@ -11,7 +10,9 @@ import {
   UpdateCommand,
   type QueryCommandOutput,
   type TransactWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+  isConditionalCheckFailed,
+  isTransactionCanceled,
+} from '../platform/aws/dynamodb';
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import { PLAN_NAMES, type PlanName } from '../contracts/limits';
@@ -382,7 +383,7 @@ export async function bumpRefreshCount(deps: Deps, itemId: string, today: string
       });
       return res.Attributes?.refresh_count as number;
     } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+      if (!isConditionalCheckFailed(err)) throw err;
     }
     const started = await writeIf(() =>
       update({
@@ -439,7 +440,7 @@ export async function advanceTransactionsUpdate(
     );
     return true;
   } catch (err) {
-    if (err instanceof TransactionCanceledException && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+    if (isTransactionCanceled(err) && err.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
     throw err;
   }
 }
@@ -535,7 +536,7 @@ export async function scheduleNextRefresh(deps: Deps, item: ItemRecord, options:
     );
     return true;
   } catch (err) {
-    if (err instanceof TransactionCanceledException) return false;
+    if (isTransactionCanceled(err)) return false;
     throw err;
   }
 }
@@ -662,7 +663,7 @@ export async function issueAccessToken(
   try {
     await deps.ddb.send(new TransactWriteCommand({ TransactItems: [spend, putToken, pointItem, ...dropOld] }));
   } catch (err) {
-    if (err instanceof TransactionCanceledException) throw new TokenSpentError();
+    if (isTransactionCanceled(err)) throw new TokenSpentError();
     throw err;
   }
 }
@@ -906,7 +907,7 @@ export async function recordFailedAttempt(deps: Deps, session: LinkSessionRecord
     );
     return res.Attributes?.failed_attempts as number;
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return null;
+    if (isConditionalCheckFailed(err)) return null;
     throw err;
   }
 }
@@ -981,7 +982,7 @@ export async function recordSandboxOauthDecision(deps: Deps, session: LinkSessio
     );
     return true;
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return false;
+    if (isConditionalCheckFailed(err)) return false;
     throw err;
   }
 }
@@ -1006,7 +1007,7 @@ export async function takePendingOauth(deps: Deps, session: LinkSessionRecord, s
     );
     return pendingOauthFromRow(res.Attributes?.oauth);
   } catch (err) {
-    if (err instanceof ConditionalCheckFailedException) return null;
+    if (isConditionalCheckFailed(err)) return null;
     throw err;
   }
 }
@@ -1134,7 +1135,7 @@ export async function commitLinkConnection(
     );
     return 'committed';
   } catch (err) {
-    if (!(err instanceof TransactionCanceledException)) throw err;
+    if (!isTransactionCanceled(err)) throw err;
     const reasons = err.CancellationReasons ?? [];
     if (args.session && reasons[0]?.Code === 'ConditionalCheckFailed') return 'session_spent';
     if (reasons[spendSession.length]?.Code === 'ConditionalCheckFailed') return 'item_gone';
@@ -1290,7 +1291,7 @@ export async function commitAccountSelection(
     );
     return 'committed';
   } catch (err) {
-    if (!(err instanceof TransactionCanceledException)) throw err;
+    if (!isTransactionCanceled(err)) throw err;
     const reasons = err.CancellationReasons ?? [];
     if (reasons[0]?.Code === 'ConditionalCheckFailed') return 'token_refused';
     if (reasons[1]?.Code === 'ConditionalCheckFailed') return 'item_gone';

@@ -4,8 +4,7 @@
 // can still describe it; and `PLAIDKEYCURRENT#<env>`, a copy of the key that signs now, so signing is
 // one GetItem. Both are written in one transaction, conditioned so that two first uses create one
 // key and two rotations never both win.
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, isTransactionCanceled } from '../platform/aws/dynamodb';
 import type { Environment } from '../contracts/schemas';
 import type { SealedSecret } from '../platform/crypto/envelope';
 import type { Deps } from '../platform/runtime';
@@ -74,7 +73,7 @@ async function transactIf(deps: Deps, items: NonNullable<ConstructorParameters<t
     await deps.ddb.send(new TransactWriteCommand({ TransactItems: items }));
     return true;
   } catch (err) {
-    const reasons = err instanceof TransactionCanceledException ? (err.CancellationReasons ?? []).map((r) => r.Code) : [];
+    const reasons = isTransactionCanceled(err) ? (err.CancellationReasons ?? []).map((r) => r.Code) : [];
     // A conflict with a concurrent transaction on the same rows is the same outcome as losing the race.
     if (reasons.includes('ConditionalCheckFailed') || reasons.includes('TransactionConflict')) return false;
     throw err;

@@ -13,8 +13,7 @@
 // version, the number of parts and a write id that every part of the same write repeats, so parts
 // of two writes are never stitched together. Rows expire (TTL) two days after they are written:
 // the date is part of the version, so an older row can never match again.
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchWriteCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, TransactWriteCommand, isTransactionCanceled } from '../platform/aws/dynamodb';
 import { randomUUID } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Deps } from '../platform/runtime';
@@ -126,7 +125,7 @@ export async function storeProduct(
     } catch (err) {
       // The head's condition failed, or a concurrent writer of the same product held the rows:
       // either way another computation is being or has been stored.
-      if (!(err instanceof TransactionCanceledException)) throw err;
+      if (!isTransactionCanceled(err)) throw err;
       written = false;
     }
   }

@@ -10,7 +10,7 @@
 //
 // A day is read newest first by merging its four shards' Queries (each already newest first) into
 // one time-ordered stream: a page is in time order whatever shard its rows came from.
-import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type QueryCommandInput, type QueryCommandOutput } from '../platform/aws/dynamodb';
 import { REQUEST_ID_PATTERN } from '../contracts/console-schemas';
 import { ERRORS } from '../contracts/errors';
 import type { Route } from '../contracts/routes';

@@ -1,6 +1,6 @@
 // The health check's one storage call: a consistent-enough GetItem of a row that never exists, which
 // costs half a read unit and proves the table answers (connection, credentials, the engine itself).
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../platform/aws/dynamodb';
 import type { Deps } from '../platform/runtime';
 import { keys } from './keys';
 

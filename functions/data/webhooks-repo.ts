@@ -7,8 +7,7 @@
 // when it is marked published: an event still in the outbox never expires, however long publishing
 // takes. DynamoDB deletes expired rows lazily (up to days late), so what the API shows (the
 // deliveries list, replay) treats a row past its `expires_at` as absent.
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type QueryCommandInput, type QueryCommandOutput, isTransactionCanceled } from '../platform/aws/dynamodb';
 import { queryByPrefix, writeIf, type Row } from './dynamo';
 import { EVENT_RETENTION_DAYS } from '../contracts/limits';
 import type { Environment } from '../contracts/schemas';
@@ -101,7 +100,7 @@ async function transact(deps: Deps, items: NonNullable<ConstructorParameters<typ
       await deps.ddb.send(new TransactWriteCommand({ TransactItems: items }));
       return null;
     } catch (err) {
-      if (!(err instanceof TransactionCanceledException)) throw err;
+      if (!isTransactionCanceled(err)) throw err;
       const codes = (err.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
       if (!codes.includes('TransactionConflict') || codes.includes('ConditionalCheckFailed') || attempt >= MAX_TRANSACTION_TRIES) return codes;
       // Full jitter: racing writers spread out instead of colliding again in step.
@@ -335,7 +334,7 @@ export async function setItemWebhook(
     );
     return true;
   } catch (err) {
-    if (err instanceof TransactionCanceledException && (err.CancellationReasons ?? [])[0]?.Code === 'ConditionalCheckFailed') return false;
+    if (isTransactionCanceled(err) && (err.CancellationReasons ?? [])[0]?.Code === 'ConditionalCheckFailed') return false;
     throw err;
   }
 }

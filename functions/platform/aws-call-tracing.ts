@@ -1,4 +1,4 @@
-// X-Ray subsegments for AWS SDK calls, sent straight to the X-Ray daemon Lambda runs beside every
+// X-Ray subsegments for AWS calls, sent straight to the X-Ray daemon Lambda runs beside every
 // function with active tracing.
 //
 // Why not the X-Ray SDK (through Powertools Tracer): it added about 115 KB to every bundle (the SDK,
@@ -13,18 +13,7 @@
 // request: sending is fire-and-forget on an unreferenced socket.
 import { randomBytes } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
-
-/** The parts of an AWS SDK v3 client this module touches. */
-export interface TraceableClient {
-  middlewareStack: {
-    add(
-      middleware: (next: (args: { input: object }) => Promise<{ output: unknown }>, context: { clientName?: string; commandName?: string }) => (
-        args: { input: object },
-      ) => Promise<{ output: unknown }>,
-      options: { step: 'initialize'; name: string; priority: 'high' },
-    ): void;
-  };
-}
+import type { AwsMiddleware } from './aws/aws-request';
 
 export interface TraceContext {
   traceId: string;
@@ -72,7 +61,7 @@ export interface Subsegment {
   cause?: { exceptions: Array<{ id: string; message: string; type: string; remote: boolean }> };
 }
 
-interface SdkMetadata {
+interface CallMetadata {
   httpStatusCode?: number;
   requestId?: string;
   attempts?: number;
@@ -99,7 +88,7 @@ const seconds = (ms: number) => ms / 1000;
 export function subsegmentOf(
   trace: TraceContext,
   call: { service: string; operation: string; region?: string; input: object; startedMs: number; endedMs: number },
-  outcome: { metadata?: SdkMetadata; error?: { name?: string; message?: string } },
+  outcome: { metadata?: CallMetadata; error?: { name?: string; message?: string } },
 ): Subsegment {
   const status = outcome.metadata?.httpStatusCode;
   const input = call.input as { TableName?: unknown; QueueUrl?: unknown };
@@ -138,35 +127,28 @@ export function subsegmentOf(
 }
 
 /**
- * Adds one subsegment per call (retries included in it) to every sampled invocation's trace, and
- * returns the client. Named like the Powertools method it replaces.
+ * One subsegment per call of our AWS clients (functions/platform/aws/), its retries included, for
+ * sampled invocations only.
  */
-export function captureAWSv3Client<C extends TraceableClient>(client: C): C {
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const trace = sampledTrace();
-      if (!trace) return next(args);
-      const startedMs = Date.now();
-      const call = {
-        service: (context.clientName ?? 'AWS').replace(/Client$/, ''),
-        operation: (context.commandName ?? 'Call').replace(/Command$/, ''),
-        region: process.env.AWS_REGION,
-        input: args.input,
-        startedMs,
-      };
-      try {
-        const result = await next(args);
-        send(subsegmentOf(trace, { ...call, endedMs: Date.now() }, { metadata: (result.output as { $metadata?: SdkMetadata }).$metadata }));
-        return result;
-      } catch (err) {
-        const error = err as { name?: string; message?: string; $metadata?: SdkMetadata };
-        send(subsegmentOf(trace, { ...call, endedMs: Date.now() }, { metadata: error.$metadata, error }));
-        throw err;
-      }
-    },
-    { step: 'initialize', name: 'xraySubsegment', priority: 'high' },
-  );
+export const traceAwsCall: AwsMiddleware = async (call, next) => {
+  const trace = sampledTrace();
+  if (!trace) return next();
+  const started = { service: call.serviceName, operation: call.operation, region: process.env.AWS_REGION, input: call.input, startedMs: Date.now() };
+  try {
+    const output = await next();
+    send(subsegmentOf(trace, { ...started, endedMs: Date.now() }, { metadata: output.$metadata }));
+    return output;
+  } catch (err) {
+    const error = err as { name?: string; message?: string; $metadata?: CallMetadata };
+    send(subsegmentOf(trace, { ...started, endedMs: Date.now() }, { metadata: error.$metadata, error }));
+    throw err;
+  }
+};
+
+/** Adds X-Ray subsegments to one of our AWS clients and returns it. */
+export function traceAwsCalls<C extends { use(middleware: AwsMiddleware): void }>(client: C): C {
+  client.use(traceAwsCall);
   return client;
 }
 
-export const tracer = { captureAWSv3Client };
+export const tracer = { traceAwsCalls };

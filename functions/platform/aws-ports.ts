@@ -1,12 +1,15 @@
 // The AWS adapters of the background ports: SQS for events and refreshes, Step Functions for
-// deliveries. Queue URLs and the state machine ARN come from the stack as environment variables.
+// deliveries; and the stage's connector configuration from Secrets Manager. Queue URLs and the state
+// machine ARN come from the stack as environment variables.
 //
-// Each SDK is required, and its client built, on first use only, and a function whose grants do not
-// allow the call is built without the SDK at all (bundled-sdks.ts).
-import type * as SecretsManagerSdk from '@aws-sdk/client-secrets-manager';
-import type * as SfnSdk from '@aws-sdk/client-sfn';
-import type * as SqsSdk from '@aws-sdk/client-sqs';
+// Each client's module (functions/platform/aws/) is required, and its client built, on first use
+// only, and a function whose grants do not allow the call is built without that module at all
+// (bundled-sdks.ts).
 import type { EventMessage, RefreshExecutionInput } from '../contracts/worker-messages';
+import type * as SecretsManagerModule from './aws/secrets-manager';
+import type * as SfnModule from './aws/sfn';
+import type * as SqsModule from './aws/sqs';
+import { credentialsFromEnvironment, endpointFromEnvironment, isAwsError, type AwsEndpointOptions } from './aws/aws-request';
 import { notBundled } from './bundled-sdks';
 import { tracer } from './observability';
 import type { BackgroundPorts, ConnectorConfigSource } from './ports';
@@ -17,17 +20,13 @@ function lazy<T>(create: () => T): () => T {
   return () => (value ??= { current: create() }).current;
 }
 
-// Literal requires behind the build-time switches of bundled-sdks.ts: a function built without an
-// SDK does not carry it; one built with it evaluates it at first use.
+// Literal requires behind the build-time switches of bundled-sdks.ts: a function built without a
+// client does not carry its module; one built with it evaluates it at first use.
 /* eslint-disable @typescript-eslint/no-require-imports */
-const sqsSdk = lazy(() =>
-  process.env.FC_BUNDLE_SQS === 'omit' ? notBundled('sqs') : (require('@aws-sdk/client-sqs') as typeof SqsSdk),
-);
-const sfnSdk = lazy(() =>
-  process.env.FC_BUNDLE_SFN === 'omit' ? notBundled('sfn') : (require('@aws-sdk/client-sfn') as typeof SfnSdk),
-);
-const secretsManagerSdk = lazy(() =>
-  process.env.FC_BUNDLE_SECRETS_MANAGER === 'omit' ? notBundled('secretsManager') : (require('@aws-sdk/client-secrets-manager') as typeof SecretsManagerSdk),
+const sqsModule = lazy(() => (process.env.FC_BUNDLE_SQS === 'omit' ? notBundled('sqs') : (require('./aws/sqs') as typeof SqsModule)));
+const sfnModule = lazy(() => (process.env.FC_BUNDLE_SFN === 'omit' ? notBundled('sfn') : (require('./aws/sfn') as typeof SfnModule)));
+const secretsManagerModule = lazy(() =>
+  process.env.FC_BUNDLE_SECRETS_MANAGER === 'omit' ? notBundled('secretsManager') : (require('./aws/secrets-manager') as typeof SecretsManagerModule),
 );
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -37,27 +36,38 @@ function required(env: NodeJS.ProcessEnv, name: string): string {
   return value;
 }
 
+/**
+ * Where a client sends its calls and as whom: the function's environment `env` first (tests and
+ * benches hand the adapters a stand-in's endpoint and keys there), then the process's, as the AWS
+ * SDKs read them (`AWS_ENDPOINT_URL_<SERVICE>`, `AWS_ACCESS_KEY_ID`...). On AWS both are the same.
+ */
+function clientOptions(env: NodeJS.ProcessEnv, region: string, service: string): AwsEndpointOptions {
+  const endpoint = endpointFromEnvironment(service, env) ?? endpointFromEnvironment(service);
+  return {
+    region,
+    ...(endpoint ? { endpoint } : {}),
+    // Unset: the process's credentials, read on every call as Lambda provides them.
+    ...(env !== process.env && env.AWS_ACCESS_KEY_ID ? { credentials: credentialsFromEnvironment(env) } : {}),
+  };
+}
+
 /** Execution names allow letters, digits, - and _ (80 max); delivery ids are mapped onto that. */
 function executionName(deliveryId: string): string {
   return deliveryId.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 80);
 }
 
 export function createAwsPorts(env: NodeJS.ProcessEnv, region: string): BackgroundPorts {
-  const sqs = lazy(() => tracer.captureAWSv3Client(new (sqsSdk().SQSClient)({ region })));
-  const sfn = lazy(() => tracer.captureAWSv3Client(new (sfnSdk().SFNClient)({ region })));
-  const sendMessage = async (input: SqsSdk.SendMessageCommandInput): Promise<void> => {
-    const client = sqs();
-    await client.send(new (sqsSdk().SendMessageCommand)(input));
-  };
+  const sqs = lazy(() => tracer.traceAwsCalls(sqsModule().createSqsClient(clientOptions(env, region, 'SQS'))));
+  const sfn = lazy(() => tracer.traceAwsCalls(sfnModule().createSfnClient(clientOptions(env, region, 'SFN'))));
   return {
     eventBus: {
       publish: async (eventId) => {
-        await sendMessage({ QueueUrl: required(env, 'FC_WEBHOOK_EVENTS_QUEUE_URL'), MessageBody: JSON.stringify({ event_id: eventId } satisfies EventMessage) });
+        await sqs().sendMessage({ QueueUrl: required(env, 'FC_WEBHOOK_EVENTS_QUEUE_URL'), MessageBody: JSON.stringify({ event_id: eventId } satisfies EventMessage) });
       },
     },
     refreshQueue: {
       enqueue: async (input) => {
-        await sendMessage({ QueueUrl: required(env, 'FC_ITEM_REFRESH_QUEUE_URL'), ...refreshMessage(input) });
+        await sqs().sendMessage({ QueueUrl: required(env, 'FC_ITEM_REFRESH_QUEUE_URL'), ...refreshMessage(input) });
       },
       enqueueMany: async (inputs) => {
         const queueUrl = required(env, 'FC_ITEM_REFRESH_QUEUE_URL');
@@ -69,19 +79,14 @@ export function createAwsPorts(env: NodeJS.ProcessEnv, region: string): Backgrou
     },
     deliveries: {
       start: async (input) => {
+        const stateMachineArn = required(env, 'FC_WEBHOOK_DELIVERY_STATE_MACHINE_ARN');
         const client = sfn();
-        const { StartExecutionCommand, ExecutionAlreadyExists } = sfnSdk();
         try {
-          await client.send(
-            new StartExecutionCommand({
-              stateMachineArn: required(env, 'FC_WEBHOOK_DELIVERY_STATE_MACHINE_ARN'),
-              name: executionName(input.delivery_id),
-              input: JSON.stringify(input),
-            }),
-          );
+          await client.startExecution({ stateMachineArn, name: executionName(input.delivery_id), input: JSON.stringify(input) });
           return true;
         } catch (err) {
-          if (err instanceof ExecutionAlreadyExists) return false;
+          // The delivery was started before (a redelivered event): not an error, and not started twice.
+          if (isAwsError(err, sfnModule().EXECUTION_ALREADY_EXISTS)) return false;
           throw err;
         }
       },
@@ -112,11 +117,11 @@ function refreshMessage(input: RefreshExecutionInput) {
  * with the inputs it still refused. An entry refused for the sender's fault (malformed) is not
  * retried: the same entry would be refused again.
  */
-async function sendRefreshBatch(client: SqsSdk.SQSClient, queueUrl: string, inputs: RefreshExecutionInput[]): Promise<RefreshExecutionInput[]> {
+async function sendRefreshBatch(client: SqsModule.SqsClient, queueUrl: string, inputs: RefreshExecutionInput[]): Promise<RefreshExecutionInput[]> {
   let pending = inputs.map((input, i) => ({ input, entry: { Id: String(i), ...refreshMessage(input) } }));
   const refused: RefreshExecutionInput[] = [];
   for (let attempt = 1; ; attempt += 1) {
-    const result = await client.send(new (sqsSdk().SendMessageBatchCommand)({ QueueUrl: queueUrl, Entries: pending.map((p) => p.entry) }));
+    const result = await client.sendMessageBatch({ QueueUrl: queueUrl, Entries: pending.map((p) => p.entry) });
     const failed = new Map((result.Failed ?? []).map((f) => [f.Id, f]));
     refused.push(...pending.filter((p) => failed.get(p.entry.Id)?.SenderFault === true).map((p) => p.input));
     pending = pending.filter((p) => failed.has(p.entry.Id) && failed.get(p.entry.Id)?.SenderFault !== true);
@@ -132,10 +137,10 @@ async function sendRefreshBatch(client: SqsSdk.SQSClient, queueUrl: string, inpu
  * container and cached; a failed read is not cached, so the next call tries again.
  */
 export function createSecretsManagerConnectorConfig(secretId: string, region: string, env: NodeJS.ProcessEnv): ConnectorConfigSource {
-  const client = lazy(() => tracer.captureAWSv3Client(new (secretsManagerSdk().SecretsManagerClient)({ region })));
+  const client = lazy(() => tracer.traceAwsCalls(secretsManagerModule().createSecretsManagerClient(clientOptions(env, region, 'SECRETS_MANAGER'))));
   let loaded: Promise<Readonly<Record<string, string | undefined>>> | null = null;
   const read = async () => {
-    const out = await client().send(new (secretsManagerSdk().GetSecretValueCommand)({ SecretId: secretId }));
+    const out = await client().getSecretValue({ SecretId: secretId });
     const parsed = JSON.parse(out.SecretString ?? '{}') as unknown;
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('the connector secret must be a JSON object of variable names to strings');
     const values: Record<string, string> = {};

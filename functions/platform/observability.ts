@@ -78,8 +78,8 @@ export const metrics = new Metrics({
 });
 
 /**
- * Every AWS SDK client is built through tracer.captureAWSv3Client, so DynamoDB, KMS, SQS and Step
- * Functions calls appear as subsegments of the function's trace (aws-call-tracing.ts). Outside a
+ * Every AWS client (functions/platform/aws/) is built through tracer.traceAwsCalls, so DynamoDB, KMS,
+ * SQS and Step Functions calls appear as subsegments of the function's trace (aws-call-tracing.ts). Outside a
  * sampled Lambda invocation (local server, tests, benches) it sends nothing.
  */
 export { tracer } from './aws-call-tracing';

@@ -1,10 +1,10 @@
 // Runtime dependencies of every handler, built once per process (Lambda cold start or local
 // server start) from validated configuration. Tests and the local server call configureRuntime()
 // with their own values; handlers only ever see `deps`.
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { RUNTIME_STAGES, type RuntimeStage } from '../contracts/stages';
+import { endpointFromEnvironment } from './aws/aws-request';
+import { createDynamoDbDocumentClient, type DynamoDbDocumentClient } from './aws/dynamodb';
 import type * as AwsPortsModule from './aws-ports';
 import type { KeyProvider } from './crypto/envelope';
 import type * as KmsKeyProviderModule from './crypto/kms-key-provider';
@@ -45,7 +45,7 @@ export interface Clock {
 
 export interface Deps {
   config: RuntimeConfig;
-  ddb: DynamoDBDocumentClient;
+  ddb: DynamoDbDocumentClient;
   clock: Clock;
   /** Counts DynamoDB calls made through `ddb` (for benchmarks and cost statements). */
   ddbCalls: DynamoDbCallStats;
@@ -84,30 +84,29 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): RuntimeConf
   };
 }
 
-export function createDocumentClient(config: RuntimeConfig, ddbCalls: DynamoDbCallStats): DynamoDBDocumentClient {
+export function createDocumentClient(config: RuntimeConfig, ddbCalls: DynamoDbCallStats): DynamoDbDocumentClient {
   const local = config.dynamodbEndpoint !== undefined;
-  const client = tracer.captureAWSv3Client(
-    new DynamoDBClient({
+  // On Lambda: the regional endpoint, unless AWS_ENDPOINT_URL_DYNAMODB names another (as the SDK reads it).
+  const endpoint = local ? config.dynamodbEndpoint : endpointFromEnvironment('DYNAMODB');
+  const client = tracer.traceAwsCalls(
+    createDynamoDbDocumentClient({
       region: config.region,
-      ...(local
-        ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-        : {}),
+      ...(endpoint ? { endpoint } : {}),
+      ...(local ? { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
       maxAttempts: 3,
     }),
   );
-  client.middlewareStack.add(
-    (next) => async (args) => {
-      ddbCalls.count += 1;
-      if (!ddbCalls.trackCapacity) return next(args);
-      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
-      const result = await next(args);
-      const consumed = (result.output as { ConsumedCapacity?: { CapacityUnits?: number } | Array<{ CapacityUnits?: number }> }).ConsumedCapacity;
-      for (const c of [consumed ?? []].flat()) ddbCalls.capacityUnits += c.CapacityUnits ?? 0;
-      return result;
-    },
-    { step: 'initialize', name: 'countDynamoDbCalls' },
-  );
-  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  // Inside the trace: every call counted once however many attempts it takes.
+  client.use(async (call, next) => {
+    ddbCalls.count += 1;
+    if (!ddbCalls.trackCapacity) return next();
+    (call.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+    const output = await next();
+    const consumed = (output as { ConsumedCapacity?: { CapacityUnits?: number } | Array<{ CapacityUnits?: number }> }).ConsumedCapacity;
+    for (const c of [consumed ?? []].flat()) ddbCalls.capacityUnits += c.CapacityUnits ?? 0;
+    return output;
+  });
+  return client;
 }
 
 export interface DepsOverrides {

@@ -132,6 +132,7 @@ export function dynamoActionsOf(use: TableUse): Set<string> {
 }
 
 const KEYS_MODULE = path.join(FUNCTIONS_DIR, 'data', 'keys.ts');
+const DOCUMENT_CLIENT_MODULE = path.join(FUNCTIONS_DIR, 'platform', 'aws', 'dynamodb.ts');
 
 export function createCapabilityScanner(entries: readonly string[]): CapabilityScanner {
   const configPath = path.join(PROJECT_ROOT, 'tsconfig.json');
@@ -171,11 +172,14 @@ export function createCapabilityScanner(entries: readonly string[]): CapabilityS
     )
       ? node.name.text
       : undefined;
-  /** `new XCommand(...)` of the AWS SDK. */
+  /** `new XCommand(...)` of our DynamoDB document client (functions/platform/aws/dynamodb.ts) or the AWS SDK's. */
   const sdkCommandOf = (node: ts.NewExpression): string | undefined =>
     ts.isIdentifier(node.expression) &&
     node.expression.text.endsWith('Command') &&
-    declarationsOf(node.expression).some((d) => d.getSourceFile().fileName.includes(`${path.sep}@aws-sdk${path.sep}`))
+    declarationsOf(node.expression).some((d) => {
+      const file = path.resolve(d.getSourceFile().fileName);
+      return file === DOCUMENT_CLIENT_MODULE || file.includes(`${path.sep}@aws-sdk${path.sep}`);
+    })
       ? node.expression.text
       : undefined;
 
@@ -204,7 +208,13 @@ export function createCapabilityScanner(entries: readonly string[]): CapabilityS
         const command = sdkCommandOf(node);
         if (command) found.table.commands.add(command);
       }
-      if ((ts.isPropertyAssignment(node) || ts.isShorthandPropertyAssignment(node)) && ts.isIdentifier(node.name) && node.name.text in TRANSACTION_PART_ACTIONS) {
+      // The document client's own tables name every transaction part (its translation rules); only a caller's parts count.
+      if (
+        (ts.isPropertyAssignment(node) || ts.isShorthandPropertyAssignment(node)) &&
+        ts.isIdentifier(node.name) &&
+        node.name.text in TRANSACTION_PART_ACTIONS &&
+        path.resolve(node.getSourceFile().fileName) !== DOCUMENT_CLIENT_MODULE
+      ) {
         found.table.transactionParts.add(node.name.text);
       }
       if (ts.isIdentifier(node)) {

@@ -12,8 +12,6 @@
 import { App, type CfnElement, NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
-import { SFNClient } from '@aws-sdk/client-sfn';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { ROUTES, aliasPaths, routeById, type Route } from '../../functions/contracts/routes';
@@ -68,6 +66,7 @@ import { KEY_ROUTE_PREFIXES, WAF_WINDOW_SECONDS, WELL_FORMED_AUTHORIZATION, larg
 import { VENDED_STATES_LOG_PREFIX } from '../../lib/async-jobs-construct';
 import { API_KEY_PATTERN } from '../../functions/core/api-keys';
 import { createAwsPorts } from '../../functions/platform/aws-ports';
+import { AwsJsonFake, FAKE_CREDENTIALS } from '../support/aws-json-fake';
 import { configFromEnv } from '../../functions/platform/runtime';
 import { consoleIdentityFromEnv } from '../../functions/platform/console-identity';
 import {
@@ -1519,20 +1518,25 @@ describe('stage parsing', () => {
 });
 
 describe('the background adapters read the environment the stack sets', () => {
-  afterEach(() => jest.restoreAllMocks());
+  // Loopback stand-ins of SQS and Step Functions, recording what the adapters send.
+  const aws = new AwsJsonFake({ 'AmazonSQS.SendMessage': () => ({}), 'AWSStepFunctions.StartExecution': () => ({}) });
+  beforeAll(() => aws.start());
+  afterAll(() => aws.close());
+  const local = () => ({
+    AWS_ENDPOINT_URL_SQS: aws.endpoint,
+    AWS_ENDPOINT_URL_SFN: aws.endpoint,
+    AWS_ACCESS_KEY_ID: FAKE_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: FAKE_CREDENTIALS.secretAccessKey,
+  });
 
   it('sends events and refreshes to the queue URLs in FC_WEBHOOK_EVENTS_QUEUE_URL / FC_ITEM_REFRESH_QUEUE_URL', async () => {
-    const sent: Record<string, unknown>[] = [];
-    jest.spyOn(SQSClient.prototype, 'send').mockImplementation((async (command: { input: Record<string, unknown> }) => {
-      sent.push(command.input);
-      return {};
-    }) as never);
     const ports = createAwsPorts(
-      { [ENV_VARS.eventsQueueUrl]: 'https://sqs/events', [ENV_VARS.refreshQueueUrl]: 'https://sqs/refresh.fifo' },
+      { ...local(), [ENV_VARS.eventsQueueUrl]: 'https://sqs/events', [ENV_VARS.refreshQueueUrl]: 'https://sqs/refresh.fifo' },
       'us-east-1',
     );
     await ports.eventBus.publish('evt_1');
     await ports.refreshQueue.enqueue({ item_id: 'item_1', reason: 'on_demand' });
+    const sent = aws.inputsOf('SendMessage');
     expect(sent[0]).toMatchObject({ QueueUrl: 'https://sqs/events' });
     expect(sent[0].MessageGroupId).toBeUndefined();
     // FIFO: one group per item and an explicit deduplication id, so the queue's content-based
@@ -1542,13 +1546,9 @@ describe('the background adapters read the environment the stack sets', () => {
   });
 
   it('starts deliveries on the machine in FC_WEBHOOK_DELIVERY_STATE_MACHINE_ARN and refuses to run without it', async () => {
-    const started: Record<string, unknown>[] = [];
-    jest.spyOn(SFNClient.prototype, 'send').mockImplementation((async (command: { input: Record<string, unknown> }) => {
-      started.push(command.input);
-      return {};
-    }) as never);
     const input = { delivery_id: 'evt_1:whep_1:0', event_id: 'evt_1', endpoint_id: 'whep_1', application_id: 'app_1', environment: 'test' as const, body: '{}', attempts_made: 1 };
-    await createAwsPorts({ [ENV_VARS.deliveryStateMachineArn]: 'arn:aws:states:us-east-1:1:stateMachine:m' }, 'us-east-1').deliveries.start(input);
+    await createAwsPorts({ ...local(), [ENV_VARS.deliveryStateMachineArn]: 'arn:aws:states:us-east-1:1:stateMachine:m' }, 'us-east-1').deliveries.start(input);
+    const started = aws.inputsOf('StartExecution');
     expect(started[0]).toMatchObject({ stateMachineArn: 'arn:aws:states:us-east-1:1:stateMachine:m' });
     expect(JSON.parse(String(started[0].input))).toEqual(input);
     // A function the stack did not give a variable fails loudly rather than sending nowhere.

@@ -1,5 +1,5 @@
 // Metering over real HTTP: exact under concurrency, never negative, refusals consume nothing.
-import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand, UpdateCommand } from '../../functions/platform/aws/dynamodb';
 import { sha256Hex } from '../../functions/core/api-keys';
 import { monthlyUsage, usageByShard } from '../../functions/data/api-keys-repo';
 import { keys, usageAttribute } from '../../functions/data/keys';

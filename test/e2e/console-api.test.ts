@@ -9,7 +9,7 @@
 // usage notices, and the console kept out of the request log and the public documents. And what an
 // outside review's attack over HTTP found: invitations outliving their creator, floods of calls and
 // of refusals, a webhook URL's token in the audit log and endpoint lists, `/console//`.
-import { PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, ScanCommand, UpdateCommand } from '../../functions/platform/aws/dynamodb';
 import { randomUUID } from 'node:crypto';
 import type { ConsoleActor } from '../../functions/app/console/actor';
 import { createApplication } from '../../functions/app/console/applications';

@@ -4,7 +4,7 @@
 // - stop(): a clean shutdown (SIGTERM) of a whole stack;
 // - a "killed" DynamoDB client: from a chosen write on, every call of the old process hangs forever,
 //   so it gets nothing more done, as after SIGKILL at that point.
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '../../functions/platform/aws/dynamodb';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 // The integrator's core journey over HTTP: link token, connect (the page's API), exchange, item,
 // accounts and balances, transactions sync and get. Every response is checked against openapi.json.
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '../../functions/platform/aws/dynamodb';
 import { updateItemState } from '../../functions/data/items-repo';
 import type { Json } from '../support/json';
 import { assertMatchesOpenApi } from '../support/openapi-validator';

@@ -10,7 +10,7 @@ import type * as StackModule from '../support/stack';
 import type * as ItemsRepoModule from '../../functions/data/items-repo';
 import type * as KeysModule from '../../functions/data/keys';
 import type * as WebhooksRepoModule from '../../functions/data/webhooks-repo';
-import type * as DocumentClientModule from '@aws-sdk/lib-dynamodb';
+import type * as DocumentClientModule from '../../functions/platform/aws/dynamodb';
 import { makeKey as makeExchangeBKey, startCryptoExchangeBFake, type CryptoExchangeBFake, type FakeLedgerEntry } from '../support/provider-fakes/crypto_exchange_b';
 import { CLIENT_ID as EXCHANGE_A_CLIENT_ID, CLIENT_SECRET as EXCHANGE_A_CLIENT_SECRET, startCryptoExchangeAFake, type CryptoExchangeAFake } from '../support/provider-fakes/crypto_exchange_a';
 import { FAKE_ETHERSCAN_KEY, fakeTxid, startCryptoWalletFake, type CryptoWalletFake } from '../support/provider-fakes/crypto_wallet_public';
@@ -109,7 +109,7 @@ beforeAll(async () => {
     const stackModule = require('../support/stack') as typeof StackModule;
     itemsRepo = require('../../functions/data/items-repo') as typeof ItemsRepoModule;
     keysModule = require('../../functions/data/keys') as typeof KeysModule;
-    documentClient = require('@aws-sdk/lib-dynamodb') as typeof DocumentClientModule;
+    documentClient = require('../../functions/platform/aws/dynamodb') as typeof DocumentClientModule;
     webhooksRepo = require('../../functions/data/webhooks-repo') as typeof WebhooksRepoModule;
     /* eslint-enable @typescript-eslint/no-require-imports */
     liveKey = stackModule.makeKey('live');

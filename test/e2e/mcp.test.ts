@@ -4,7 +4,7 @@
 // answer as structured content; bad arguments, foreign tokens and missing consent are MCP errors the
 // client can read (never a 500); a missing or bad key is a 401 in JSON-RPC form; metering follows the
 // tool's route. Also the descriptor at GET /mcp and /api/mcp and the two /.well-known documents.
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '../../functions/platform/aws/dynamodb';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';

@@ -1,7 +1,7 @@
 // Webhooks end to end with a real HTTP receiver on loopback: registration and secrets, signed
 // deliveries on the retry schedule (compressed), dead letters, the outbox, de-duplication, refresh,
 // the item lifecycle, rotation, replay and usage notices.
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '../../functions/platform/aws/dynamodb';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
@@ -104,7 +104,6 @@ describe('endpoints and secrets', () => {
   });
 
   it('keep secrets sealed at rest: the stored row holds no plaintext secret', async () => {
-    const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
     const apps = stack.keys.filter((k) => k.environment === 'test');
     const row = await stack.deps.ddb.send(new GetCommand({ TableName: stack.deps.config.tableName, Key: keys.webhookSecret(apps[0].applicationId, 'test') }));
     expect(JSON.stringify(row.Item)).not.toContain(secret);

@@ -1,7 +1,7 @@
 // Applications against DynamoDB Local: an organisation lists the applications it created; a plan
 // change moves the application row and the plan stamped on its active keys (ApiKey row and every
 // metering shard), so rate limit, quota and live access follow at once; a revoked key stays revoked.
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../../functions/platform/aws/dynamodb';
 import { createApplication, listApplications, updateApplication } from '../../functions/app/console/applications';
 import { createKey, revokeKey } from '../../functions/app/console/keys';
 import { UpdateApplicationInput } from '../../functions/contracts/console-schemas';

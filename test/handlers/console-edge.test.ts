@@ -4,7 +4,7 @@
 // Cognito sign-in's start and callback with their state cookie and server-side row, and the local
 // server sending several Set-Cookie headers as API Gateway does.
 import type { Context } from 'aws-lambda';
-import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand } from '../../functions/platform/aws/dynamodb';
 import type { AddressInfo } from 'node:net';
 import { generateApiKey, sha256Hex } from '../../functions/core/api-keys';
 import { issueKey, putApplication } from '../../functions/data/api-keys-repo';

@@ -2,7 +2,7 @@
 // (joined through real invitations), actors, and whole-table snapshots to prove a call changed
 // nothing.
 import { randomUUID } from 'node:crypto';
-import { ScanCommand, type ScanCommandOutput } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand, type ScanCommandOutput } from '../../functions/platform/aws/dynamodb';
 import type { ConsoleActor } from '../../functions/app/console/actor';
 import type * as z from 'zod';
 import { ApiError, type ErrorCode } from '../../functions/contracts/errors';

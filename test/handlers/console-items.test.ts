@@ -1,7 +1,7 @@
 // The console's items view against DynamoDB Local: an item is found by id only within its own
 // application and environment (anything else answers exactly like an unknown id), shows its state
 // and never its secrets, and is refreshed through the API's own on-demand refresh with its rules.
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '../../functions/platform/aws/dynamodb';
 import { findItem, refreshItemFromConsole } from '../../functions/app/console/items';
 import { sealProviderSecrets } from '../../functions/app/provider-secrets';
 import { ApiError } from '../../functions/contracts/errors';

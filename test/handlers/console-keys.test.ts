@@ -2,7 +2,7 @@
 // stored), replaces the environment's previous key, works at once; live keys need an admin and a
 // plan with live access; revocation by key_id stops the key; "last used" comes from the one write
 // that meters each request, at no extra write.
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../../functions/platform/aws/dynamodb';
 import { createApplication } from '../../functions/app/console/applications';
 import { createKey, listKeys, revokeKey } from '../../functions/app/console/keys';
 import { ApiError } from '../../functions/contracts/errors';

@@ -1,7 +1,7 @@
 // Organisations against DynamoDB Local: creating one makes its creator the only owner; deleting one
 // (owner only, confirm_name) is refused while an application still has items, and otherwise revokes
 // every key, detaches the applications and removes invitations and memberships.
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../../functions/platform/aws/dynamodb';
 import { createApplication } from '../../functions/app/console/applications';
 import { createInvitation, peekInvitation } from '../../functions/app/console/invitations';
 import { createKey } from '../../functions/app/console/keys';

@@ -3,7 +3,7 @@
 // BatchWriteItem that never throws into the request, and is found by request id (only by its own
 // application and environment) or by time range, newest first across the four shards and across
 // days, with route and status filters and a cursor that refuses tampering.
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../../functions/platform/aws/dynamodb';
 import { ApiError } from '../../functions/contracts/errors';
 import { searchRequests, type RequestSearchInput } from '../../functions/app/console/requests';
 import { keys } from '../../functions/data/keys';

@@ -4,7 +4,7 @@
 // console call throttle, the idle (sliding) and absolute session deadlines, the
 // at-most-once-per-5-minutes refresh, sign-out, the CSRF check, Cognito users found by sub or bound
 // by verified e-mail, sign-up by invitation, and the local first owner.
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../../functions/platform/aws/dynamodb';
 import { sha256Hex } from '../../functions/core/api-keys';
 import { createInvitation } from '../../functions/app/console/invitations';
 import {

@@ -2,7 +2,7 @@
 // environment's keys (revoked ones too), the plan's quotas and rate limit, per-day API and AI counts
 // from the request log with finished days counted once and kept, connected users against the plan's
 // limit, and the month's usage notices.
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../../functions/platform/aws/dynamodb';
 import { usageOf } from '../../functions/app/console/usage';
 import { ApiError } from '../../functions/contracts/errors';
 import { generateApiKey } from '../../functions/core/api-keys';

@@ -2,7 +2,7 @@
 // two announced stages (the recent days, then everything), and the item says how far it got
 // (`transactions_update_status`, Plaid's semantics). Reads that need history answer
 // `product_not_ready` until it is there; sync serves what is loaded.
-import { ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand, TransactWriteCommand } from '../../functions/platform/aws/dynamodb';
 import { createSandboxPublicToken, exchangePublicToken } from '../../functions/app/link';
 import { refreshItem, sweepDueRefreshes } from '../../functions/app/lifecycle';
 import { fetchFromSource, initialUpdateStart, todayOf } from '../../functions/app/item-source';

@@ -2,7 +2,7 @@
 // read, off the console's listing and the refresh schedule, announcing nothing) for as long as its
 // public token lives, and the reaper then removes it with its accounts; a choice in time makes it a
 // healthy, listed, scheduled item. The clock is injected, so the deadlines are crossed exactly.
-import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, ScanCommand } from '../../functions/platform/aws/dynamodb';
 import { createLinkToken, reapAbandonedConnections, submitAccountSelection, submitCredentials } from '../../functions/app/link';
 import { LINK_LIFETIME_MS } from '../../functions/app/link-session';
 import type { AuthContext } from '../../functions/data/api-keys-repo';

@@ -1,7 +1,7 @@
 // A Link connection that dies before it commits leaves nothing visible: the new item stays
 // `connecting` (invisible to every read), the link session stays open for a retry, and the reaper
 // removes the item row, its accounts and its feed once the connection's deadline has passed.
-import { QueryCommand, ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, ScanCommand, TransactWriteCommand } from '../../functions/platform/aws/dynamodb';
 import { createLinkToken, reapAbandonedConnections, submitCredentials } from '../../functions/app/link';
 import { LIMITS } from '../../functions/contracts/limits';
 import type { AuthContext } from '../../functions/data/api-keys-repo';

@@ -1,4 +1,4 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '../../functions/platform/aws/dynamodb';
 import { ApiError } from '../../functions/contracts/errors';
 import { generateApiKey, sha256Hex } from '../../functions/core/api-keys';
 import { authorizeAndMeter, issueKey, monthlyUsage, putApplication, revokeKey, usageByShard, type AuthContext } from '../../functions/data/api-keys-repo';

@@ -2,7 +2,7 @@
 // 1,000 write units a second, and every event costs two index writes), and the sweep's read still
 // finds every unpublished event with Queries only: in every shard, and in the unsharded partition
 // that events written before the sharding sit in.
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '../../functions/platform/aws/dynamodb';
 import { keys, OUTBOX_SHARDS, TABLE } from '../../functions/data/keys';
 import { markPublished, putEvent, unpublishedEvents } from '../../functions/data/webhooks-repo';
 import type { Deps } from '../../functions/platform/runtime';

@@ -1,7 +1,7 @@
 // Recurring and income stored per item under the version of their inputs (committed_seq, date,
 // rules): repeat reads are one Query, any change recomputes once, and concurrent reads and
 // ingestions never serve or store a product under the wrong version.
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, type DynamoDbDocumentClient } from '../../functions/platform/aws/dynamodb';
 import { gzipSync } from 'node:zlib';
 import { DERIVATION_RULES_VERSION, assetsOf, holdingsOf, identityOf, incomeOf, investmentTransactionsOf, liabilitiesOf, recurringOf } from '../../functions/app/products';
 import { detectIncome } from '../../functions/core/income';
@@ -76,7 +76,7 @@ function intercepted(deps: Deps, intercept: (input: object, send: () => Promise<
   const send = deps.ddb.send.bind(deps.ddb);
   const ddb = {
     send: (command: Parameters<typeof send>[0]) => intercept(command.input as object, () => send(command)),
-  } as unknown as DynamoDBDocumentClient;
+  } as unknown as DynamoDbDocumentClient;
   return { ...deps, ddb };
 }
 

@@ -2,7 +2,7 @@
 // gsi1 entry sits in one of 16 shards ordered by due time; the sweep reads only the entries whose
 // time has come and queues them through the AWS adapter of the refresh queue (SendMessageBatch, 10 a
 // call, refused entries retried) against a recording fake of SQS.
-import { DeleteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, ScanCommand } from '../../functions/platform/aws/dynamodb';
 import { createLinkToken, createSandboxPublicToken, exchangePublicToken, submitCredentials } from '../../functions/app/link';
 import { markItemError, refreshItem, resetLogin, sweepDueRefreshes } from '../../functions/app/lifecycle';
 import { itemErrorOf } from '../../functions/contracts/errors';
@@ -20,7 +20,8 @@ import { FakeSqs } from '../support/fake-sqs';
 import { runQueuedHistoryLoad } from '../support/readiness';
 
 const mockSqs = new FakeSqs();
-jest.mock('@aws-sdk/client-sqs', () => mockSqs.module());
+beforeAll(() => mockSqs.start());
+afterAll(() => mockSqs.close());
 
 const REFRESH_QUEUE_URL = 'https://sqs.us-east-1.amazonaws.com/123456789012/item-refresh.fifo';
 const HOUR = 3_600_000;
@@ -41,7 +42,7 @@ let deps: Deps & { clock: ManualClock };
 beforeEach(async () => {
   mockSqs.reset();
   deps = await embeddedDeps();
-  deps.ports = createAwsPorts({ FC_ITEM_REFRESH_QUEUE_URL: REFRESH_QUEUE_URL, FC_WEBHOOK_EVENTS_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/events' }, 'us-east-1');
+  deps.ports = createAwsPorts({ ...mockSqs.env(), FC_ITEM_REFRESH_QUEUE_URL: REFRESH_QUEUE_URL, FC_WEBHOOK_EVENTS_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/123456789012/events' }, 'us-east-1');
   await putApplication(deps, { applicationId: APP, name: 'Due', plan: PLAN });
 });
 

@@ -2,7 +2,7 @@
 // day (each day replays that day's steps over that day's generated data), so the next day's data can
 // bring back a pending the previous day dropped: the feed takes it as a fresh add, and every refresh
 // of every day succeeds. A caller that syncs after each refresh always holds exactly the item's rows.
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '../../functions/platform/aws/dynamodb';
 import { createSandboxPublicToken, exchangePublicToken } from '../../functions/app/link';
 import { refreshItem } from '../../functions/app/lifecycle';
 import { putApplication, type AuthContext } from '../../functions/data/api-keys-repo';

@@ -3,7 +3,7 @@
 // a stack; the health route says so; the public documents, which touch no table, still answer.
 import type { Context } from 'aws-lambda';
 import { createServer } from 'node:net';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDbDocumentClient } from '../../functions/platform/aws/dynamodb';
 import { generateApiKey } from '../../functions/core/api-keys';
 import { handler as healthHandler } from '../../functions/api/health.get';
 import { handler as openApiHandler } from '../../functions/api/discovery.openapi';
@@ -36,7 +36,7 @@ function depsWithFullDisk(base: Deps): Deps {
     $fault: 'server',
     $metadata: { httpStatusCode: 500, attempts: 3 },
   });
-  const ddb = { send: async () => Promise.reject(diskFull) } as unknown as DynamoDBDocumentClient;
+  const ddb = { send: async () => Promise.reject(diskFull) } as unknown as DynamoDbDocumentClient;
   return { ...base, ddb };
 }
 

@@ -2,7 +2,7 @@
 // products read. Checked against a model under random batches of all three shapes, across a writer
 // that dies half-way, while a commit is in flight, and for what it costs to read.
 import fc from 'fast-check';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand } from '../../functions/platform/aws/dynamodb';
 import { syncTransactions } from '../../functions/app/sync';
 import { windowStartsByAccount } from '../../functions/core/change-feed';
 import {
@@ -181,7 +181,6 @@ describe('the date-ordered view', () => {
   it('fails loudly for an item that committed transactions before the view existed', async () => {
     const itemId = await newItem();
     // An item row that says it committed, with no view rows behind it.
-    const { UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
     await deps.ddb.send(new UpdateCommand({ TableName: deps.config.tableName, Key: keys.item(itemId), UpdateExpression: 'SET committed_seq = :s, reserved_seq = :s', ExpressionAttributeValues: { ':s': 3 } }));
     await expect(readTransactionsPage(deps, itemId, 3, { from: '2000-01-01', to: '2100-01-01', accountIds: ACCOUNTS, offset: 0, count: 10 })).rejects.toBeInstanceOf(FeedViewMissingError);
     await expect(currentTransactions(deps, itemId, 3)).rejects.toBeInstanceOf(FeedViewMissingError);

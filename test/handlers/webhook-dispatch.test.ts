@@ -23,7 +23,7 @@ import { verifyWebhook } from '../../functions/core/webhook-signature';
 import { emitEvent } from '../../functions/data/events';
 import { createItem, getItem, type ItemRecord } from '../../functions/data/items-repo';
 import { keys } from '../../functions/data/keys';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '../../functions/platform/aws/dynamodb';
 import { deliveriesOfEvent, getEvent } from '../../functions/data/webhooks-repo';
 import type { KeyProvider } from '../../functions/platform/crypto/envelope';
 import { createLocalKeyProvider } from '../../functions/platform/crypto/local-key-provider';

@@ -1,6 +1,6 @@
 // Webhook endpoints and signing secrets against DynamoDB Local: the endpoint cap and one endpoint
 // per URL hold under concurrent registration; every secret still in its grace period signs.
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '../../functions/platform/aws/dynamodb';
 import { ApiError } from '../../functions/contracts/errors';
 import { MAX_SIGNING_SECRETS, registerEndpoint, removeEndpoint, rotateSecret, signingSecrets } from '../../functions/app/webhooks';
 import { keys } from '../../functions/data/keys';

@@ -4,7 +4,7 @@
 // an unknown event. An event still in the outbox has no expiry, however long it waits there.
 import type { Context } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '../../functions/platform/aws/dynamodb';
 import { handler as listDeliveriesHandler } from '../../functions/api/webhooks.deliveries.list';
 import { handler as replayHandler } from '../../functions/api/webhooks.events.replay';
 import { registerEndpoint, replayEvent, sweepOutbox } from '../../functions/app/webhooks';

@@ -3,14 +3,13 @@
 // - a DynamoDB proxy in front of DynamoDB Local: it forwards every request unchanged and records, per
 //   item touched, the leading (partition) key, as `dynamodb:LeadingKeys` sees it;
 // - recording stubs of SQS (SendMessage, SendMessageBatch), Step Functions (StartExecution) and KMS (GenerateDataKey,
-//   Decrypt) speaking the SDK's JSON protocols, and of Bedrock Runtime's Converse (over HTTP/2). The KMS stub's ciphertext blob carries the data key and
+//   Decrypt) speaking the services' JSON protocols, and of Bedrock Runtime's Converse (REST-JSON). The KMS stub's ciphertext blob carries the data key and
 //   the encryption context it was made under, and Decrypt refuses another context as KMS does.
 //
 // The caller is identified by its access key id (each function's process gets its own), as AWS
 // identifies a role session by its credentials.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttp2Server, type Http2Server, type Http2Session } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { TABLE } from '../../functions/data/keys';
 import { ENV } from './synth';
@@ -40,7 +39,7 @@ export interface StartedExecution {
 export interface AwsStubs {
   dynamodbEndpoint: string;
   /**
-   * A Bedrock Runtime stub (cleartext HTTP/2, which is all that client speaks): Converse answers a
+   * A Bedrock Runtime stub (its REST path, so a server of its own): Converse answers a
    * prose refinement by prefixing every text it was offered with `Rehearsed: `, and offers no fills.
    */
   bedrockEndpoint: string;
@@ -67,7 +66,7 @@ function callerOf(req: IncomingMessage): string {
   return match ? match[1] : 'anonymous';
 }
 
-function listen(server: Server | Http2Server): Promise<string> {
+function listen(server: Server): Promise<string> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 }
 
@@ -254,12 +253,11 @@ export async function startAwsStubs(dynamodbLocal: string, keyArnOf: (keyId: str
     });
   });
 
-  const bedrockSessions = new Set<Http2Session>();
-  const bedrock = createHttp2Server((req, res) => {
+  const bedrock = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const caller = callerOf(req as unknown as IncomingMessage);
+      const caller = callerOf(req);
       const match = /^\/model\/([^/]+)\/converse$/.exec(req.url ?? '');
       if (req.method !== 'POST' || !match) {
         unexpected.push(`${caller}: no Bedrock stub for ${req.method} ${req.url}`);
@@ -284,19 +282,11 @@ export async function startAwsStubs(dynamodbLocal: string, keyArnOf: (keyId: str
       );
     });
   });
-  bedrock.on('session', (session: Http2Session) => {
-    bedrockSessions.add(session);
-    session.on('close', () => bedrockSessions.delete(session));
-  });
 
   const [dynamodbEndpoint, stubEndpoint, bedrockEndpoint] = await Promise.all([listen(dynamo), listen(stub), listen(bedrock)]);
   const close = (server: Server) => new Promise<void>((resolve) => {
     server.closeAllConnections();
     server.close(() => resolve());
-  });
-  const closeBedrock = () => new Promise<void>((resolve) => {
-    for (const session of bedrockSessions) session.destroy();
-    bedrock.close(() => resolve());
   });
   return {
     dynamodbEndpoint,
@@ -307,7 +297,7 @@ export async function startAwsStubs(dynamodbLocal: string, keyArnOf: (keyId: str
     executions,
     unexpected,
     close: async () => {
-      await Promise.all([close(dynamo), close(stub), closeBedrock()]);
+      await Promise.all([close(dynamo), close(stub), close(bedrock)]);
     },
   };
 }

@@ -8,7 +8,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '../../functions/platform/aws/dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, SQSEvent } from 'aws-lambda';
 import { ROUTES, aliasPaths, routeById } from '../../functions/contracts/routes';
 import { AI_MODEL_BY_STAGE } from '../../functions/contracts/stages';

@@ -206,7 +206,7 @@ export function startContainer(fn: RehearsedFunction, endpoints: { dynamodb: str
     AWS_ENDPOINT_URL_SFN: endpoints.stubs,
     AWS_ENDPOINT_URL_KMS: endpoints.stubs,
     AWS_ENDPOINT_URL_SECRETS_MANAGER: endpoints.stubs,
-    // Bedrock Runtime speaks HTTP/2 only: its stub is a server of its own.
+    // Bedrock Runtime's Converse is a REST path, not the JSON protocol: its stub is a server of its own.
     AWS_ENDPOINT_URL_BEDROCK_RUNTIME: endpoints.bedrock,
     // X-Ray segments go to a UDP port nobody listens on; Sampled=0 in each trace header sends none.
     AWS_XRAY_DAEMON_ADDRESS: '127.0.0.1:2000',

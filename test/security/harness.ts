@@ -1,6 +1,6 @@
 // Shared by the security suite: the error-envelope check every refusal must pass, a fingerprint of
 // the table to prove a refused request wrote nothing, and raw calls with a bounded time.
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand } from '../../functions/platform/aws/dynamodb';
 import type { Json } from '../support/json';
 import type { CallResult, TestStack } from '../support/stack';
 

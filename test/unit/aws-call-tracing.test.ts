@@ -1,11 +1,11 @@
 // AWS calls become X-Ray subsegments sent to the daemon address Lambda gives, only for sampled
-// invocations: a real DynamoDB client talks to a loopback HTTP server shaped like DynamoDB, and a
+// invocations: our DynamoDB client talks to a loopback HTTP server shaped like DynamoDB, and a
 // loopback UDP socket plays the X-Ray daemon.
-import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { createSocket, type Socket } from 'node:dgram';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { captureAWSv3Client, daemonAddress, sampledTrace, type Subsegment } from '../../functions/platform/aws-call-tracing';
+import { createDynamoDbDocumentClient, GetCommand, type DynamoDbDocumentClient } from '../../functions/platform/aws/dynamodb';
+import { daemonAddress, sampledTrace, traceAwsCalls, type Subsegment } from '../../functions/platform/aws-call-tracing';
 
 const TRACE_ID = '1-6743a1b2-0123456789abcdef01234567';
 const PARENT_ID = '53995c3f42cd8ad8';
@@ -14,8 +14,8 @@ let daemon: Socket;
 let dynamo: Server;
 const received: string[] = [];
 const waiters: Array<() => void> = [];
-/** What the fake DynamoDB answers next: status and body. */
-let reply: { status: number; body: object } = { status: 200, body: {} };
+/** What the fake DynamoDB answers next: status and body (the first of several in turn, the last repeating). */
+let replies: Array<{ status: number; body: object }> = [{ status: 200, body: {} }];
 
 beforeAll(async () => {
   daemon = createSocket('udp4');
@@ -27,6 +27,7 @@ beforeAll(async () => {
   dynamo = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
+      const reply = replies.length > 1 ? replies.shift()! : replies[0];
       res.writeHead(reply.status, { 'content-type': 'application/x-amz-json-1.0', 'x-amzn-requestid': 'REQ123' });
       res.end(JSON.stringify(reply.body));
     });
@@ -43,16 +44,17 @@ const savedEnv = { ...process.env };
 afterEach(() => {
   process.env = { ...savedEnv };
   received.length = 0;
-  reply = { status: 200, body: {} };
+  replies = [{ status: 200, body: {} }];
+  jest.restoreAllMocks();
 });
 
-function client(): DynamoDBClient {
-  return captureAWSv3Client(
-    new DynamoDBClient({
+function client(maxAttempts = 1): DynamoDbDocumentClient {
+  return traceAwsCalls(
+    createDynamoDbDocumentClient({
       region: 'eu-west-1',
       endpoint: `http://127.0.0.1:${(dynamo.address() as AddressInfo).port}`,
       credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
-      maxAttempts: 1,
+      maxAttempts,
     }),
   );
 }
@@ -69,7 +71,7 @@ async function nextDocument(): Promise<{ header: unknown; subsegment: Subsegment
   return { header: JSON.parse(header), subsegment: JSON.parse(body) as Subsegment };
 }
 
-const getItem = () => new GetItemCommand({ TableName: 'fincore-test', Key: { pk: { S: 'A' }, sk: { S: 'B' } } });
+const getItem = () => new GetCommand({ TableName: 'fincore-test', Key: { pk: 'A', sk: 'B' } });
 
 describe('X-Ray subsegments for AWS calls', () => {
   it('sends one subsegment per call of a sampled invocation, under the invocation trace and parent', async () => {
@@ -93,16 +95,31 @@ describe('X-Ray subsegments for AWS calls', () => {
 
   it('marks a 4xx answer as an error (a throttle too when 429) and a 5xx as a fault, and still throws', async () => {
     invocation(true);
-    reply = { status: 400, body: { __type: 'com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException', message: 'nope' } };
+    replies = [{ status: 400, body: { __type: 'com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException', message: 'nope' } }];
     await expect(client().send(getItem())).rejects.toMatchObject({ name: 'ConditionalCheckFailedException' });
     const clientError = (await nextDocument()).subsegment;
     expect(clientError).toMatchObject({ error: true, http: { response: { status: 400 } } });
     expect(clientError.fault).toBeUndefined();
     expect(clientError.cause?.exceptions[0]).toMatchObject({ type: 'ConditionalCheckFailedException', remote: true });
 
-    reply = { status: 500, body: { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: 'boom' } };
+    replies = [{ status: 500, body: { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: 'boom' } }];
     await expect(client().send(getItem())).rejects.toBeDefined();
     expect((await nextDocument()).subsegment).toMatchObject({ fault: true, http: { response: { status: 500 } } });
+  });
+
+  it('makes one subsegment of a call and its retries, counting the retries', async () => {
+    invocation(true);
+    jest.spyOn(Math, 'random').mockReturnValue(0);
+    replies = [
+      { status: 500, body: { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: 'boom' } },
+      { status: 400, body: { __type: 'com.amazonaws.dynamodb.v20120810#ThrottlingException', message: 'slow down' } },
+      { status: 200, body: {} },
+    ];
+    await client(3).send(getItem());
+    const { subsegment } = await nextDocument();
+    expect(subsegment).toMatchObject({ aws: { operation: 'GetItem', retries: 2 }, http: { response: { status: 200 } } });
+    expect(subsegment.error ?? subsegment.fault).toBeUndefined();
+    expect(received).toHaveLength(0);
   });
 
   it('sends nothing for an unsampled invocation or without a daemon address', async () => {
@@ -113,7 +130,7 @@ describe('X-Ray subsegments for AWS calls', () => {
     await client().send(getItem());
     // A sampled call after them is the first document the daemon sees.
     invocation(true);
-    await client().send(new GetItemCommand({ TableName: 'marker', Key: { pk: { S: 'A' } } }));
+    await client().send(new GetCommand({ TableName: 'marker', Key: { pk: 'A' } }));
     expect((await nextDocument()).subsegment.aws.table_name).toBe('marker');
     expect(received).toHaveLength(0);
   });

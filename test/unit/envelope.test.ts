@@ -2,7 +2,6 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { DecryptCommand, GenerateDataKeyCommand } from '@aws-sdk/client-kms';
 import {
   canonicalContext,
   decryptSecret,
@@ -13,7 +12,9 @@ import {
   type SealedSecret,
 } from '../../functions/platform/crypto/envelope';
 import { createLocalKeyProvider } from '../../functions/platform/crypto/local-key-provider';
-import { createKmsKeyProvider, type KmsSender } from '../../functions/platform/crypto/kms-key-provider';
+import { createKmsKeyProvider } from '../../functions/platform/crypto/kms-key-provider';
+import { createKmsClient } from '../../functions/platform/aws/kms';
+import { AwsJsonError, AwsJsonFake, FAKE_CREDENTIALS } from '../support/aws-json-fake';
 
 const context = { application_id: 'app_1', environment: 'test', purpose: 'webhook_secret' };
 
@@ -167,77 +168,108 @@ describe('the local key provider', () => {
   });
 });
 
-/** Just enough of KMS: a real AES-GCM wrap under a fake key, context checked like KMS does. */
-function fakeKms(keyId: string) {
+/**
+ * Just enough of KMS on a loopback port, speaking its JSON 1.1 protocol (blobs base64): a real
+ * AES-GCM wrap under a fake key, context checked like KMS does.
+ */
+async function fakeKms(keyId: string) {
   const master = randomBytes(32);
-  const calls: Array<{ name: string; input: Record<string, unknown> }> = [];
   const aad = (ctx: unknown) => Buffer.from(canonicalContext((ctx ?? {}) as Record<string, string>));
-  const invalid = () => Object.assign(new Error('InvalidCiphertextException'), { name: 'InvalidCiphertextException' });
-  const client: KmsSender = {
-    async send(command) {
-      if (command instanceof GenerateDataKeyCommand) {
-        const input = command.input;
-        calls.push({ name: 'GenerateDataKey', input: { ...input } });
-        if (input.KeyId !== keyId || input.KeySpec !== 'AES_256') throw new Error('unexpected GenerateDataKey input');
-        const plaintext = randomBytes(32);
-        const iv = randomBytes(12);
-        const c = createCipheriv('aes-256-gcm', master, iv);
-        c.setAAD(aad(input.EncryptionContext));
-        const blob = Buffer.concat([iv, c.update(plaintext), c.final(), c.getAuthTag()]);
-        return { KeyId: `arn:aws:kms:us-east-1:000000000000:key/${keyId}`, Plaintext: new Uint8Array(plaintext), CiphertextBlob: new Uint8Array(blob) };
-      }
-      if (command instanceof DecryptCommand) {
-        const input = command.input;
-        calls.push({ name: 'Decrypt', input: { ...input } });
-        const blob = Buffer.from(input.CiphertextBlob ?? []);
-        if (input.KeyId !== keyId || blob.length !== 12 + 32 + 16) throw invalid();
-        const d = createDecipheriv('aes-256-gcm', master, blob.subarray(0, 12));
-        d.setAAD(aad(input.EncryptionContext));
-        d.setAuthTag(blob.subarray(44));
-        try {
-          const out = Buffer.concat([d.update(blob.subarray(12, 44)), d.final()]);
-          return { KeyId: keyId, Plaintext: new Uint8Array(out) };
-        } catch {
-          throw invalid();
-        }
-      }
-      throw new Error('unexpected command');
+  const invalid = () => new AwsJsonError('InvalidCiphertextException', 'the ciphertext, key or encryption context is not valid');
+  const server = await new AwsJsonFake({
+    'TrentService.GenerateDataKey': (input) => {
+      if (input.KeyId !== keyId || input.KeySpec !== 'AES_256') throw new AwsJsonError('ValidationException', 'unexpected GenerateDataKey input');
+      const plaintext = randomBytes(32);
+      const iv = randomBytes(12);
+      const c = createCipheriv('aes-256-gcm', master, iv);
+      c.setAAD(aad(input.EncryptionContext));
+      const blob = Buffer.concat([iv, c.update(plaintext), c.final(), c.getAuthTag()]);
+      return { KeyId: `arn:aws:kms:us-east-1:000000000000:key/${keyId}`, Plaintext: plaintext.toString('base64'), CiphertextBlob: blob.toString('base64') };
     },
+    'TrentService.Decrypt': (input) => {
+      const blob = Buffer.from(String(input.CiphertextBlob ?? ''), 'base64');
+      if (input.KeyId !== keyId || blob.length !== 12 + 32 + 16) throw invalid();
+      const d = createDecipheriv('aes-256-gcm', master, blob.subarray(0, 12));
+      d.setAAD(aad(input.EncryptionContext));
+      d.setAuthTag(blob.subarray(44));
+      try {
+        const out = Buffer.concat([d.update(blob.subarray(12, 44)), d.final()]);
+        return { KeyId: keyId, Plaintext: out.toString('base64'), EncryptionAlgorithm: 'SYMMETRIC_DEFAULT' };
+      } catch {
+        throw invalid();
+      }
+    },
+  }).start();
+  const calls = () => server.requests.map((r) => ({ name: r.target.split('.')[1], input: r.input }));
+  const provider = (id = keyId) => createKmsKeyProvider({ keyId: id, region: 'us-east-1', endpoint: server.endpoint, credentials: FAKE_CREDENTIALS });
+  return { server, calls, provider };
+}
+
+/** A KMS that answers every call with `answer` (an error as `{ status, code }`). */
+async function answeringKms(answer: { status: number; code: string } | Record<string, unknown>) {
+  const reply = () => {
+    if ('code' in answer && typeof answer.code === 'string') throw new AwsJsonError(answer.code, 'refused by the fake', Number(answer.status));
+    return answer;
   };
-  return { client, calls };
+  return new AwsJsonFake({ 'TrentService.GenerateDataKey': reply, 'TrentService.Decrypt': reply }).start();
 }
 
 describe('the KMS key provider', () => {
+  const fakes: AwsJsonFake[] = [];
+  const track = <T extends { server: AwsJsonFake } | AwsJsonFake>(fake: T): T => {
+    fakes.push(fake instanceof AwsJsonFake ? fake : fake.server);
+    return fake;
+  };
+  afterEach(async () => {
+    await Promise.all(fakes.splice(0).map((f) => f.close()));
+  });
+
   it('gets AES_256 data keys from GenerateDataKey and unwraps them with Decrypt, passing the context through', async () => {
-    const { client, calls } = fakeKms('key-123');
-    const kms = createKmsKeyProvider({ keyId: 'key-123', client });
+    const { server, calls, provider } = track(await fakeKms('key-123'));
+    const kms = provider();
     expect(kms.keyId).toBe('key-123');
     const sealed = await encryptSecret(kms, 'provider-token', context);
     expect(sealed.kid).toBe('key-123');
     expect(await decryptSecret(kms, sealed, context)).toBe('provider-token');
-    expect(calls).toEqual([
+    expect(calls()).toEqual([
       { name: 'GenerateDataKey', input: { KeyId: 'key-123', KeySpec: 'AES_256', EncryptionContext: context } },
-      { name: 'Decrypt', input: { KeyId: 'key-123', CiphertextBlob: expect.any(Uint8Array), EncryptionContext: context } },
+      { name: 'Decrypt', input: { KeyId: 'key-123', CiphertextBlob: expect.any(String), EncryptionContext: context } },
     ]);
-    expect(Buffer.from(calls[1].input.CiphertextBlob as Uint8Array).toString('base64url')).toBe(sealed.wk);
+    // The blob travels base64 in the JSON body; the envelope stores it base64url.
+    expect(Buffer.from(String(calls()[1].input.CiphertextBlob), 'base64').toString('base64url')).toBe(sealed.wk);
+    for (const request of server.requests) {
+      expect(request.headers['content-type']).toBe('application/x-amz-json-1.1');
+      expect(request.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDLOOPBACK\/\d{8}\/us-east-1\/kms\/aws4_request, /);
+    }
   });
 
-  it('reports a context KMS refuses as decrypt_failed', async () => {
-    const { client } = fakeKms('key-123');
-    const kms = createKmsKeyProvider({ keyId: 'key-123', client });
+  it('reports a context KMS refuses (InvalidCiphertextException) as decrypt_failed', async () => {
+    const { server, provider } = track(await fakeKms('key-123'));
+    const kms = provider();
     const sealed = await encryptSecret(kms, 'x', context);
     await rejectsWith(decryptSecret(kms, sealed, { ...context, environment: 'live' }), 'decrypt_failed');
+    // KMS itself was asked with the wrong context, and refused it.
+    expect(server.requests.at(-1)?.input.EncryptionContext).toEqual({ ...context, environment: 'live' });
+    await expect(
+      createKmsClient({ region: 'us-east-1', endpoint: server.endpoint, credentials: FAKE_CREDENTIALS }).decrypt({
+        KeyId: 'key-123',
+        CiphertextBlob: Buffer.from(sealed.wk, 'base64url'),
+        EncryptionContext: { ...context, environment: 'live' },
+      }),
+    ).rejects.toMatchObject({ name: 'InvalidCiphertextException', $fault: 'client', $metadata: expect.objectContaining({ httpStatusCode: 400 }) });
   });
 
-  it('passes other KMS failures through unchanged', async () => {
-    const throttled = Object.assign(new Error('slow down'), { name: 'ThrottlingException' });
-    const kms = createKmsKeyProvider({ keyId: 'k', client: { send: async () => Promise.reject(throttled) } });
-    await expect(kms.decryptDataKey('AAAA', context)).rejects.toBe(throttled);
-    await expect(kms.generateDataKey(context)).rejects.toBe(throttled);
+  it('passes other KMS failures through as the service\'s error', async () => {
+    const denied = track(await answeringKms({ status: 400, code: 'AccessDeniedException' }));
+    const kms = createKmsKeyProvider({ keyId: 'k', region: 'us-east-1', endpoint: denied.endpoint, credentials: FAKE_CREDENTIALS });
+    await expect(kms.decryptDataKey('AAAA', context)).rejects.toMatchObject({ name: 'AccessDeniedException', message: 'refused by the fake' });
+    await expect(kms.generateDataKey(context)).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    expect(denied.requests).toHaveLength(2);
   });
 
   it('refuses a GenerateDataKey answer without a 32-byte key', async () => {
-    const kms = createKmsKeyProvider({ keyId: 'k', client: { send: async () => ({ Plaintext: new Uint8Array(16), CiphertextBlob: new Uint8Array(8) }) } });
+    const short = track(await answeringKms({ Plaintext: Buffer.alloc(16).toString('base64'), CiphertextBlob: Buffer.alloc(8).toString('base64') }));
+    const kms = createKmsKeyProvider({ keyId: 'k', region: 'us-east-1', endpoint: short.endpoint, credentials: FAKE_CREDENTIALS });
     await expect(kms.generateDataKey(context)).rejects.toThrow(/no usable data key/);
   });
 });

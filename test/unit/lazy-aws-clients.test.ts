@@ -1,32 +1,41 @@
-// A deployed route's cold start must not pay for SDKs it never calls: the runtime builds its deps
-// without loading the SQS, Step Functions or KMS SDKs, and each is loaded and its client built on
-// the first call that needs it (once, then reused).
+// A deployed route's cold start must not pay for AWS clients it never calls: the runtime builds its
+// deps without loading the SQS, Step Functions or KMS client modules (functions/platform/aws/), and
+// each is loaded and its client built on the first call that needs it (once, then reused).
 import type * as RuntimeModule from '../../functions/platform/runtime';
 
-/** What happened to the mocked SDKs, in order: `load <package>`, `new <Client>`, `send <Command>`. */
-const mockSdkEvents: string[] = [];
+/** What happened to the mocked client modules, in order: `load <module>`, `new <client>`, `call <operation>`. */
+const mockClientEvents: string[] = [];
 
-function mockSdk(packageName: string, clientName: string, reply: unknown): Record<string, unknown> {
-  mockSdkEvents.push(`load ${packageName}`);
-  const actual = jest.requireActual<Record<string, unknown>>(packageName);
-  class RecordingClient {
-    /** Where the tracing middleware goes, as on a real SDK client. */
-    readonly middlewareStack = { add: () => undefined };
-    constructor() {
-      mockSdkEvents.push(`new ${clientName}`);
-    }
-    async send(command: object): Promise<unknown> {
-      mockSdkEvents.push(`send ${command.constructor.name}`);
-      return reply;
-    }
-  }
-  return { ...actual, [clientName]: RecordingClient };
+/** A client module whose factory `factory` builds a recording client answering `replies` per method. */
+function mockClientModule(moduleName: string, factory: string, replies: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  mockClientEvents.push(`load ${moduleName}`);
+  return {
+    ...extra,
+    [factory]: () => {
+      mockClientEvents.push(`new ${moduleName} client`);
+      return {
+        /** Where the tracing middleware goes, as on the real client. */
+        use: () => undefined,
+        ...Object.fromEntries(
+          Object.entries(replies).map(([method, reply]) => [
+            method,
+            async () => {
+              mockClientEvents.push(`call ${method}`);
+              return { ...(reply as object), $metadata: { attempts: 1, totalRetryDelay: 0 } };
+            },
+          ]),
+        ),
+      };
+    },
+  };
 }
 
-jest.mock('@aws-sdk/client-sqs', () => mockSdk('@aws-sdk/client-sqs', 'SQSClient', {}));
-jest.mock('@aws-sdk/client-sfn', () => mockSdk('@aws-sdk/client-sfn', 'SFNClient', {}));
-jest.mock('@aws-sdk/client-kms', () =>
-  mockSdk('@aws-sdk/client-kms', 'KMSClient', { Plaintext: new Uint8Array(32), CiphertextBlob: new Uint8Array([1, 2, 3]) }),
+jest.mock('../../functions/platform/aws/sqs', () => mockClientModule('aws/sqs', 'createSqsClient', { sendMessage: {}, sendMessageBatch: { Failed: [] } }));
+jest.mock('../../functions/platform/aws/sfn', () =>
+  mockClientModule('aws/sfn', 'createSfnClient', { startExecution: { executionArn: 'arn:x', startDate: 0 } }, { EXECUTION_ALREADY_EXISTS: 'ExecutionAlreadyExists' }),
+);
+jest.mock('../../functions/platform/aws/kms', () =>
+  mockClientModule('aws/kms', 'createKmsClient', { generateDataKey: { Plaintext: Buffer.alloc(32), CiphertextBlob: Buffer.from([1, 2, 3]) }, decrypt: { Plaintext: Buffer.alloc(32) } }),
 );
 
 const deployedEnv = {
@@ -44,7 +53,7 @@ describe('AWS clients of the deployed runtime', () => {
   let runtimeModule: typeof RuntimeModule;
 
   beforeEach(() => {
-    mockSdkEvents.length = 0;
+    mockClientEvents.length = 0;
     Object.assign(process.env, deployedEnv);
     // A fresh module registry: runtime() caches its deps per process, as on a Lambda cold start.
     jest.isolateModules(() => {
@@ -56,24 +65,24 @@ describe('AWS clients of the deployed runtime', () => {
     process.env = { ...savedEnv };
   });
 
-  it('builds the deps without loading the SQS, Step Functions or KMS SDKs', () => {
+  it('builds the deps without loading the SQS, Step Functions or KMS clients', () => {
     const deps = runtimeModule.runtime();
     expect(deps.keyProvider.keyId).toBe('alias/fincore-secrets');
-    expect(mockSdkEvents).toEqual([]);
+    expect(mockClientEvents).toEqual([]);
   });
 
   it('loads SQS and builds its client on the first enqueue, then reuses it', async () => {
     const { ports } = runtimeModule.runtime();
     await ports.eventBus.publish('evt_1');
     await ports.refreshQueue.enqueue({ item_id: 'item_1', reason: 'on_demand' });
-    expect(mockSdkEvents).toEqual(['load @aws-sdk/client-sqs', 'new SQSClient', 'send SendMessageCommand', 'send SendMessageCommand']);
+    expect(mockClientEvents).toEqual(['load aws/sqs', 'new aws/sqs client', 'call sendMessage', 'call sendMessage']);
   });
 
   it('loads Step Functions and builds its client on the first delivery start', async () => {
     const { ports } = runtimeModule.runtime();
     const input = { delivery_id: 'evt_1:ep_1:0', event_id: 'evt_1', endpoint_id: 'ep_1', application_id: 'app_1', environment: 'test', body: '{}', attempts_made: 1 } as const;
     await expect(ports.deliveries.start(input)).resolves.toBe(true);
-    expect(mockSdkEvents).toEqual(['load @aws-sdk/client-sfn', 'new SFNClient', 'send StartExecutionCommand']);
+    expect(mockClientEvents).toEqual(['load aws/sfn', 'new aws/sfn client', 'call startExecution']);
   });
 
   it('loads KMS and builds its client on the first data key, then reuses it', async () => {
@@ -81,6 +90,6 @@ describe('AWS clients of the deployed runtime', () => {
     const context = { application_id: 'app_1', environment: 'test', purpose: 'webhook_secret' };
     const { wrapped } = await keyProvider.generateDataKey(context);
     await keyProvider.decryptDataKey(wrapped, context);
-    expect(mockSdkEvents).toEqual(['load @aws-sdk/client-kms', 'new KMSClient', 'send GenerateDataKeyCommand', 'send DecryptCommand']);
+    expect(mockClientEvents).toEqual(['load aws/kms', 'new aws/kms client', 'call generateDataKey', 'call decrypt']);
   });
 });

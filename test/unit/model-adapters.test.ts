@@ -1,9 +1,8 @@
 // The model port's adapters against loopback endpoints, without the network: the Bedrock adapter
-// sends the request the Converse API defines (the SDK's own serialisation and SigV4 signing, seen
-// on the wire) and reads its answer; both adapters turn a slow, failing or non-JSON answer into a
+// sends the request the Converse API defines (REST-JSON, SigV4-signed for `bedrock`, seen on the
+// wire) and reads its answer; both adapters turn a slow, failing or non-JSON answer into a
 // rejection the AI routes fall back on. Also: which adapter the environment picks.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createHttp2Server, type Http2Server, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 import { AI_MODEL_ENVIRONMENT } from '../../functions/contracts/stages';
 import { converseInput, createBedrockModel } from '../../functions/platform/model-bedrock';
@@ -20,14 +19,11 @@ interface Captured {
 
 type Answer = { status: number; body: string; headers?: Record<string, string> } | 'hang';
 
-/**
- * A loopback server answering each request with `answer` (or never, for 'hang'), recording it: plain
- * HTTP/1.1, or cleartext HTTP/2 for the Bedrock Runtime client, which speaks only HTTP/2.
- */
-async function loopback(answer: (req: Captured) => Answer, protocol: 'http1' | 'http2' = 'http1') {
+/** A loopback HTTP/1.1 server answering each request with `answer` (or never, for 'hang'), recording it. */
+async function loopback(answer: (req: Captured) => Answer) {
   const captured: Captured[] = [];
-  const closers = new Set<() => void>();
-  const onRequest = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let body = '';
     req.setEncoding('utf8');
     req.on('data', (c: string) => (body += c));
@@ -36,32 +32,24 @@ async function loopback(answer: (req: Captured) => Answer, protocol: 'http1' | '
       captured.push(request);
       const out = answer(request);
       if (out === 'hang') return;
-      // Both response kinds have these two methods; TypeScript cannot call a union of their overloads.
-      const reply = res as Pick<ServerResponse, 'writeHead' | 'end'>;
-      reply.writeHead(out.status, { 'content-type': 'application/json', ...out.headers });
-      reply.end(out.body);
+      res.writeHead(out.status, { 'content-type': 'application/json', ...out.headers });
+      res.end(out.body);
     });
-  };
-  const server: Server | Http2Server = protocol === 'http2' ? createHttp2Server(onRequest) : createServer(onRequest);
-  if (protocol === 'http2') {
-    (server as Http2Server).on('session', (session: Http2Session) => {
-      const close = () => session.destroy();
-      closers.add(close);
-      session.on('close', () => closers.delete(close));
-    });
-  } else {
-    server.on('connection', (socket: Socket) => {
-      const close = () => socket.destroy();
-      closers.add(close);
-      socket.on('close', () => closers.delete(close));
-    });
-  }
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     captured,
+    /** Resolves once no client connection is open any more. */
+    allClosed: async () => {
+      while (sockets.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    },
     close: () => {
-      for (const close of closers) close();
+      for (const socket of sockets) socket.destroy();
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
@@ -80,8 +68,8 @@ const converseAnswer = (text: string) =>
 const never = () => new AbortController().signal;
 
 describe('the Bedrock adapter', () => {
-  it('sends a signed Converse request of the SDK\'s shape and parses the JSON the model wrote', async () => {
-    const server = await loopback(() => ({ status: 200, body: converseAnswer('```json\n{"texts": {"/summary": "You spent 10.00 USD in all."}}\n```') }), 'http2');
+  it('sends a signed Converse request of the API\'s shape and parses the JSON the model wrote', async () => {
+    const server = await loopback(() => ({ status: 200, body: converseAnswer('```json\n{"texts": {"/summary": "You spent 10.00 USD in all."}}\n```') }));
     try {
       const model = createBedrockModel({ modelId: MODEL_ID, region: 'eu-west-1', clientConfig: { endpoint: server.url, credentials: CREDENTIALS } });
       expect(model.name).toBe(MODEL_ID);
@@ -104,20 +92,51 @@ describe('the Bedrock adapter', () => {
   });
 
   it('rejects on a service error, on text that is not JSON, and when the caller\'s signal or its own timeout fires', async () => {
-    const error = await loopback(() => ({ status: 400, body: JSON.stringify({ message: 'model not enabled' }), headers: { 'x-amzn-errortype': 'AccessDeniedException' } }), 'http2');
-    const prose = await loopback(() => ({ status: 200, body: converseAnswer('I cannot help with that.') }), 'http2');
-    const hang = await loopback(() => 'hang', 'http2');
+    const error = await loopback(() => ({ status: 400, body: JSON.stringify({ message: 'model not enabled' }), headers: { 'x-amzn-errortype': 'AccessDeniedException' } }));
+    const prose = await loopback(() => ({ status: 200, body: converseAnswer('I cannot help with that.') }));
+    const hang = await loopback(() => 'hang');
     try {
       const on = (url: string, timeoutMs?: number) => createBedrockModel({ modelId: MODEL_ID, region: 'us-east-1', timeoutMs, clientConfig: { endpoint: url, credentials: CREDENTIALS } });
       await expect(on(error.url).refine(REQUEST, never())).rejects.toMatchObject({ name: 'ModelUnavailableError' });
       await expect(on(prose.url).refine(REQUEST, never())).rejects.toMatchObject({ name: 'ModelOutputError' });
       await expect(on(hang.url, 100).refine(REQUEST, never())).rejects.toMatchObject({ name: 'ModelUnavailableError' });
       const aborted = new AbortController();
-      const pending = on(hang.url).refine(REQUEST, aborted.signal);
+      const pending = on(hang.url, 60_000).refine(REQUEST, aborted.signal);
       aborted.abort();
       await expect(pending).rejects.toMatchObject({ name: 'ModelUnavailableError' });
+      // The requests are abandoned, not left waiting on the connection.
+      await hang.allClosed();
     } finally {
       await Promise.all([error.close(), prose.close(), hang.close()]);
+    }
+  });
+
+  it('surfaces throttling as the model being unavailable, with Bedrock\'s error as the cause, after one attempt', async () => {
+    const throttled = await loopback(() => ({
+      status: 429,
+      body: JSON.stringify({ message: 'Too many requests, please wait before trying again.' }),
+      headers: { 'x-amzn-errortype': 'ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/' },
+    }));
+    try {
+      const model = createBedrockModel({ modelId: MODEL_ID, region: 'us-east-1', clientConfig: { endpoint: throttled.url, credentials: CREDENTIALS } });
+      const failure = await model.refine(REQUEST, never()).catch((err: unknown) => err);
+      expect(failure).toMatchObject({ name: 'ModelUnavailableError', message: 'Too many requests, please wait before trying again.' });
+      expect((failure as Error).cause).toMatchObject({ name: 'ThrottlingException', $metadata: expect.objectContaining({ httpStatusCode: 429, attempts: 1 }) });
+      // No retry: a second attempt would not fit in the time the route has left.
+      expect(throttled.captured).toHaveLength(1);
+    } finally {
+      await throttled.close();
+    }
+  });
+
+  it('puts a model ARN in the path as one encoded label', async () => {
+    const server = await loopback(() => ({ status: 200, body: converseAnswer('{"fills": []}') }));
+    try {
+      const arn = 'arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.amazon.nova-lite-v1:0';
+      await expect(createBedrockModel({ modelId: arn, region: 'us-east-1', clientConfig: { endpoint: server.url, credentials: CREDENTIALS } }).refine(REQUEST, never())).resolves.toEqual({ fills: [] });
+      expect(server.captured[0].url).toBe(`/model/${encodeURIComponent(arn)}/converse`);
+    } finally {
+      await server.close();
     }
   });
 });

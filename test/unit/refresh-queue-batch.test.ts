@@ -6,10 +6,11 @@ import { createAwsPorts } from '../../functions/platform/aws-ports';
 import { FakeSqs } from '../support/fake-sqs';
 
 const mockSqs = new FakeSqs();
-jest.mock('@aws-sdk/client-sqs', () => mockSqs.module());
+beforeAll(() => mockSqs.start());
+afterAll(() => mockSqs.close());
 
 const QUEUE = 'https://sqs.us-east-1.amazonaws.com/123456789012/item-refresh.fifo';
-const queue = () => createAwsPorts({ FC_ITEM_REFRESH_QUEUE_URL: QUEUE }, 'us-east-1').refreshQueue;
+const queue = () => createAwsPorts({ ...mockSqs.env(), FC_ITEM_REFRESH_QUEUE_URL: QUEUE }, 'us-east-1').refreshQueue;
 const inputs = (n: number): RefreshExecutionInput[] => Array.from({ length: n }, (_, i) => ({ item_id: `item_${i}`, reason: 'scheduled' }));
 
 beforeEach(() => mockSqs.reset());
@@ -18,6 +19,12 @@ describe('RefreshQueue.enqueueMany on SQS', () => {
   it('sends batches of at most 10 entries, one message group and deduplication id per item', async () => {
     await expect(queue().enqueueMany(inputs(25))).resolves.toEqual([]);
     expect(mockSqs.batches.map((b) => b.entries.length)).toEqual([10, 10, 5]);
+    // SQS's JSON protocol, signed with the function's keys.
+    for (const request of mockSqs.server.requests) {
+      expect(request.target).toBe('AmazonSQS.SendMessageBatch');
+      expect(request.headers['content-type']).toBe('application/x-amz-json-1.0');
+      expect(request.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDLOOPBACK\/\d{8}\/us-east-1\/sqs\/aws4_request, /);
+    }
     for (const batch of mockSqs.batches) {
       expect(batch.queueUrl).toBe(QUEUE);
       expect(new Set(batch.entries.map((e) => e.Id)).size).toBe(batch.entries.length);
@@ -50,8 +57,18 @@ describe('RefreshQueue.enqueueMany on SQS', () => {
     expect(mockSqs.acceptedItemIds().sort()).toEqual(['item_0', 'item_1', 'item_4']);
   });
 
+  it('passes a refused call through as the service\'s error, named by its code, without retrying it', async () => {
+    // No message group on a FIFO queue: SQS refuses the whole call (MissingParameter, the sender's fault).
+    await expect(queue().enqueue({ item_id: '', reason: 'scheduled' })).rejects.toMatchObject({
+      name: 'MissingParameter',
+      $fault: 'client',
+      $metadata: expect.objectContaining({ httpStatusCode: 400, attempts: 1 }),
+    });
+    expect(mockSqs.server.requests.map((r) => r.target)).toEqual(['AmazonSQS.SendMessage']);
+  });
+
   it('names the missing queue variable rather than sending anywhere', async () => {
-    await expect(createAwsPorts({}, 'us-east-1').refreshQueue.enqueueMany(inputs(1))).rejects.toThrow('FC_ITEM_REFRESH_QUEUE_URL');
+    await expect(createAwsPorts(mockSqs.env(), 'us-east-1').refreshQueue.enqueueMany(inputs(1))).rejects.toThrow('FC_ITEM_REFRESH_QUEUE_URL');
     expect(mockSqs.batches).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
 // and Step Functions holds a running delivery execution; locally both would live only in memory
 // and vanish with the process. So the local runner writes a row per delivery execution in flight
 // and per accepted refresh, in the service's own table, and resumes them when it starts again.
-import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '../aws/dynamodb';
 import { DeliveryExecutionInput, RefreshExecutionInput } from '../../contracts/worker-messages';
 import { keys } from '../../data/keys';
 import { queryIndexPartition } from '../../data/dynamo';
