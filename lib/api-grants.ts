@@ -114,13 +114,18 @@ const SESSION_AUTH_ROWS: RowAccess = { consoleSession: ['GetItem', 'UpdateItem',
 /** Resolve `access_token` to its item (every `item: true` route, functions/platform/operation.ts). */
 const ACCESS_TOKEN_ROWS: RowAccess = { accessToken: ['GetItem'], item: ['GetItem'] };
 
-/** Writing a Link connection: a new item (connecting, ingested, committed or discarded) or a repaired one. */
+/**
+ * Writing a Link connection: a new item (connecting, committed or discarded; its history is loaded by
+ * the refresh worker) or a repaired one (its sync handed to the worker too).
+ */
 const LINK_CONNECTION: RowAccess = {
   item: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'BatchWriteItem'],
-  feed: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'BatchWriteItem'],
+  feed: ['GetItem', 'Query', 'PutItem', 'BatchWriteItem'],
   publicToken: ['PutItem'],
   event: ['PutItem', 'UpdateItem'],
 };
+/** A connection whose data comes with it (a statement upload): ingested in the request, so it reads the feed's latest versions too. */
+const LINK_CONNECTION_WITH_DATA: RowAccess = { ...LINK_CONNECTION, feed: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'BatchWriteItem'] };
 /** The Link page's API: every call is counted per token and client address, then reads its session. */
 const LINK_PAGE_CALL: RowAccess = { linkCalls: ['UpdateItem'], linkToken: ['GetItem'] };
 /** Registering a webhook endpoint: its rows, the URL and count rows, and the environment's secret (all under `APP#`). */
@@ -221,7 +226,7 @@ export const ROUTE_ROWS: Partial<Record<RouteId, readonly RowAccess[] | { wholeT
   'link.oauth.start': [LINK_PAGE_CALL, { linkToken: ['UpdateItem'], item: ['GetItem'], application: ['GetItem'] }],
   'link.oauth.complete': [LINK_PAGE_CALL, LINK_CONNECTION, { linkToken: ['UpdateItem'] }],
   'link.consent': [LINK_PAGE_CALL, LINK_CONNECTION, { linkToken: ['UpdateItem'] }],
-  'link.upload': [LINK_PAGE_CALL, LINK_CONNECTION, { linkToken: ['UpdateItem'] }],
+  'link.upload': [LINK_PAGE_CALL, LINK_CONNECTION_WITH_DATA, { linkToken: ['UpdateItem'] }],
   // Link's account selection and the sandbox's OAuth redirect (functions/app/link.ts).
   // The choice activates a new item (with its refresh-due row) or rotates a repaired one's cursors, with the event announcing it.
   'link.accounts.select': [LINK_PAGE_CALL, { publicToken: ['GetItem', 'UpdateItem'], item: ['GetItem', 'UpdateItem', 'Query'], event: ['PutItem', 'UpdateItem'] }],
@@ -562,7 +567,7 @@ export const ROUTE_CAPABILITIES = {
   connectorConfig: withSurfaces([...CONNECTOR_ROUTES, 'link.method', 'link.oauth.start']),
   /**
    * `ModelPort.refine`: the AI routes (functions/app/ai.ts). On a stage with a model
-   * (StageConfig.ai.model) they get its id and `bedrock:InvokeModel` on it, and carry the Bedrock SDK.
+   * (StageConfig.ai.model) they get its id and `bedrock:InvokeModel` on it, and carry the Bedrock client.
    */
   model: withSurfaces([
     'ai.categorize',
@@ -664,7 +669,7 @@ export interface RouteAccess {
   connectorConfig: boolean;
   /**
    * Calls the AI model: on a stage with one, `FC_AI_BEDROCK_MODEL_ID` + MODEL_ACTIONS on that model's
-   * ARN, and the Bedrock SDK in the bundle (lib/api-route-stack.ts decides with the stage's config).
+   * ARN, and the Bedrock client in the bundle (lib/api-route-stack.ts decides with the stage's config).
    */
   model: boolean;
   /** FC_CONSOLE_COGNITO_* (ENV_VARS.consoleCognito*): the console's user pool, hosted UI and app client. */

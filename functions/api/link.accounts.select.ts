@@ -1,5 +1,6 @@
 // POST /link/api/accounts/select: the accounts the user chose after a select_accounts step -> connected.
-import { linkCallerOf, submitAccountSelection } from '../app/link';
+import { submitAccountSelection } from '../app/link-selection';
+import { linkCallerOf } from '../app/link-session';
 import { linkAccountsSelect } from '../contracts/routes';
 import { defineOperation } from '../platform/operation';
 

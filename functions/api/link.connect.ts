@@ -1,5 +1,6 @@
 // POST /link/api/connect: credentials for an institution -> connected, or an MFA challenge.
-import { linkCallerOf, submitCredentials } from '../app/link';
+import { submitCredentials } from '../app/link-credentials';
+import { linkCallerOf } from '../app/link-session';
 import { linkConnect } from '../contracts/routes';
 import { defineOperation } from '../platform/operation';
 

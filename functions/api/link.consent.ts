@@ -1,5 +1,6 @@
 // POST /link/api/consent: a read-only API key and secret, or a public wallet address -> connected.
-import { linkCallerOf, submitConsent } from '../app/link';
+import { submitConsent } from '../app/link-consent';
+import { linkCallerOf } from '../app/link-session';
 import { linkConsent } from '../contracts/routes';
 import { defineOperation } from '../platform/operation';
 

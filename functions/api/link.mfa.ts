@@ -1,5 +1,6 @@
 // POST /link/api/mfa: the one-time code of a pending MFA challenge.
-import { linkCallerOf, submitMfaCode } from '../app/link';
+import { submitMfaCode } from '../app/link-credentials';
+import { linkCallerOf } from '../app/link-session';
 import { linkMfa } from '../contracts/routes';
 import { defineOperation } from '../platform/operation';
 

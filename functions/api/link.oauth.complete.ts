@@ -1,5 +1,6 @@
 // POST /link/api/oauth/complete: what the provider sent back to the callback -> connected, or why not.
-import { completeOauth, linkCallerOf } from '../app/link';
+import { completeOauth } from '../app/link-oauth';
+import { linkCallerOf } from '../app/link-session';
 import { linkOauthComplete } from '../contracts/routes';
 import { defineOperation } from '../platform/operation';
 

@@ -1,6 +1,7 @@
 // POST /link/api/oauth/resume: the OAuth consent finished at the integrator's redirect_uri page,
 // which re-opened Link with received_redirect_uri -> connected, select_accounts, or why not.
-import { linkCallerOf, resumeOauth } from '../app/link';
+import { resumeOauth } from '../app/link-oauth';
+import { linkCallerOf } from '../app/link-session';
 import { linkOauthResume } from '../contracts/routes';
 import { defineOperation } from '../platform/operation';
 

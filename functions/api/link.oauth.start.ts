@@ -1,6 +1,7 @@
 // POST /link/api/oauth/start: the provider's consent URL for an institution; the user comes back to
 // GET /link/oauth/callback on this deployment's base URL.
-import { linkCallerOf, startOauth } from '../app/link';
+import { startOauth } from '../app/link-oauth';
+import { linkCallerOf } from '../app/link-session';
 import { linkOauthStart } from '../contracts/routes';
 import { defineOperation } from '../platform/operation';
 

@@ -1,5 +1,6 @@
 // POST /link/api/upload: a statement file (base64) -> a connected item holding the file's data.
-import { linkCallerOf, uploadStatement } from '../app/link';
+import { uploadStatement } from '../app/link-upload';
+import { linkCallerOf } from '../app/link-session';
 import { linkUpload } from '../contracts/routes';
 import { defineOperation } from '../platform/operation';
 

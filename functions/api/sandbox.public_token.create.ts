@@ -1,5 +1,5 @@
 // POST /v1/sandbox/public_token/create: connect a sandbox login without the browser (test keys only).
-import { createSandboxPublicToken } from '../app/link';
+import { createSandboxPublicToken } from '../app/link-credentials';
 import { sandboxPublicTokenCreate } from '../contracts/routes';
 import { defineOperation } from '../platform/operation';
 

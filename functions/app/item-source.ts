@@ -1,145 +1,31 @@
 // Where an item's data comes from: the connector that serves it, reached through the connector
 // port (core/connector-port.ts; connectorOfItem decides which adapter). Every connector's
-// transactions are enriched here, at ingestion, by the descriptor rules engine.
-import { connectorOfItem, type ConnectorEnv, type ItemConnection } from '../connectors';
-import { ApiError, ERRORS, itemErrorOf, type ErrorCode } from '../contracts/errors';
+// transactions are enriched at ingestion, by the descriptor rules engine (./enriched-batch).
+import { ALL_ADAPTERS, type ItemConnection } from '../connectors';
 import { windowChanges, type TxnChange } from '../core/change-feed';
-import { ConnectorError, type ProviderSecrets, type SourceBatch, type SourceTransaction } from '../core/connector-port';
-import { enrichTransaction } from '../core/enrichment/enrich';
-import { emitEvent, newEvent, publishEvent } from '../data/events';
+import type { SourceBatch } from '../core/connector-port';
+import { newEvent, publishEvent } from '../data/events';
 import { commitTransactions, type ChangeSource, type CommitResult, type StoredTransaction } from '../data/feed-repo';
 import { INITIAL_UPDATE_DAYS } from '../contracts/limits';
-import type { Environment, TransactionsUpdateStatus } from '../contracts/schemas';
-import {
-  advanceTransactionsUpdate,
-  getItem,
-  markSynced,
-  putAccounts,
-  recordSyncError,
-  saveConnectorState,
-  transactionsUpdateFields,
-  updateItemState,
-  type ItemRecord,
-  type StoredAccount,
-} from '../data/items-repo';
+import type { TransactionsUpdateStatus } from '../contracts/schemas';
+import { advanceTransactionsUpdate, markSynced, putAccounts, saveConnectorState, transactionsUpdateFields, type ItemRecord } from '../data/items-repo';
 import { eventPut } from '../data/webhooks-repo';
-import { logger } from '../platform/observability';
 import type { Deps } from '../platform/runtime';
-import { openProviderSecrets, sealProviderSecrets } from './provider-secrets';
+import { ingestable, type SourceData } from './enriched-batch';
+import { withConnectorIn } from './item-connector';
+import { sealProviderSecrets } from './provider-secrets';
 import { todayOf } from './today';
 
 export { todayOf } from './today';
-
-export function enrich(raw: SourceTransaction): StoredTransaction {
-  // the connector's MCC and counterparty name help where the descriptor rules abstain; they are not stored
-  const e = enrichTransaction(raw.name, raw.amount, { mcc: raw.mcc, counterparty: raw.counterparty });
-  return {
-    transaction_id: raw.transaction_id,
-    account_id: raw.account_id,
-    date: raw.date,
-    authorized_datetime: raw.authorized_datetime,
-    name: raw.name,
-    merchant_name: e.merchant_name,
-    amount: raw.amount,
-    iso_currency_code: raw.iso_currency_code,
-    pending: raw.pending,
-    category: e.category,
-    category_detailed: e.category_detailed,
-    payment_channel: e.payment_channel,
-  };
-}
-
-/** A connector's batch with its transactions enriched: what ingestion commits. */
-export interface SourceData {
-  accounts: StoredAccount[];
-  transactions: { kind: 'window'; transactions: StoredTransaction[] } | { kind: 'changes'; upserted: StoredTransaction[]; removed: string[] };
-  /** The position the connector's next refresh resumes from, saved once the batch is committed. */
-  cursor?: string;
-}
-
-/** A connector's batch, ready to ingest: its transactions enriched. */
-export function ingestable(batch: SourceBatch): SourceData {
-  const t = batch.transactions;
-  return {
-    accounts: batch.accounts,
-    transactions:
-      t.kind === 'window'
-        ? { kind: 'window', transactions: t.transactions.map(enrich) }
-        : { kind: 'changes', upserted: t.upserted.map(enrich), removed: t.removed },
-    ...(batch.cursor !== undefined ? { cursor: batch.cursor } : {}),
-  };
-}
+export { enrich, ingestable, type SourceData } from './enriched-batch';
+export { ConnectorCallError, connectorEnvFor } from './item-connector';
 
 // ---------- reaching the connector ----------
 
 /**
- * The deployment's connector configuration, for a call in `environment`. Test keys never consult it
- * (they reach the simulator, or the file importer, which needs nothing), so a test-key call never
- * reads the stage's secret.
- */
-export async function connectorEnvFor(deps: Deps, environment: Environment): Promise<ConnectorEnv> {
-  return environment === 'test' ? {} : deps.connectorConfig.load();
-}
-
-/**
- * A connector call failed in a way the item's state now shows (login_required, the last sync error);
- * the API answers with the ApiError it is. The refresh worker stops on it instead of retrying.
- */
-export class ConnectorCallError extends ApiError {
-  /** The connector's own account of the failure (ConnectorError.kind, and its retry hint). */
-  connectorKind: ConnectorError['kind'] = 'provider_error';
-  retryAfterSeconds: number | undefined;
-}
-
-const isErrorCode = (code: string | undefined): code is ErrorCode => code !== undefined && code in ERRORS;
-
-/** What a ConnectorError means for the API caller. Connector messages never carry secrets (port rule). */
-function apiErrorOf(err: ConnectorError): ConnectorCallError {
-  const answer = answerOf(err);
-  answer.connectorKind = err.kind;
-  answer.retryAfterSeconds = err.details.retryAfterSeconds;
-  return answer;
-}
-
-function answerOf(err: ConnectorError): ConnectorCallError {
-  switch (err.kind) {
-    case 'login_required':
-      return new ConnectorCallError('item_login_required');
-    case 'rate_limited': {
-      const wait = err.details.retryAfterSeconds;
-      return new ConnectorCallError(
-        'provider_error',
-        `The institution's provider is limiting requests for this item${wait ? `; retry after ${wait} s` : '; retry later'}.`,
-        wait ? { 'Retry-After': String(wait) } : {},
-      );
-    }
-    case 'invalid_input':
-      return new ConnectorCallError(isErrorCode(err.details.code) ? err.details.code : 'invalid_field', err.message);
-    case 'provider_error':
-      return new ConnectorCallError('provider_error', `The institution's provider failed: ${err.message}`);
-  }
-}
-
-/**
- * Records a failed pull on a committed item (connector health: `last_sync_error`) and, when the
- * provider wants the user again, moves the item to login_required with its `item.error` event. An
- * item Link is still connecting is left alone: the connection fails and is discarded.
- */
-async function recordFailure(deps: Deps, item: ItemRecord, err: ConnectorError, answer: ApiError): Promise<void> {
-  const current = await getItem(deps, item.itemId);
-  if (!current) return;
-  await recordSyncError(deps, item.itemId, { code: answer.code, message: answer.message, occurredAt: new Date(deps.clock.now()).toISOString() });
-  if (err.kind === 'login_required' && current.status === 'healthy') {
-    const error = itemErrorOf('item_login_required');
-    await updateItemState(deps, item.itemId, { status: 'login_required', error });
-    await emitEvent(deps, current, 'item.error', { item_id: item.itemId, error });
-  }
-}
-
-/**
  * Runs `use` against the item's connector, with the item's provider secrets opened. A ConnectorError
- * is recorded on the item (recordFailure) and answered as a ConnectorCallError; anything else is a
- * bug and propagates as it is.
+ * is recorded on the item and answered as a ConnectorCallError (./item-connector); anything else is
+ * a bug and propagates as it is.
  */
 export async function withConnector<T>(
   deps: Deps,
@@ -147,23 +33,7 @@ export async function withConnector<T>(
   use: (reached: ItemConnection) => Promise<T>,
   options: { recordsHealth?: boolean } = {},
 ): Promise<T> {
-  const secrets = await openProviderSecrets(deps, item);
-  const saveSecrets = async (rotated: ProviderSecrets) => saveConnectorState(deps, item.itemId, { providerSecrets: await sealProviderSecrets(deps, item, rotated) });
-  const reached = connectorOfItem(item, await connectorEnvFor(deps, item.environment), secrets, saveSecrets);
-  try {
-    return await use(reached);
-  } catch (err) {
-    if (!(err instanceof ConnectorError)) throw err;
-    const answer = apiErrorOf(err);
-    logger.warn('connector call failed', { item_id: item.itemId, connector: item.connector, kind: err.kind, code: answer.code });
-    // What the user supplied (a file that is not a statement) says nothing about the connector's
-    // health, nor does a product read (a product the connector does not offer); a lost consent
-    // always moves the item to login_required.
-    if (err.kind !== 'invalid_input' && (options.recordsHealth !== false || err.kind === 'login_required')) await recordFailure(deps, item, err, answer).catch((recordErr: unknown) =>
-      logger.error('could not record the connector failure on the item', { item_id: item.itemId, error: recordErr as Error }),
-    );
-    throw answer;
-  }
+  return withConnectorIn(ALL_ADAPTERS, deps, item, use, options);
 }
 
 /**
@@ -189,11 +59,6 @@ async function afterSuccessfulPull(deps: Deps, item: ItemRecord, data: SourceDat
 /** The item's whole history as its connector reports it today. */
 export async function fetchFromSource(deps: Deps, item: ItemRecord): Promise<SourceData> {
   return pullBatch(deps, item, ({ connector, connection }) => connector.initialHistory(connection, todayOf(deps)));
-}
-
-/** The item's accounts and current balances, from its connector. */
-export async function sourceAccounts(deps: Deps, item: ItemRecord): Promise<StoredAccount[]> {
-  return withConnector(deps, item, ({ connector, connection }) => connector.accounts(connection, todayOf(deps)));
 }
 
 /**

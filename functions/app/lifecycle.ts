@@ -94,6 +94,12 @@ async function refreshHealthyItem(deps: Deps, item: ItemRecord, input: RefreshEx
     return { refreshed: true, history: true, changed: stages.some((s) => s.committedSeq !== null), added: sum('added'), modified: sum('modified'), removed: sum('removed') };
   }
   if (input.reason === 'initial_history') return { refreshed: false, reason: 'history_loaded' };
+  if (input.reason === 'login_repaired') {
+    // Link's update mode repaired the login (and scheduled the next refresh): the item is brought in
+    // line with what its source reports now, its whole window, not a step of the refresh cycle.
+    const result = await syncFromSource(deps, item);
+    return { refreshed: true, changed: result?.committedSeq != null, added: result?.added ?? 0, modified: result?.modified ?? 0, removed: result?.removed ?? 0 };
+  }
   const today = todayOf(deps);
   const refreshCount = await bumpRefreshCount(deps, item.itemId, today);
   const data = await pullBatch(deps, item, ({ connector, connection }) => connector.refresh(connection, today, refreshCount));

@@ -234,3 +234,15 @@ export async function exchangePublicToken(deps: Deps, auth: AuthContext, publicT
   }
   return { access_token: accessToken, item_id: item.itemId, rotated: record.rotate && item.accessTokenHash !== null };
 }
+
+/** The page's callback URL for OAuth consents: the provider sends the user back here. */
+export function oauthRedirectUri(baseUrl: string): string {
+  return `${baseUrl.replace(/\/$/, '')}/link/oauth/callback`;
+}
+
+/** `url` with `params` set in its query. */
+export function withQuery(url: string, params: Record<string, string>): string {
+  const out = new URL(url);
+  for (const [name, value] of Object.entries(params)) out.searchParams.set(name, value);
+  return out.toString();
+}

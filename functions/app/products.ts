@@ -1,18 +1,22 @@
 // The institution-reported data products: identity, liabilities, holdings and investment
 // transactions, and assets (balances plus holdings), which come from the item's connector through
-// the connector port (an import item's holdings from what its statements reported). Recurring and
-// income, derived from the stored transactions, live in ./derived-products (re-exported here), so
-// their routes do not bundle the connectors.
+// the connector port (an import item's holdings from what its statements reported). They read through
+// the adapters' reads (functions/connectors/readers), never pulling nor ingesting, so these routes
+// bundle no refresh simulator, statement parser or enrichment. Recurring and income, derived from the
+// stored transactions, live in ./derived-products (re-exported here), so their routes do not bundle
+// the connectors.
 import { fail } from '../contracts/errors';
 import { LIMITS } from '../contracts/limits';
 import type { RequestOf } from '../contracts/routes';
 import { computeAssets } from '../core/assets';
-import type { ConnectorPort, Connection, Investments, ProductContext } from '../core/connector-port';
+import { READER_ADAPTERS } from '../connectors/readers';
+import type { ConnectorReads } from '../connectors/registry';
+import type { Connection, Investments, ProductContext } from '../core/connector-port';
 import { FILE_IMPORT_CONNECTOR_ID } from '../core/connectors';
 import { readImportedInvestments } from '../data/imports-repo';
 import type { ItemRecord, StoredAccount } from '../data/items-repo';
 import type { Deps } from '../platform/runtime';
-import { withConnector } from './item-source';
+import { withConnectorIn } from './item-connector';
 import { todayOf } from './today';
 export { DERIVATION_RULES_VERSION, incomeOf, recurringOf } from './derived-products';
 import { cachedAccounts, requireHistory, selectAccounts, sharedEntries, sharedOwners } from './reads';
@@ -21,11 +25,11 @@ import { cachedAccounts, requireHistory, selectAccounts, sharedEntries, sharedOw
  * Asks the item's connector for an institution-reported product, computed against today and the
  * accounts with the balances the API serves (the cached ones, read once by the caller), so holdings
  * and liabilities reconcile with what accounts/get shows. A connector failure is recorded on the
- * item and answered as its API error (withConnector).
+ * item and answered as its API error (withConnectorIn).
  */
-function fromInstitution<T>(deps: Deps, item: ItemRecord, accounts: StoredAccount[], ask: (connector: ConnectorPort, connection: Connection, context: ProductContext) => Promise<T>): Promise<T> {
+function fromInstitution<T>(deps: Deps, item: ItemRecord, accounts: StoredAccount[], ask: (connector: ConnectorReads, connection: Connection, context: ProductContext) => Promise<T>): Promise<T> {
   const context: ProductContext = { today: todayOf(deps), accounts };
-  return withConnector(deps, item, ({ connector, connection }) => ask(connector, connection, context), { recordsHealth: false });
+  return withConnectorIn(READER_ADAPTERS, deps, item, ({ connector, connection }) => ask(connector, connection, context), { recordsHealth: false });
 }
 
 /** Holdings and investment transactions: what the statements reported for an import item, else the connector's. */

@@ -5,6 +5,7 @@
 // twice, and OFX corrections arrive as `modified`/`removed` through the same change feed as every
 // connector's.
 import { randomUUID } from 'node:crypto';
+import { FILE_ADAPTERS } from '../connectors/by-method/file';
 import { fail } from '../contracts/errors';
 import { LIMITS } from '../contracts/limits';
 import type { RequestOf } from '../contracts/routes';
@@ -27,7 +28,8 @@ import {
 import { listAccounts, putAccounts, transactionsUpdateFields, type ItemRecord, type StoredAccount } from '../data/items-repo';
 import { eventPut } from '../data/webhooks-repo';
 import type { Deps } from '../platform/runtime';
-import { ingestable, withConnector } from './item-source';
+import { ingestable } from './enriched-batch';
+import { withConnectorIn } from './item-connector';
 
 /** Newer wins by id; the order is newest first (then by id), as the API serves them. */
 function mergeInvestments(held: Investments, incoming: Investments): Investments {
@@ -155,7 +157,8 @@ export async function uploadStatement(deps: Deps, item: ItemRecord, body: Reques
   try {
     // Read under the lock: the item's earlier files decide how this one's ambiguous dates are read.
     const state = await readImportState(deps, item.itemId);
-    const batch = await withConnector(deps, item, async ({ connector, connection }) => {
+    // Only the file importer takes statements (checked above): it is the one adapter this route reaches.
+    const batch = await withConnectorIn(FILE_ADAPTERS, deps, item, async ({ connector, connection }) => {
       if (!connector.importStatement) fail('statement_import_not_supported');
       return connector.importStatement(connection, { bytes, fileName: body.file_name, ...(state.dateOrder ? { dateOrder: state.dateOrder } : {}) });
     });

@@ -3,78 +3,38 @@
 // either environment). Live keys reach the institution's connector chain: the first connector
 // whose configuration is complete in this deployment (resolveConnector); no chain entry
 // configured, or a configured one without an adapter in this release, answers provider_error.
-import { ApiError, fail } from '../contracts/errors';
+// The decision itself is ./choice.ts (no adapter needed); this module builds it from every adapter of
+// this release, for the code that may reach any item (refreshes, product reads, removal). Link's
+// steps build from the adapters of their own method (./by-method) instead.
+import { fail } from '../contracts/errors';
 import type { Environment } from '../contracts/schemas';
-import type { Connection, ConnectorFactory, ConnectorPort, LinkMethod, ProviderHttp, ProviderSecrets } from '../core/connector-port';
-import { connectorConfigPrefix, findConnector, resolveConnector, FILE_IMPORT_CONNECTOR_ID } from '../core/connectors';
+import type { ConnectorFactory, ConnectorPort, LinkMethod, ProviderSecrets } from '../core/connector-port';
+import { FILE_IMPORT_CONNECTOR_ID } from '../core/connectors';
+import { chooseConnector, namedConnector, type ConnectorEnv } from './choice';
 import { createFileImportConnector } from './file_import';
-import { createAggregatorAConnector } from './aggregator_a';
-import { createAggregatorBConnector } from './aggregator_b';
-import { createAggregatorCConnector } from './aggregator_c';
-import { createAggregatorDConnector } from './aggregator_d';
-import { createAggregatorEConnector } from './aggregator_e';
-import { createAggregatorFConnector } from './aggregator_f';
-import { createAggregatorGConnector } from './aggregator_g';
-import { createAggregatorHConnector } from './aggregator_h';
-import { createAggregatorIConnector } from './aggregator_i';
-import { createCryptoExchangeAConnector } from './crypto_exchange_a';
-import { createCryptoExchangeBConnector } from './crypto_exchange_b';
-import { createCryptoWalletPublicConnector } from './crypto_wallet_public';
-import { createOpenBankingEuConnector } from './open_banking_eu';
-import { createPaymentAppAConnector } from './payment_app_a';
-import { createProcessorLinkConnector } from './processor_link';
-import { createProviderHttp } from './provider-http';
+import { buildAdapter, connectorOfItemIn, type AdapterSet, type ItemConnection, type ItemSourceRef } from './registry';
+import { PROVIDER_ADAPTERS } from './provider-adapters';
 import { sandboxConnector, sandboxConnectorFor } from './sandbox';
 
 export { sandboxCredentials } from './sandbox';
+export { configOf, type AdapterSet, type ItemConnection, type ItemSourceRef } from './registry';
+export type { ConnectorEnv } from './choice';
 
 /** The adapters of this release, by connector id. */
-const ADAPTERS: ReadonlyMap<string, ConnectorFactory> = new Map<string, ConnectorFactory>([
+export const ALL_ADAPTERS: AdapterSet = new Map<string, ConnectorFactory>([
   [sandboxConnector.id, () => sandboxConnector],
   [FILE_IMPORT_CONNECTOR_ID, createFileImportConnector],
-  ['aggregator_a', createAggregatorAConnector],
-  ['aggregator_b', createAggregatorBConnector],
-  ['aggregator_c', createAggregatorCConnector],
-  ['aggregator_d', createAggregatorDConnector],
-  ['aggregator_e', createAggregatorEConnector],
-  ['aggregator_f', createAggregatorFConnector],
-  ['aggregator_g', createAggregatorGConnector],
-  ['aggregator_h', createAggregatorHConnector],
-  ['aggregator_i', createAggregatorIConnector],
-  ['crypto_exchange_a', createCryptoExchangeAConnector],
-  ['crypto_exchange_b', createCryptoExchangeBConnector],
-  ['crypto_wallet_public', createCryptoWalletPublicConnector],
-  ['open_banking_eu', createOpenBankingEuConnector],
-  ['payment_app_a', createPaymentAppAConnector],
-  ['processor_link', createProcessorLinkConnector],
+  ...PROVIDER_ADAPTERS,
 ]);
 
 /** The connector ids this release has an adapter for (the registry's `complete` flag is checked against it). */
 export function adapterIds(): string[] {
-  return [...ADAPTERS.keys()];
+  return [...ALL_ADAPTERS.keys()];
 }
 
-/** The deployment's configuration (env var name -> value) as the connector code reads it. */
-export type ConnectorEnv = Readonly<Record<string, string | undefined>>;
-
-let sharedHttp: ProviderHttp | null = null;
-/** One HTTP client per container: its keep-alive connections are reused across calls. */
-function providerHttp(): ProviderHttp {
-  sharedHttp ??= createProviderHttp();
-  return sharedHttp;
-}
-
-/** The variables of one connector (its prefix), non-empty values only. */
-export function configOf(connectorId: string, env: ConnectorEnv): Record<string, string> {
-  const prefix = connectorConfigPrefix(connectorId);
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) if (name.startsWith(prefix) && value !== undefined && value.trim() !== '') out[name] = value;
-  return out;
-}
-
-function build(connectorId: string, env: ConnectorEnv, saveSecrets?: (secrets: ProviderSecrets) => Promise<void>): ConnectorPort | null {
-  const factory = ADAPTERS.get(connectorId);
-  return factory ? factory({ config: configOf(connectorId, env), http: providerHttp(), ...(saveSecrets ? { saveSecrets } : {}) }) : null;
+/** Builds a chosen connector from every adapter of this release. */
+function build(connectorId: string, env: ConnectorEnv): ConnectorPort | null {
+  return buildAdapter(ALL_ADAPTERS, connectorId, env);
 }
 
 /**
@@ -90,14 +50,10 @@ export function connectorFor(
   connectorEnv: ConnectorEnv,
   method?: LinkMethod,
 ): ConnectorPort {
-  if (method === 'file') {
-    if (!institution.connectors.includes(FILE_IMPORT_CONNECTOR_ID) && environment === 'live') fail('provider_error', 'This institution does not accept statement files.');
-    return build(FILE_IMPORT_CONNECTOR_ID, connectorEnv) ?? fail('provider_error', 'Statement import is not available in this release.');
-  }
+  const choice = chooseConnector(environment, institution, connectorEnv, method);
   // The sandbox's OAuth institutions go through its simulated bank consent page.
-  if (environment === 'test') return sandboxConnectorFor(institution);
-  const configured = resolveConnector(institution.connectors, connectorEnv) ?? fail('provider_error');
-  return build(configured.id, connectorEnv) ?? fail('provider_error', 'The connector for this institution is configured but not available in this release.');
+  if (environment === 'test' && method !== 'file') return sandboxConnectorFor(institution);
+  return build(choice.id, connectorEnv) ?? fail('provider_error', choice.id === FILE_IMPORT_CONNECTOR_ID ? 'Statement import is not available in this release.' : 'The connector for this institution is configured but not available in this release.');
 }
 
 /**
@@ -105,21 +61,7 @@ export function connectorFor(
  * consent at the same connector, whatever the institution's chain would pick today.
  */
 export function connectorNamed(connectorId: string, connectorEnv: ConnectorEnv): ConnectorPort {
-  if (!findConnector(connectorId)) fail('provider_error');
-  return build(connectorId, connectorEnv) ?? fail('provider_error');
-}
-
-export interface ItemConnection {
-  connector: ConnectorPort;
-  connection: Connection;
-}
-
-/** What connectorOfItem needs of a stored item. */
-export interface ItemSourceRef {
-  connector: string;
-  institutionId: string;
-  connectionLogin: string | null;
-  connectorCursor?: string | null;
+  return build(namedConnector(connectorId).id, connectorEnv) ?? fail('provider_error');
 }
 
 /**
@@ -133,16 +75,5 @@ export function connectorOfItem(
   secrets?: ProviderSecrets,
   saveSecrets?: (secrets: ProviderSecrets) => Promise<void>,
 ): ItemConnection {
-  if (!findConnector(item.connector)) throw new ApiError('provider_error');
-  const connector = build(item.connector, connectorEnv, saveSecrets);
-  if (!connector || item.connectionLogin === null) throw new ApiError('provider_error');
-  return {
-    connector,
-    connection: {
-      institutionId: item.institutionId,
-      login: item.connectionLogin,
-      ...(secrets ? { secrets } : {}),
-      ...(item.connectorCursor ? { cursor: item.connectorCursor } : {}),
-    },
-  };
+  return connectorOfItemIn(ALL_ADAPTERS, item, connectorEnv, secrets, saveSecrets);
 }

@@ -76,11 +76,11 @@ export const RefreshExecutionInput = /* @__PURE__ */ (() =>
   z.object({
     item_id: z.string().min(1),
     /**
-     * Why: on demand (/v1/items/refresh), the periodic schedule, or the history load Link queues when
-     * it connects an item. Whatever the reason, an item whose history is not loaded yet gets it loaded
-     * first (functions/app/lifecycle.ts refreshItem).
+     * Why: on demand (/v1/items/refresh), the periodic schedule, the history load Link queues when
+     * it connects an item, or the sync Link's update mode queues when it repairs one. Whatever the
+     * reason, an item whose history is not loaded yet gets it loaded first (functions/app/lifecycle.ts refreshItem).
      */
-    reason: z.enum(['on_demand', 'scheduled', 'initial_history']),
+    reason: z.enum(['on_demand', 'scheduled', 'initial_history', 'login_repaired']),
   }))();
 export type RefreshExecutionInput = z.infer<typeof RefreshExecutionInput>;
 

@@ -7,7 +7,7 @@
 import type { APIGatewayProxyResult as ApiResult } from 'aws-lambda';
 import { displayMessageOf, documentationUrlOf, type ApiError } from '../contracts/errors';
 import { MCP_TOOLS_BY_NAME } from '../contracts/mcp-tools';
-import { routeById, type Protocol } from '../contracts/routes';
+import { AI_METERED_ROUTE_IDS, type Protocol } from '../contracts/routes';
 
 /** Our error fields, as GraphQL `extensions` and JSON-RPC `error.data` carry them (the REST envelope's, plus the status). */
 // A type alias, not an interface, so that it fits GraphQL's `extensions` (an index-signature record).
@@ -117,8 +117,8 @@ export function parseMcpBody(rawBody: string): unknown {
 /**
  * The quota an MCP request counts against: AI when it calls an ai_* tool (a tool's route decides),
  * API otherwise (initialize, tools/list, ping, notifications, bodies the server will refuse). The MCP
- * route's handler passes it to defineOperation (`meterKind`); it reads the whole route table, so the
- * shared middlewares never reference it.
+ * route's handler passes it to defineOperation (`meterKind`). It reads the AI routes' ids, not the
+ * route table, so the MCP bundle carries no route but its tools'.
  */
 export function mcpMeterKind(rawBody: string): 'api' | 'ai' {
   const message = parseMcpBody(rawBody);
@@ -126,5 +126,5 @@ export function mcpMeterKind(rawBody: string): 'api' | 'ai' {
   const { method, params } = message as { method?: unknown; params?: { name?: unknown } | null };
   if (method !== 'tools/call' || typeof params?.name !== 'string') return 'api';
   const tool = MCP_TOOLS_BY_NAME.get(params.name);
-  return tool && routeById(tool.route).metering === 'ai' ? 'ai' : 'api';
+  return tool && (AI_METERED_ROUTE_IDS as readonly string[]).includes(tool.route) ? 'ai' : 'api';
 }

@@ -2,7 +2,7 @@
 // wrong answers, redirect_uri and embedding allowlists, and the rate limit of the page's own API.
 // The service clock is manual and moves a minute before each test, so every test starts in a fresh
 // rate-limit window.
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '../../functions/platform/aws/dynamodb';
 import { getLinkSession } from '../../functions/data/items-repo';
 import { keys } from '../../functions/data/keys';
 import { parseSeed } from '../../functions/platform/local/seed';
@@ -95,7 +95,7 @@ describe('update mode while a refresh holds the item', () => {
       }
       expect(step.status).toBe(200);
       expect(step.json).toMatchObject({ status: 'connected', metadata: { item_id: item.item_id } });
-      expect(enqueue).toHaveBeenCalledWith({ item_id: item.item_id, reason: 'on_demand' });
+      expect(enqueue).toHaveBeenCalledWith({ item_id: item.item_id, reason: 'login_repaired' });
 
       const rotated = await exchange(step.json.public_token as string);
       expect(rotated).toMatchObject({ item_id: item.item_id, rotated: true });

@@ -2,6 +2,7 @@
 // in Link (or the integrator uploads one through the API for an import item), and its accounts,
 // transactions and holdings become the item's data. Nothing is pulled afterwards: the data arrives
 // with each file, so the pull methods answer what an import item cannot do (docs/connectors.md).
+// Its reads (./reads.ts) need no parser: the read routes bundle them alone.
 import { randomBytes } from 'node:crypto';
 import { ConnectorError, type ConnectorFactory, type ConnectorPort, type Connection, type SourceBatch, type StatementFile } from '../../core/connector-port';
 import { FILE_IMPORT_CONNECTOR_ID } from '../../core/connectors';
@@ -9,6 +10,7 @@ import { parseStatement } from '../../core/statements';
 import { StatementError } from '../../core/statements/types';
 import { statementBatch } from './mapping';
 import { credentialsRefused } from '../payload';
+import { fileImportReads, nothingToPull } from './reads';
 
 /** The reference of a new import item: random, so two users' imports of the same file never share ids. */
 const newImportLogin = () => `imp_${randomBytes(12).toString('hex')}`;
@@ -33,10 +35,8 @@ function importBatch(login: string, file: StatementFile): SourceBatch {
   };
 }
 
-const nothingToPull = (what: string) =>
-  new ConnectorError('invalid_input', `An import item has no source to ${what}: upload a newer statement instead.`, { code: 'statement_import_not_supported' });
-
 export const fileImportConnector: ConnectorPort = {
+  ...fileImportReads,
   id: FILE_IMPORT_CONNECTOR_ID,
   linkMethod: 'file',
 
@@ -53,26 +53,13 @@ export const fileImportConnector: ConnectorPort = {
     return importBatch(connection.login, file);
   },
 
-  // The app layer serves an import item's accounts and holdings from what it stored at import
-  // (functions/app/statement-import.ts) and never schedules pulls for it; a call that reaches
-  // here asked for a pull that an import item cannot do.
-  async accounts() {
-    throw nothingToPull('refresh balances from');
-  },
+  // The app layer never schedules pulls for an import item; a call that reaches here asked for a
+  // pull that an import item cannot do.
   async initialHistory() {
     throw nothingToPull('load history from');
   },
   async refresh() {
     throw nothingToPull('refresh');
-  },
-  async identity() {
-    return { owners: [] };
-  },
-  async liabilities() {
-    return { credit: [], mortgage: [], student: [], auto: [] };
-  },
-  async investments() {
-    throw nothingToPull('read holdings from');
   },
 };
 

@@ -1,33 +1,20 @@
 // The sandbox simulator behind the connector port: deterministic data per (institution, sandbox
 // username), computed on every call from the pure simulators in core/sandbox (no I/O, no clock:
-// `today` comes from the caller). Serves every test-key item and never live traffic.
+// `today` comes from the caller). Serves every test-key item and never live traffic. Its reads
+// (accounts, products) are ./reads.ts, which the read routes bundle without the rest.
 import { SANDBOX_CONNECTOR_ID } from '../../core/connectors';
-import type { Connection, ConnectorPort, Credentials, LoginResult, ProductContext, SourceBatch } from '../../core/connector-port';
-import { generateSandboxItem, type SandboxItemData, type SandboxLogin } from '../../core/sandbox/generator';
+import type { ConnectorPort, Credentials, LoginResult, SourceBatch } from '../../core/connector-port';
+import { generateSandboxItem, type SandboxItemData } from '../../core/sandbox/generator';
 import { isCorrectMfaCode, SANDBOX_MFA_PROMPT, SANDBOX_PASSWORD, sandboxOutcome } from '../../core/sandbox/login';
-import { sandboxIdentity, sandboxInvestments, sandboxLiabilities } from '../../core/sandbox/products';
 import { sandboxSourceAt } from '../../core/sandbox/refresh-sim';
-
-const loginOf = (connection: Connection): SandboxLogin => ({ institutionId: connection.institutionId, username: connection.login });
+import { SANDBOX_OAUTH_AUTHORIZE_PATH } from './oauth-bank';
+import { loginOf, sandboxReads } from './reads';
 
 /** The simulator reports its whole 24-month window on every pull, as a statement would. */
 const asWindow = (data: SandboxItemData): SourceBatch => ({ accounts: data.accounts, transactions: { kind: 'window', transactions: data.transactions } });
 
-/**
- * The simulator's view of the item with the balances the API serves in place of freshly generated
- * ones, so holdings and liabilities reconcile with what accounts/get shows.
- */
-function servedData(connection: Connection, context: ProductContext): SandboxItemData {
-  const generated = generateSandboxItem(loginOf(connection), context.today);
-  const served = new Map(context.accounts.map((a) => [a.account_id, a]));
-  const accounts = generated.accounts.map((a) => {
-    const shown = served.get(a.account_id);
-    return shown ? { ...a, balances: shown.balances } : a;
-  });
-  return { ...generated, accounts };
-}
-
 export const sandboxConnector: ConnectorPort = {
+  ...sandboxReads,
   id: SANDBOX_CONNECTOR_ID,
   linkMethod: 'credentials',
 
@@ -49,10 +36,6 @@ export const sandboxConnector: ConnectorPort = {
     return isCorrectMfaCode(code);
   },
 
-  async accounts(connection, today) {
-    return generateSandboxItem(loginOf(connection), today).accounts;
-  },
-
   async initialHistory(connection, today) {
     return asWindow(generateSandboxItem(loginOf(connection), today));
   },
@@ -60,27 +43,12 @@ export const sandboxConnector: ConnectorPort = {
   async refresh(connection, today, refreshCount) {
     return asWindow(sandboxSourceAt(loginOf(connection), today, refreshCount));
   },
-
-  async identity(connection, context) {
-    return sandboxIdentity(loginOf(connection), servedData(connection, context));
-  },
-
-  async liabilities(connection, context) {
-    return sandboxLiabilities(loginOf(connection), servedData(connection, context), context.today);
-  },
-
-  async investments(connection, context) {
-    return sandboxInvestments(loginOf(connection), servedData(connection, context), context.today);
-  },
 };
 
 /** The credentials a sandbox username logs in with (the browser-free sandbox helpers use them). */
 export const sandboxCredentials = (username: string): Credentials => ({ username, password: SANDBOX_PASSWORD });
 
-/** Where the simulated bank's consent page is served: next to Link's own OAuth callback. */
-export const SANDBOX_OAUTH_AUTHORIZE_PATH = '/link/sandbox/oauth/authorize';
-/** The code the simulated bank sends back to Link's callback when the user allows access. */
-export const SANDBOX_OAUTH_CODE = 'sandbox_authorized';
+export { SANDBOX_OAUTH_AUTHORIZE_PATH, SANDBOX_OAUTH_CODE } from './oauth-bank';
 /** The sandbox login an OAuth consent connects: the same deterministic data as `user_good`. */
 const SANDBOX_OAUTH_LOGIN = 'user_good';
 

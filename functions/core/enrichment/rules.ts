@@ -1,8 +1,9 @@
 // Descriptor rules engine: raw bank statement descriptor + signed amount -> cleaned merchant,
 // taxonomy category and payment channel. Pure and deterministic (no I/O, clock or randomness); it
 // runs at ingestion for every connector (functions/app/item-source.ts) and under the AI endpoints.
-// The 526 rules live in ./rule-table and are compiled once, at module load, into prefix and word
-// indexes, so one call is a handful of regex passes plus a few map lookups (about 3 µs).
+// The 526 rules live in ./rule-table (read packed, from ./rule-table.data) and are compiled once, at
+// module load, into prefix and word indexes, so one call is a handful of regex passes plus a few map
+// lookups (about 3 µs).
 //
 // Algorithm (precedence top to bottom; the first tier that matches decides):
 //   0. Normalize. Upper case; strip bank lead-ins (POS, DEBIT CARD PURCHASE, CHECKCARD 1103,
@@ -38,17 +39,18 @@
 // income_refunds (a refund at that merchant) and non-spending ones keep their category.
 import { primaryOf } from '../taxonomy';
 import { categoryForMcc } from './mcc';
-import {
-  FALLBACK_KEYWORDS,
-  GENERIC_KEYWORDS,
-  MERCHANTS,
-  PRIORITY_KEYWORDS,
-  RULES_VERSION as TABLE_VERSION,
-  type Channel,
-  type KeywordRow,
-  type MerchantRule,
-  type RuleOptions,
-} from './rule-table';
+import { unpackText } from './packed-text';
+import type { Channel, KeywordRow, MerchantRule, RuleOptions } from './rule-table';
+// The table's rows as ./rule-table.ts holds them, packed (scripts/enrichment/pack-rule-table.ts).
+import { PACKED_RULE_TIERS, RULES_VERSION as TABLE_VERSION } from './rule-table.data';
+
+interface RuleTiers {
+  PRIORITY_KEYWORDS: readonly KeywordRow[];
+  MERCHANTS: readonly MerchantRule[];
+  GENERIC_KEYWORDS: readonly KeywordRow[];
+  FALLBACK_KEYWORDS: readonly KeywordRow[];
+}
+const { PRIORITY_KEYWORDS, MERCHANTS, GENERIC_KEYWORDS, FALLBACK_KEYWORDS } = JSON.parse(unpackText(PACKED_RULE_TIERS)) as RuleTiers;
 
 export type { Channel } from './rule-table';
 

@@ -25,7 +25,7 @@ import {
   type GraphQLOutputType,
 } from 'graphql';
 import * as z from 'zod';
-import { routeById, type RouteId } from '../../contracts/routes';
+import type { Route } from '../../contracts/routes';
 
 /** The subset of JSON Schema that zod's output uses for response schemas. */
 export interface JsonSchemaNode {
@@ -90,10 +90,10 @@ export class ContractTypes<TContext = unknown> {
   constructor(private readonly extraFields: ExtraFields<TContext> = {}) {}
 
   /** The type of a route's whole response, named after the route (`TransactionsGetResponse`). */
-  responseOf(routeId: RouteId): GraphQLObjectType {
-    const root = jsonSchemaOf(routeById(routeId).response);
-    const mapped = this.map(root, responseTypeName(routeId), root.$defs ?? {});
-    if (!(mapped.type instanceof GraphQLObjectType)) throw new Error(`${routeId}: the response is not an object with fields`);
+  responseOf(route: Pick<Route, 'id' | 'response'>): GraphQLObjectType {
+    const root = jsonSchemaOf(route.response);
+    const mapped = this.map(root, responseTypeName(route.id), root.$defs ?? {});
+    if (!(mapped.type instanceof GraphQLObjectType)) throw new Error(`${route.id}: the response is not an object with fields`);
     return mapped.type;
   }
 
@@ -106,11 +106,11 @@ export class ContractTypes<TContext = unknown> {
   }
 
   /** The type of one property of a route's response (`institutions` of institutions.search), with its nullability. */
-  propertyOf(routeId: RouteId, property: string): GraphQLOutputType {
-    const root = jsonSchemaOf(routeById(routeId).response);
+  propertyOf(route: Pick<Route, 'id' | 'response'>, property: string): GraphQLOutputType {
+    const root = jsonSchemaOf(route.response);
     const node = root.properties?.[property];
-    if (!node) throw new Error(`${routeId}: the response has no property ${property}`);
-    return this.fieldType(node, root.required?.includes(property) ?? false, `${responseTypeName(routeId)}${pascalCase(property)}`, root.$defs ?? {});
+    if (!node) throw new Error(`${route.id}: the response has no property ${property}`);
+    return this.fieldType(node, root.required?.includes(property) ?? false, `${responseTypeName(route.id)}${pascalCase(property)}`, root.$defs ?? {});
   }
 
   /** The object type registered under a name (a `.meta({ id })` shape), once some response used it. */

@@ -9,16 +9,19 @@
 // variables against their declared types. Any failure answers errors and no data: HTTP 200 under
 // `application/json`, 400 under `application/graphql-response+json`, as the GraphQL over HTTP spec
 // asks.
+// Everything from graphql's entry point, never a deep path ('graphql/execution/values'): a bundler
+// that takes the package's ES module build resolves a deep path to its CommonJS file, a second copy
+// of graphql whose type checks fail on the schema's types.
 import {
   GraphQLError,
   getOperationAST,
+  getVariableValues,
   parse,
   specifiedRules,
   validate,
   type DocumentNode,
   type GraphQLSchema,
 } from 'graphql';
-import { getVariableValues } from 'graphql/execution/values';
 import { createHandler, parseRequestParams, type OperationArgs, type Request, type RequestParams, type Response } from 'graphql-http';
 import { ApiError } from '../../contracts/errors';
 import { LIMITS } from '../../contracts/limits';

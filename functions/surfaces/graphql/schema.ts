@@ -24,7 +24,23 @@ import {
 import type * as z from 'zod';
 import { ApiError, fail } from '../../contracts/errors';
 import { LIMITS } from '../../contracts/limits';
-import { routeById, type RequestOf, type RouteId } from '../../contracts/routes';
+import {
+  accountsGet,
+  assetsGet,
+  categoriesGet,
+  identityGet,
+  incomeGet,
+  institutionsGetById,
+  institutionsSearch,
+  investmentsHoldingsGet,
+  investmentsTransactionsGet,
+  itemsGet,
+  liabilitiesGet,
+  recurringGet,
+  transactionsGet,
+  transactionsSync,
+  type RequestOf,
+} from '../../contracts/routes';
 import { findInstitution, searchInstitutions, toPublicInstitution } from '../../core/institutions';
 import { CATEGORIES } from '../../core/taxonomy';
 import { getTransactions, requireHistory, selectAccounts } from '../../app/reads';
@@ -36,6 +52,31 @@ import { ContractTypes } from './contract-types';
 import type { GraphqlContext } from './context';
 
 type Args = Record<string, unknown>;
+
+/**
+ * The REST routes whose checks and answers GraphQL reuses, by id. Named one by one rather than looked
+ * up in the route table (routeById), so that the gateway's bundle holds these routes' schemas and
+ * none of the other routes' (console, AI, Link).
+ */
+const EXPOSED_ROUTES = {
+  'items.get': itemsGet,
+  'accounts.get': accountsGet,
+  'transactions.get': transactionsGet,
+  'transactions.sync': transactionsSync,
+  'identity.get': identityGet,
+  'income.get': incomeGet,
+  'assets.get': assetsGet,
+  'investments.holdings.get': investmentsHoldingsGet,
+  'investments.transactions.get': investmentsTransactionsGet,
+  'liabilities.get': liabilitiesGet,
+  'recurring.get': recurringGet,
+  'institutions.search': institutionsSearch,
+  'institutions.get_by_id': institutionsGetById,
+  'categories.get': categoriesGet,
+} as const;
+
+/** A route GraphQL exposes (REST_EXPOSURE lists where each shows). */
+export type ExposedRouteId = keyof typeof EXPOSED_ROUTES;
 type Field = GraphQLFieldConfig<unknown, GraphqlContext, Args>;
 
 /** Dates bounding "the whole history" when Account.transactions is given no dates. */
@@ -79,8 +120,8 @@ function present(values: Args): Args {
 }
 
 /** The arguments as the route's request body, checked by the route's own schema (same error codes as REST). */
-function restBody<Id extends RouteId>(routeId: Id, body: Args): RequestOf<Id> {
-  const schema = routeById(routeId).request;
+function restBody<Id extends ExposedRouteId>(routeId: Id, body: Args): RequestOf<Id> {
+  const schema = EXPOSED_ROUTES[routeId].request;
   if (!schema) throw new Error(`${routeId} takes no body`);
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw schemaError(parsed.error, body);
@@ -88,8 +129,8 @@ function restBody<Id extends RouteId>(routeId: Id, body: Args): RequestOf<Id> {
 }
 
 /** The consent the route declares, checked as operation.ts checks it for REST (`<product>_not_consented`). */
-function requireConsent(routeId: RouteId, item: ItemRecord): void {
-  const consent = routeById(routeId).consent;
+function requireConsent(routeId: ExposedRouteId, item: ItemRecord): void {
+  const consent = EXPOSED_ROUTES[routeId].consent;
   if (consent && !item.consentedProducts.includes(consent)) throw new ApiError(`${consent}_not_consented`);
 }
 
@@ -116,18 +157,18 @@ function buildSchema(): GraphQLSchema {
     Item: () => itemRelations(),
     Account: () => ({ transactions: accountTransactions() }),
   });
-  const response = (routeId: RouteId) => types.responseOf(routeId);
+  const response = (routeId: ExposedRouteId) => types.responseOf(EXPOSED_ROUTES[routeId]);
   const nullable = (type: GraphQLOutputType) => getNullableType(type) as GraphQLOutputType;
 
   /** A product field of Item: the route's whole response, after its argument check and consent. */
   const productField = (
-    routeId: RouteId,
+    routeId: ExposedRouteId,
     answer: (ctx: GraphqlContext, item: ItemRecord, body: Args) => Promise<unknown> | unknown,
     args: GraphQLFieldConfigArgumentMap = {},
   ): Field => ({
     type: response(routeId),
     args,
-    description: routeById(routeId).summary,
+    description: EXPOSED_ROUTES[routeId].summary,
     resolve: async (parent, given, ctx) => {
       const source = sourceOfItem(parent);
       const body = Object.keys(args).length === 0 ? {} : restBody(routeId, bodyOf(routeId, source, given));
@@ -138,7 +179,7 @@ function buildSchema(): GraphQLSchema {
 
   const itemRelations = (): GraphQLFieldConfigMap<unknown, GraphqlContext> => ({
     accounts: {
-      type: nullable(types.propertyOf('accounts.get', 'accounts')),
+      type: nullable(types.propertyOf(accountsGet, 'accounts')),
       args: accountIdsArg,
       description: 'The consented accounts with cached balances, as /v1/accounts/get answers them.',
       resolve: async (parent, given: Args, ctx) => {
@@ -179,7 +220,7 @@ function buildSchema(): GraphQLSchema {
   /** This account's page of transactions/get: the item's range read once for all its accounts (context.ts). */
   const accountTransactions = (): Field => ({
     type: types.shapeOf(
-      (routeById('transactions.get').response as z.ZodObject).pick({ transactions: true, total_transactions: true }),
+      (transactionsGet.response as z.ZodObject).pick({ transactions: true, total_transactions: true }),
       'AccountTransactions',
     ),
     args: pageArgs('optional'),
@@ -213,39 +254,39 @@ function buildSchema(): GraphQLSchema {
     description: 'Read-only: every field answers what the REST route it names answers, with the same fields.',
     fields: () => ({
       item: {
-        type: nullable(types.propertyOf('items.get', 'item')),
+        type: nullable(types.propertyOf(itemsGet, 'item')),
         args: { access_token: { type: new GraphQLNonNull(GraphQLString) } },
         description: 'The item an access token of your application and environment names (as /v1/items/get).',
         resolve: (_root, given: Args, ctx) => loadItem(ctx, given.access_token),
       },
       items: {
-        type: new GraphQLNonNull(new GraphQLList(nullable(types.propertyOf('items.get', 'item')))),
+        type: new GraphQLNonNull(new GraphQLList(nullable(types.propertyOf(itemsGet, 'item')))),
         args: { access_tokens: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(GraphQLString))) } },
         description: `Several items at once (at most ${LIMITS.graphqlItemsMax} tokens per query): an entry whose token fails is null, with its error.`,
         resolve: (_root, given: Args, ctx) => (given.access_tokens as unknown[]).map((token) => loadItem(ctx, token)),
       },
       institutions: {
-        type: nullable(types.propertyOf('institutions.search', 'institutions')),
+        type: nullable(types.propertyOf(institutionsSearch, 'institutions')),
         args: {
           query: { type: GraphQLString, defaultValue: '', description: 'Name search; empty browses by popularity.' },
           types: { type: new GraphQLList(new GraphQLNonNull(GraphQLString)) },
           country_codes: { type: new GraphQLList(new GraphQLNonNull(GraphQLString)) },
         },
-        description: routeById('institutions.search').summary,
+        description: institutionsSearch.summary,
         resolve: (_root, given: Args) => searchInstitutions(restBody('institutions.search', present(given)), LIMITS.institutionSearchMaxResults),
       },
       institution: {
-        type: nullable(types.propertyOf('institutions.get_by_id', 'institution')),
+        type: nullable(types.propertyOf(institutionsGetById, 'institution')),
         args: { institution_id: { type: new GraphQLNonNull(GraphQLString) } },
-        description: routeById('institutions.get_by_id').summary,
+        description: institutionsGetById.summary,
         resolve: (_root, given: Args) => {
           const { institution_id } = restBody('institutions.get_by_id', present(given));
           return toPublicInstitution(findInstitution(institution_id) ?? fail('institution_not_found'));
         },
       },
       categories: {
-        type: nullable(types.propertyOf('categories.get', 'categories')),
-        description: routeById('categories.get').summary,
+        type: nullable(types.propertyOf(categoriesGet, 'categories')),
+        description: categoriesGet.summary,
         resolve: () => CATEGORIES,
       },
     }),
@@ -254,7 +295,7 @@ function buildSchema(): GraphQLSchema {
 }
 
 /** The request body of an item route from a field's arguments: the item's token, and the paging options where the route nests them. */
-function bodyOf(routeId: RouteId, source: ItemSource, given: Args): Args {
+function bodyOf(routeId: ExposedRouteId, source: ItemSource, given: Args): Args {
   const { count, offset, account_ids, ...rest } = given;
   const paged = routeId === 'transactions.get' || routeId === 'investments.transactions.get';
   return present({
@@ -276,7 +317,7 @@ export function graphqlSchema(): GraphQLSchema {
  * Where each REST route's response shows in GraphQL: either the whole response as one field's type,
  * or its properties as fields. test/unit/graphql-contract.test.ts walks each beside the REST schema.
  */
-export const REST_EXPOSURE: ReadonlyArray<{ route: RouteId; response: string } | { route: RouteId; properties: Record<string, string> }> = [
+export const REST_EXPOSURE: ReadonlyArray<{ route: ExposedRouteId; response: string } | { route: ExposedRouteId; properties: Record<string, string> }> = [
   { route: 'items.get', properties: { item: 'Query.item' } },
   { route: 'accounts.get', properties: { accounts: 'Item.accounts', item: 'Query.item' } },
   { route: 'transactions.get', response: 'Item.transactions' },

@@ -1,13 +1,14 @@
 // The public documents that describe the MCP server: GET /mcp (the server and its tools with their
 // input schemas), /.well-known/mcp.json (a server card for discovery) and /.well-known/ai-plugin.json
 // (a plugin manifest pointing at openapi.json and the MCP server). All are built from the contract
-// (route table, MCP_TOOLS) and the deployment's base URL; none needs a key. Only GET /mcp reads the
-// whole table (each tool's input schema and REST route): the two discovery documents take the few
-// routes they point at by their consts, so their bundles carry no other route.
+// (route table, MCP_TOOLS) and the deployment's base URL; none needs a key. Each takes the routes it
+// points at by their consts (GET /mcp the tools' routes, ./tool-routes.ts), so no bundle carries the
+// whole table.
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_SERVER_INFO, MCP_TOOLS } from '../../contracts/mcp-tools';
-import { aliasPaths, discoveryLlms, discoveryMcp, discoveryOpenapi, mcpCall, routeById } from '../../contracts/routes';
+import { aliasPaths, discoveryLlms, discoveryMcp, discoveryOpenapi, mcpCall } from '../../contracts/routes';
 import { mcpToolDefinitions } from './tool-definitions';
+import { routeOfTool } from './tool-routes';
 
 const SERVER_DESCRIPTION =
   'Financial data (institutions, Link, items, accounts, transactions, recurring streams, investments, liabilities) ' +
@@ -45,7 +46,7 @@ export function mcpDescriptor(baseUrl: string) {
     metering: METERING_NOTE,
     capabilities: { tools: { listChanged: false } },
     tools: MCP_TOOLS.map((tool, index) => {
-      const { method, path } = routeById(tool.route);
+      const { method, path } = routeOfTool(tool);
       return { ...definitions[index], rest_route: { method, path } };
     }),
     documentation: { openapi: baseUrl + discoveryOpenapi.path, llms: baseUrl + discoveryLlms.path },

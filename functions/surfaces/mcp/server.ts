@@ -1,15 +1,15 @@
-// The MCP server behind POST /mcp (and /api/mcp): the official SDK's low-level Server over its
-// web-standard Streamable HTTP transport, stateless (no session id) with JSON responses, so one
-// Lambda invocation serves one HTTP request: the API Gateway event becomes a web Request, a fresh
-// server and transport answer it, and the web Response becomes the rendered answer. The key was
-// authenticated and metered by the middlewares before this runs.
+// The MCP server behind POST /mcp (and /api/mcp): the official SDK's protocol layer (./tool-server.ts:
+// its low-level Server, less a validator this server never uses) over its web-standard Streamable
+// HTTP transport, stateless (no session id) with JSON responses, so one Lambda invocation serves one
+// HTTP request: the API Gateway event becomes a web Request, a fresh server and transport answer it,
+// and the web Response becomes the rendered answer. The key was authenticated and metered by the
+// middlewares before this runs.
 //
 // Tools: the fifteen of MCP_TOOLS. tools/list publishes each with its route's request schema as JSON
 // Schema; tools/call runs the route's own handler code through invokeRoute, which checks the
 // arguments against the same zod schema with the same error codes as REST, resolves the access token
-// and checks consent. The low-level Server rather than McpServer: McpServer would validate the
-// arguments itself (other messages than ours) and answers an unknown tool with a tool result, where
-// the spec makes it a protocol error.
+// and checks consent. Not the SDK's McpServer: it would validate the arguments itself (other messages
+// than ours) and answers an unknown tool with a tool result, where the spec makes it a protocol error.
 //
 // Errors (docs/mcp.md):
 // - the route answers an error (any ApiError: bad argument, invalid_access_token, consent, ...): a
@@ -20,10 +20,8 @@
 // - malformed JSON-RPC, a wrong Accept or Content-Type, an unknown method: the SDK's own JSON-RPC
 //   errors and HTTP statuses, with our fields put in `data` (ourErrorData) in place of whatever the
 //   SDK put there (its parse error's `data` is the exception's text).
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import * as z from 'zod';
+import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError, envelope, type ErrorCode as OurErrorCode } from '../../contracts/errors';
 import { MCP_SERVER_INFO, MCP_TOOLS, MCP_TOOLS_BY_NAME, type McpToolName } from '../../contracts/mcp-tools';
 import { logger } from '../../platform/observability';
@@ -32,6 +30,7 @@ import { canonicalHeaderName, errorFields, jsonRpcCodeOf, parseMcpBody, protocol
 import { renderToolResult } from './render';
 import { mcpToolDefinitions } from './tool-definitions';
 import { MCP_TOOL_HANDLERS } from './tool-handlers';
+import { McpToolServer } from './tool-server';
 
 /** One HTTP request to the MCP endpoint: the authenticated caller and the raw body. */
 export interface McpHttpCall extends InlineCall {
@@ -53,23 +52,14 @@ class JsonRpcError extends Error {
   }
 }
 
-/** tools/call, as far as the handler is registered for it (see createMcpServer). */
-const TOOLS_CALL = z.looseObject({ method: z.literal('tools/call') });
-
 /** Characters of an unknown tool's name echoed in the error. */
 const ECHOED_NAME_LENGTH = 100;
 
 /** A fresh server for one request, its tools running within that request's authenticated call. */
-export function createMcpServer(call: InlineCall): Server {
-  const server = new Server({ ...MCP_SERVER_INFO }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+export function createMcpServer(call: InlineCall): McpToolServer {
+  const server = new McpToolServer({ ...MCP_SERVER_INFO }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpToolDefinitions() as Tool[] }));
-  // Registered under a schema that only names the method: the SDK's tools/call wrapper then checks
-  // the params itself and answers bad ones with invalid params (-32602), where a parse failure of the
-  // registered schema would be an internal error (-32603).
-  server.setRequestHandler(TOOLS_CALL, (request) => {
-    const { name, arguments: args } = CallToolRequestSchema.parse(request).params;
-    return callTool(call, name, args);
-  });
+  server.onToolCall(({ name, arguments: args }) => callTool(call, name, args));
   return server;
 }
 

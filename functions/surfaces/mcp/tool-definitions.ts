@@ -4,7 +4,7 @@
 // that describe the tools carry none of it (and get no table access).
 import * as z from 'zod';
 import { MCP_TOOLS, type McpTool } from '../../contracts/mcp-tools';
-import { routeById } from '../../contracts/routes';
+import { routeOfTool } from './tool-routes';
 
 /** A JSON Schema object (the subset of shapes this module reads or writes). */
 export type JsonSchema = { [key: string]: unknown };
@@ -37,7 +37,7 @@ const WRITING_TOOLS: ReadonlySet<string> = new Set(['create_link_url', 'exchange
  * definition (a shared request shape such as AccessTokenRequest) is inlined there.
  */
 export function toolInputSchema(tool: McpTool): JsonSchema & { type: 'object' } {
-  const request = routeById(tool.route).request;
+  const request = routeOfTool(tool).request;
   if (!request) return { type: 'object', properties: {}, additionalProperties: false };
   const { $schema: _dialect, ...schema } = z.toJSONSchema(request, { target: 'draft-2020-12', io: 'input' }) as JsonSchema;
   const inlined = inlineRootReference(schema);
