@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { ROUTES } from '../functions/contracts/routes';
 import { routeAccessFor } from '../lib/api-grants';
+import { ESM_ALIASES } from '../lib/bundle-aliases';
 import { bundledSdksFor, sdkDefines } from '../lib/bundled-sdks';
 import { ROOT, fmt, table } from './lib';
 
@@ -42,8 +43,10 @@ export const BUNDLE_OPTIONS: BuildOptions = {
   target: 'node22',
   platform: 'node',
   format: 'cjs',
-  // As lib/fincore-function.ts: a package's ES module build first, so that esbuild tree-shakes it.
-  mainFields: ['module', 'main'],
+  // As lib/fincore-function.ts: graphql in its ES module build (lib/bundle-aliases.ts).
+  alias: ESM_ALIASES,
+  // The aliases' paths are relative to the project root, where the CDK runs esbuild.
+  absWorkingDir: ROOT,
   minify: true,
   sourcemap: true,
   sourcesContent: false,

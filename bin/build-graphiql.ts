@@ -1,8 +1,13 @@
 // Packs the GraphiQL page's third-party assets (GraphiQL's UMD build and stylesheet, React and
 // ReactDOM's UMD builds, all from node_modules at their pinned versions) into the committed module
 // functions/surfaces/graphiql/generated/assets.ts, which GET /v1/graphql serves from its own origin.
-// About 0.75 MB packed for 1.5 MB of assets. How they are packed, hashed and checked (`--check`) is
-// the shared packer's (bin/lib/packed-assets.ts).
+// How they are packed, hashed and checked (`--check`) is the shared packer's (bin/lib/packed-assets.ts).
+//
+// The assets are served as published but for one edit of GraphiQL's stylesheet (withoutEmbeddedFonts):
+// it embeds its Roboto and Fira Code fonts, 34 woff2 files as data: URLs, about 260 KB of the 530 KB
+// packed, which every GET /v1/graphql function carried. Without them the page uses the stylesheet's
+// own fallbacks (the installed Roboto or Fira Code where the machine has them, else sans-serif and
+// monospace), and the route's bundle stays within its size budget (docs/benchmarks.md).
 import { join } from 'node:path';
 import { ROOT, mainOf, packageFile, staleAssets as staleAgainst, type AssetBuilder, type AssetContent, type PackedAsset } from './lib/packed-assets';
 
@@ -22,9 +27,24 @@ export const ASSET_SOURCES: readonly AssetSource[] = [
   { name: 'graphiql.js', packageName: 'graphiql', file: 'graphiql.min.js', contentType: 'text/javascript; charset=utf-8' },
 ];
 
-/** The bytes each asset serves, read from node_modules. */
+/** An @font-face rule whose font is embedded as a data: URL (GraphiQL's minified CSS has no nested braces in them). */
+const EMBEDDED_FONT_FACE = /@font-face\{[^{}]*url\(data:font\/[^{}]*\}/g;
+
+/**
+ * GraphiQL's stylesheet without its embedded fonts; throws when it has none, so a GraphiQL that
+ * changed how it ships fonts fails this build instead of quietly carrying them again.
+ */
+export function withoutEmbeddedFonts(css: string): string {
+  const rules = css.match(EMBEDDED_FONT_FACE) ?? [];
+  if (rules.length === 0) throw new Error('graphiql.min.css embeds no @font-face data: URL any more: check withoutEmbeddedFonts against the new GraphiQL');
+  const edited = css.replace(EMBEDDED_FONT_FACE, '');
+  if (edited.includes('url(data:font/')) throw new Error('graphiql.min.css still embeds a font outside an @font-face rule this edit recognises');
+  return edited;
+}
+
+/** The bytes each asset serves, read from node_modules (GraphiQL's stylesheet without its embedded fonts). */
 export function expectedAssets(): AssetContent[] {
-  return ASSET_SOURCES.map(packageFile);
+  return ASSET_SOURCES.map(packageFile).map((asset) => (asset.name === 'graphiql.css' ? { ...asset, content: withoutEmbeddedFonts(asset.content) } : asset));
 }
 
 /** What is wrong with the committed assets against node_modules (empty when they are current). */

@@ -14,6 +14,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { OptionalSdk } from '../functions/platform/bundled-sdks';
+import { aliasEsbuildArgs } from './bundle-aliases';
 import { ALL_OPTIONAL_SDKS, sdkDefines } from './bundled-sdks';
 import type { StageConfig } from './stage-config';
 
@@ -33,7 +34,7 @@ export interface FincoreFunctionProps {
   timeout?: Duration;
   /** Caps (and reserves) the function's concurrency; unset: the account's unreserved pool. */
   reservedConcurrentExecutions?: number;
-  /** Optional AWS SDKs the bundle carries (lib/bundled-sdks.ts); unset: all of them. */
+  /** Optional AWS service clients the bundle carries (lib/bundled-sdks.ts); unset: all of them. */
   bundledSdks?: readonly OptionalSdk[];
 }
 
@@ -86,8 +87,10 @@ export class FincoreFunction extends Construct {
         sourcesContent: false,
         target: 'node22',
         format: OutputFormat.CJS,
+        // graphql in its ES module build, so that esbuild tree-shakes it (lib/bundle-aliases.ts).
+        esbuildArgs: aliasEsbuildArgs(),
         define: sdkDefines(props.bundledSdks ?? ALL_OPTIONAL_SDKS),
-        // The AWS SDK is bundled (pinned version, tree-shaken) instead of taken from the runtime.
+        // No AWS SDK in the bundle: functions call AWS through functions/platform/aws/ (docs/architecture.md, "Calling AWS").
         externalModules: [],
       },
     });

@@ -2,7 +2,8 @@
 // shell loads only those (by nonce and integrity, from its own URL), and an asset is served only at
 // the version its URL names.
 import { createHash } from 'node:crypto';
-import { staleAssets } from '../../bin/build-graphiql';
+import { staleAssets, withoutEmbeddedFonts } from '../../bin/build-graphiql';
+import { brotliDecompressSync } from 'node:zlib';
 import { ApiError } from '../../functions/contracts/errors';
 import { GRAPHIQL_ASSETS } from '../../functions/surfaces/graphiql/generated/assets';
 import {
@@ -36,6 +37,19 @@ describe('GraphiQL assets', () => {
       'react-dom@18.3.1/umd/react-dom.production.min.js',
       'graphiql@3.9.0/graphiql.min.js',
     ]);
+  });
+
+  it('serve GraphiQL\'s stylesheet without its embedded fonts, and nothing else of it changed', () => {
+    const css = brotliDecompressSync(Buffer.from(GRAPHIQL_ASSETS.find((a) => a.name === 'graphiql.css')!.brotliBase64, 'base64')).toString('utf8');
+    expect(css).not.toContain('url(data:font/');
+    expect(css).not.toContain('@font-face');
+    // The families the fonts were for stay, with their fallbacks.
+    expect(css).toContain('--font-family:"Roboto",sans-serif');
+    expect(css).toContain('--font-family-mono:"Fira Code",monospace');
+    const sample = '.a{color:red}@font-face{font-family:X;src:url(data:font/woff2;base64,AAAA) format("woff2")}.b{color:blue}';
+    expect(withoutEmbeddedFonts(sample)).toBe('.a{color:red}.b{color:blue}');
+    expect(() => withoutEmbeddedFonts('.a{color:red}')).toThrow(/embeds no @font-face/);
+    expect(() => withoutEmbeddedFonts('.a{background:url(data:font/woff2;base64,AAAA)}@font-face{src:url(data:font/woff2;base64,AA)}')).toThrow(/still embeds a font/);
   });
 
   it('notices a stale asset', () => {
