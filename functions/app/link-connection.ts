@@ -386,7 +386,10 @@ async function repairItem(deps: Deps, session: LinkSessionRecord, itemId: string
     publicToken,
     publicTokenRecord: publicTokenRecord(deps, repaired, true, consent.selection),
     outbox: repairEvent ? [eventPut(deps, repairEvent)] : [],
-    firstRefreshDueAt: historyPending ? deps.clock.now() : undefined,
+    // Due at once either way: the queued job does the work, and if it is lost the scheduled sweep
+    // (every 5 minutes on AWS) loads the history or syncs the repaired item instead of the plan's
+    // next refresh hours later. A repaired item the job already synced is refreshed once more.
+    firstRefreshDueAt: deps.clock.now(),
   });
   if (outcome === 'session_spent') sessionRefusal((await getLinkSessionByHash(deps, session.linkTokenHash)) ?? session);
   if (outcome === 'item_gone') fail('invalid_item_id');
@@ -412,13 +415,14 @@ export async function queueHistoryLoad(deps: Deps, itemId: string): Promise<void
 /**
  * Hands a repaired item's sync to the refresh worker (refreshItem, reason `login_repaired`: the
  * source's whole window, as a sync right after the repair reads it). Never fails the repair, which
- * is committed already: without the job the item's next scheduled refresh brings its data.
+ * is committed already: the repair made the item's refresh-due row due at once, so a lost job is
+ * made up for by the scheduled sweep (every 5 minutes on AWS).
  */
 async function queueRepairSync(deps: Deps, itemId: string): Promise<void> {
   try {
     await deps.ports.refreshQueue.enqueue({ item_id: itemId, reason: 'login_repaired' });
   } catch (err) {
-    logger.error('could not enqueue the refresh; the schedule will pick the item up', { item_id: itemId, error: err as Error });
+    logger.warn('could not queue the repaired item\'s sync; the scheduled sweep will sync it', { item_id: itemId, error: (err as Error).message });
   }
 }
 

@@ -46,9 +46,10 @@ export function refreshIntervalMs(stage: RuntimeStage, plan: PlanName): number {
 }
 
 /**
- * The interval before the first scheduled refresh of an item that has just become healthy (Link
- * connected or repaired it, with a sync). The plan is not at hand where that happens, so it is the
- * stage's shortest cadence; the refresh worker then schedules the item on its plan's cadence.
+ * The interval before the first scheduled refresh of an item that has just become healthy, where
+ * the caller names no due time (Link names one: due at once, its queued job doing the work). The
+ * plan is not at hand where that happens, so it is the stage's shortest cadence; the refresh worker
+ * then schedules the item on its plan's cadence.
  */
 export function firstRefreshIntervalMs(stage: RuntimeStage): number {
   return Math.min(...PLAN_NAMES.map((plan) => refreshIntervalMs(stage, plan)));

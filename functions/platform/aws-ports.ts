@@ -107,8 +107,9 @@ function refreshMessage(input: RefreshExecutionInput) {
     MessageBody: JSON.stringify(input),
     // One message group per item: SQS FIFO serialises that item's refreshes.
     MessageGroupId: input.item_id,
-    // Fixed for the entry's retries too: a retry of an entry SQS did take after all is dropped.
-    MessageDeduplicationId: `${input.item_id}-${Math.floor(Date.now() / 10_000)}`,
+    // Fixed for the entry's retries too: a retry of an entry SQS did take after all is dropped. The
+    // reason is part of it: a repair's whole-window sync is not a duplicate of a sweep's refresh.
+    MessageDeduplicationId: `${input.item_id}-${input.reason}-${Math.floor(Date.now() / 10_000)}`,
   };
 }
 

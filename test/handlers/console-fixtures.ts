@@ -12,6 +12,7 @@ import { createOrganization } from '../../functions/app/console/organizations';
 import type { ConsoleRole } from '../../functions/core/console-permissions';
 import { createUser, type UserRecord } from '../../functions/data/console-sessions-repo';
 import type { Deps } from '../../functions/platform/runtime';
+import { rejectionOf } from '../support/rejection';
 
 export const BASE_URL = 'http://127.0.0.1:3000';
 
@@ -87,15 +88,7 @@ export async function tableRows(deps: Deps): Promise<string[]> {
   return rows.sort();
 }
 
-/** What `call` rejected with (fails the test when it resolved). */
-export async function rejectionOf(call: Promise<unknown>): Promise<Error> {
-  try {
-    await call;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected the call to be refused, and it succeeded');
-}
+export { rejectionOf };
 
 /** Expects a console error answer: its code and its HTTP status. */
 export async function expectConsoleError(call: Promise<unknown>, code: ErrorCode, status: number): Promise<ApiError> {

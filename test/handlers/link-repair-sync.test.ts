@@ -52,3 +52,22 @@ it('queues the repaired item\'s sync, which the worker runs as a whole-window sy
   await refreshItem(deps, { item_id, reason: 'on_demand' });
   expect(await refreshDueOf(deps, item_id)).not.toEqual(dueBefore);
 });
+
+it('makes a repaired item due at once, so a sync job that could not be queued is made up for by the sweep', async () => {
+  const { public_token } = await createSandboxPublicToken(deps, auth, { institution_id: 'ins_sandbox_first_bank', products: ['transactions'] });
+  const { item_id } = await exchangePublicToken(deps, auth, public_token);
+  await runQueuedHistoryLoad(deps, item_id);
+  await resetLogin(deps, (await getItem(deps, item_id))!);
+  // A broken item is not refreshed: it has no refresh-due row until it is repaired.
+  expect(await refreshDueOf(deps, item_id)).toBeUndefined();
+
+  const enqueue = jest.spyOn(deps.ports.refreshQueue, 'enqueue').mockRejectedValue(new Error('SQS is throttling'));
+  const { link_token } = await createLinkToken(deps, auth, { user: { client_user_id: 'u' }, products: ['transactions'], update_item_id: item_id });
+  const step = await submitCredentials(deps, { link_token, institution_id: 'ins_sandbox_first_bank', username: 'user_good', password: 'pass_good' }, caller);
+  enqueue.mockRestore();
+  expect(step).toMatchObject({ status: 'connected' });
+  expect((await getItem(deps, item_id))!.status).toBe('healthy');
+  const due = await refreshDueOf(deps, item_id);
+  expect(due).not.toBeNull();
+  expect(due!.dueAt).toBeLessThanOrEqual(deps.clock.now());
+});

@@ -109,7 +109,8 @@ describe('the refresh-due row follows the item', () => {
     const repairedAt = deps.clock.now();
     await submitCredentials(deps, { link_token, institution_id: 'ins_sandbox_first_bank', username: 'user_good', password: 'pass_good' }, caller);
     expect((await item(itemId)).status).toBe('healthy');
-    expect(await refreshDueOf(deps, itemId)).toMatchObject({ dueAt: repairedAt + firstRefreshIntervalMs('local') });
+    // Due at once: the repaired item's sync is queued, and the sweep makes up for a lost job.
+    expect(await refreshDueOf(deps, itemId)).toMatchObject({ dueAt: repairedAt, intervalMs: firstRefreshIntervalMs('local') });
   });
 
   it('is deleted when the item enters an error, and never refreshed by the worker then', async () => {

@@ -28,7 +28,7 @@ interface Entry {
 
 const isFifo = (queueUrl: string) => queueUrl.endsWith('.fifo');
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
-/** SQS's JSON errors name the query-protocol code in a header too; the SDKs prefer that one. */
+/** SQS's JSON errors name the query-protocol code in a header too; the SDK names the error from `__type` and puts the header's code in `Code`. */
 const sqsError = (code: string, queryCode: string, message: string) =>
   new AwsJsonError(`com.amazonaws.sqs#${code}`, message, 400, { 'x-amzn-query-error': `${queryCode};Sender` });
 

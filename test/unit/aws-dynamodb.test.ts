@@ -11,6 +11,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import * as Ours from '../../functions/platform/aws/dynamodb';
 import { storageFailureOf } from '../../functions/platform/middleware';
 import { createDocumentClient, type DynamoDbCallStats } from '../../functions/platform/runtime';
+import { rejectionOf } from '../support/rejection';
 
 interface Recorded {
   target: string;
@@ -77,14 +78,7 @@ function ourClient(maxAttempts = 1, attemptTimeoutMs?: number): Ours.DynamoDbDoc
 }
 
 /** The error a call rejects with. */
-async function failure(call: Promise<unknown>): Promise<Record<string, unknown>> {
-  try {
-    await call;
-  } catch (err) {
-    return err as Record<string, unknown>;
-  }
-  throw new Error('the call did not fail');
-}
+const failure = (call: Promise<unknown>) => rejectionOf<Record<string, unknown>>(call);
 
 const withoutMetadata = (output: object) => {
   const { $metadata: _metadata, ...rest } = output as { $metadata?: unknown };
@@ -393,6 +387,28 @@ describe('middlewares and the runtime client', () => {
       { serviceName: 'DynamoDB', operation: 'GetItem', input: { TableName: TABLE, Key: key, ReturnConsumedCapacity: 'INDEXES' }, output: expect.objectContaining({ Item: expect.objectContaining({ pk: 'ITEM#item_1', amount: 12.34 }) }) },
     ]);
     expect(recorded[0].body).toMatchObject({ Key: wireKey, ReturnConsumedCapacity: 'INDEXES' });
+  });
+
+  it('gives a transaction without a ClientRequestToken one token, the same on every attempt, so a retry after a lost answer cannot commit twice', async () => {
+    answers = [
+      { status: 500, body: { __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: 'lost' } },
+      { status: 200, body: {} },
+    ];
+    await ourClient(3).send(new Ours.TransactWriteCommand({ TransactItems: [{ Put: { TableName: TABLE, Item: key } }] }));
+    expect(recorded).toHaveLength(2);
+    const [first, second] = recorded.map((r) => r.body.ClientRequestToken);
+    expect(first).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second).toBe(first);
+
+    // A caller's own token is kept; another transaction gets another token; other operations get none.
+    recorded.length = 0;
+    answers = [{ status: 200, body: {} }, { status: 200, body: {} }, { status: 200, body: {} }];
+    await ourClient().send(new Ours.TransactWriteCommand({ TransactItems: [{ Put: { TableName: TABLE, Item: key } }], ClientRequestToken: 'mine' }));
+    await ourClient().send(new Ours.TransactWriteCommand({ TransactItems: [{ Put: { TableName: TABLE, Item: key } }] }));
+    await ourClient().send(new Ours.PutCommand({ TableName: TABLE, Item: key }));
+    expect(recorded[0].body.ClientRequestToken).toBe('mine');
+    expect(recorded[1].body.ClientRequestToken).not.toBe(first);
+    expect(recorded[2].body.ClientRequestToken).toBeUndefined();
   });
 
   it('counts every call, failed ones too, and sums consumed capacity (one figure or one per table) only when asked', async () => {

@@ -28,7 +28,7 @@ describe('events and refreshes on SQS', () => {
     ]);
     expect(sqs.server.inputsOf('SendMessage')).toEqual([
       { QueueUrl: events, MessageBody: '{"event_id":"evt_1"}' },
-      { QueueUrl: refresh, MessageBody: '{"item_id":"item_1","reason":"on_demand"}', MessageGroupId: 'item_1', MessageDeduplicationId: expect.stringMatching(/^item_1-\d+$/) },
+      { QueueUrl: refresh, MessageBody: '{"item_id":"item_1","reason":"on_demand"}', MessageGroupId: 'item_1', MessageDeduplicationId: expect.stringMatching(/^item_1-on_demand-\d+$/) },
     ]);
   });
 });

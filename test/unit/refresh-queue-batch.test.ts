@@ -32,7 +32,7 @@ describe('RefreshQueue.enqueueMany on SQS', () => {
     expect(mockSqs.acceptedItemIds()).toEqual(inputs(25).map((i) => i.item_id));
     for (const message of mockSqs.accepted) {
       expect(message.groupId).toBe((JSON.parse(message.body) as RefreshExecutionInput).item_id);
-      expect(message.deduplicationId).toMatch(new RegExp(`^${message.groupId}-\\d+$`));
+      expect(message.deduplicationId).toMatch(new RegExp(`^${message.groupId}-[a-z_]+-\\d+$`));
     }
   });
 

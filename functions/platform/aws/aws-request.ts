@@ -152,25 +152,38 @@ function send(url: URL, call: HttpCall, headers: Record<string, string>, timeout
   });
 }
 
-/** The service's error code: `__type` (`namespace#Code`, sometimes with `:detail`), else SQS's query-error header. */
+/**
+ * The service's error code: `__type` (`namespace#Code`, sometimes with `:detail`), as the SDK names
+ * errors (SQS's `x-amzn-query-error` header, its older query-protocol code, goes into the error's
+ * `Code` field as the SDK puts it: queryErrorFields), else Bedrock's `x-amzn-errortype` header.
+ */
 function errorCodeOf(response: RawResponse, body: Record<string, unknown>): string {
   const raw = (typeof body.__type === 'string' && body.__type) || (typeof body.code === 'string' && body.code) || (typeof body.Code === 'string' && body.Code) || '';
   const fromType = raw.split('#').pop()?.split(':')[0] ?? '';
+  if (fromType) return fromType;
   const queryError = response.headers['x-amzn-query-error'];
   if (typeof queryError === 'string' && queryError.includes(';')) return queryError.split(';')[0];
-  if (fromType) return fromType;
   const headerType = response.headers['x-amzn-errortype'];
   if (typeof headerType === 'string' && headerType) return headerType.split(':')[0];
   return response.status >= 500 ? 'InternalFailure' : `HttpError${response.status}`;
 }
 
-function parseJson(text: string): Record<string, unknown> {
-  if (text.length === 0) return {};
+/** SQS's query-protocol code and fault (`AWS.SimpleQueueService.NonExistentQueue;Sender`) as the SDK exposes them. */
+function queryErrorFields(response: RawResponse): Record<string, string> {
+  const queryError = response.headers['x-amzn-query-error'];
+  if (typeof queryError !== 'string' || !queryError.includes(';')) return {};
+  const [code, type] = queryError.split(';');
+  return { Code: code, Type: type };
+}
+
+/** A JSON object body; null when the body is not one (an empty body is an empty object). */
+function parseJson(text: string): Record<string, unknown> | null {
+  if (text.trim().length === 0) return {};
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
   } catch {
-    return {};
+    return null;
   }
 }
 
@@ -211,12 +224,20 @@ export async function callAws(
         attempts: attempt,
         totalRetryDelay,
       };
-      const body = parseJson(response.body);
-      if (response.status >= 200 && response.status < 300) return Object.assign(body, { $metadata: metadata });
+      const parsed = parseJson(response.body);
+      if (response.status >= 200 && response.status < 300) {
+        // A success whose body is not the service's JSON (a proxy's HTML page, a misrouted endpoint)
+        // must not read as an empty answer ("no such item"): the SDK fails to deserialise it too.
+        if (parsed === null) {
+          throw new AwsServiceError('DeserializationError', `${scope.serviceName} answered HTTP ${response.status} with a body that is not a JSON object`, metadata, 'client');
+        }
+        return Object.assign(parsed, { $metadata: metadata });
+      }
+      const body = parsed ?? {};
       const code = errorCodeOf(response, body);
       const { __type: _type, message: lower, Message: upper, ...fields } = body;
       const message = typeof lower === 'string' ? lower : typeof upper === 'string' ? upper : `${scope.serviceName} answered HTTP ${response.status}`;
-      failure = new AwsServiceError(code, message, metadata, response.status >= 500 ? 'server' : 'client', fields);
+      failure = new AwsServiceError(code, message, metadata, response.status >= 500 ? 'server' : 'client', { ...fields, ...queryErrorFields(response) });
       throttled = response.status === 429 || THROTTLING_CODES.has(code);
       const retryable = throttled || response.status >= 500 || TRANSIENT_CODES.has(code);
       if (!retryable || attempt >= maxAttempts) throw failure;

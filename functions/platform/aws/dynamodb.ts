@@ -34,6 +34,7 @@ import type {
   UpdateCommandInput,
   UpdateCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
 import { marshall, unmarshall, type marshallOptions, type unmarshallOptions } from '@aws-sdk/util-dynamodb';
 import { createAwsJsonClient, SERVICES } from './aws-json';
 import { isAwsError, withMiddlewares, type AwsEndpointOptions, type AwsMiddleware, type AwsOutput, type AwsServiceError } from './aws-request';
@@ -341,6 +342,18 @@ function decodeErrorItems(err: unknown): void {
   }
 }
 
+/**
+ * TransactWriteItems is retried (aws-request.ts) after a 5xx, a timeout or a dropped connection, when
+ * the first attempt may have committed. Its ClientRequestToken makes the retry idempotent: DynamoDB
+ * answers a repeat within 10 minutes with the first attempt's outcome instead of running the
+ * transaction again. The SDK adds one to every call that lacks it; so do we, once per call, so every
+ * attempt carries the same token (exported for tests).
+ */
+export function withIdempotencyToken(operation: string, wire: Record<string, unknown>): Record<string, unknown> {
+  if (operation !== 'TransactWriteItems' || typeof wire.ClientRequestToken === 'string') return wire;
+  return { ...wire, ClientRequestToken: randomUUID() };
+}
+
 export function createDynamoDbDocumentClient(options: AwsEndpointOptions): DynamoDbDocumentClient {
   const client = createAwsJsonClient(SERVICES.dynamodb, options);
   const middlewares: AwsMiddleware[] = [];
@@ -355,7 +368,7 @@ export function createDynamoDbDocumentClient(options: AwsEndpointOptions): Dynam
       const operation = command.shape.operation;
       const output = await withMiddlewares(middlewares, { serviceName: client.service.serviceName, operation, input: command.input }, async () => {
         try {
-          const wire = await client.call<Record<string, unknown>>(operation, toWireInput(command));
+          const wire = await client.call<Record<string, unknown>>(operation, withIdempotencyToken(operation, toWireInput(command)));
           return { ...fromWireOutput(command, wire), $metadata: wire.$metadata } as AwsOutput<object>;
         } catch (err) {
           decodeErrorItems(err);
