@@ -495,8 +495,17 @@ async function planOfApplication(deps: Deps, applicationId: string): Promise<Pla
 
 /**
  * After a refresh: the item's next scheduled refresh is one interval of its plan from now. Only
- * while the item is healthy (checked in the same transaction); false when it is not, or when a
- * concurrent status change won (that change wrote or deleted the row itself).
+ * while the item is healthy; false when it is not, or when a concurrent status change won (that
+ * change wrote or deleted the row itself).
+ *
+ * Every scheduled refresh pays this, so it is two plain conditional writes (about 3 WRU) rather than
+ * one transaction (8: a transaction bills each row twice, and the item row is over 1 KB). What the
+ * transaction guaranteed still holds because the refresh-due row follows the item's status in the
+ * status change's own transaction: it exists exactly while the item is healthy. So the item write
+ * (freshness, when the pull succeeded) is conditional on the status, and the row write on the row
+ * existing; a status change between the two deletes the row and the second write fails. Only a
+ * healthy item without its row (which nothing leaves behind, but a store written before the
+ * schedule existed may hold) takes the transaction, which checks the status and creates the row.
  */
 export async function scheduleNextRefresh(deps: Deps, item: ItemRecord, options: { retryInMs?: number; syncedAt?: string } = {}): Promise<boolean> {
   const plan = await planOfApplication(deps, item.applicationId);
@@ -504,33 +513,39 @@ export async function scheduleNextRefresh(deps: Deps, item: ItemRecord, options:
   // A retry after a failed pull comes sooner than the plan's interval, never later.
   const interval = options.retryInMs !== undefined ? Math.min(planInterval, options.retryInMs) : planInterval;
   const table = deps.config.tableName;
+  const healthy = {
+    ConditionExpression: '#status = :healthy',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':healthy': ItemStatus.enum.healthy },
+  };
+  if (options.syncedAt !== undefined) {
+    // A refresh that pulled successfully records its freshness, only while the item is healthy.
+    const recorded = await writeIf(() =>
+      deps.ddb.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: keys.item(item.itemId),
+          UpdateExpression: 'SET last_successful_sync = :at REMOVE last_sync_error',
+          ...healthy,
+          ExpressionAttributeValues: { ...healthy.ExpressionAttributeValues, ':at': options.syncedAt },
+        }),
+      ),
+    );
+    if (!recorded) return false;
+  }
+  const row = refreshDueAttributes(item.itemId, deps.clock.now() + interval, interval);
+  const moved = await writeIf(() =>
+    deps.ddb.send(
+      new PutCommand({ TableName: table, Item: { ...keys.refreshDue(item.itemId), ...row }, ConditionExpression: 'attribute_exists(pk)' }),
+    ),
+  );
+  if (moved) return true;
   try {
     await deps.ddb.send(
       new TransactWriteCommand({
         TransactItems: [
-          // A refresh that pulled successfully records its freshness with the same item write that
-          // checks the item is healthy, rather than with a write of its own.
-          options.syncedAt !== undefined
-            ? {
-                Update: {
-                  TableName: table,
-                  Key: keys.item(item.itemId),
-                  UpdateExpression: 'SET last_successful_sync = :at REMOVE last_sync_error',
-                  ConditionExpression: '#status = :healthy',
-                  ExpressionAttributeNames: { '#status': 'status' },
-                  ExpressionAttributeValues: { ':healthy': ItemStatus.enum.healthy, ':at': options.syncedAt },
-                },
-              }
-            : {
-                ConditionCheck: {
-                  TableName: table,
-                  Key: keys.item(item.itemId),
-                  ConditionExpression: '#status = :healthy',
-                  ExpressionAttributeNames: { '#status': 'status' },
-                  ExpressionAttributeValues: { ':healthy': ItemStatus.enum.healthy },
-                },
-              },
-          { Put: { TableName: table, Item: { ...keys.refreshDue(item.itemId), ...refreshDueAttributes(item.itemId, deps.clock.now() + interval, interval) } } },
+          { ConditionCheck: { TableName: table, Key: keys.item(item.itemId), ...healthy } },
+          { Put: { TableName: table, Item: { ...keys.refreshDue(item.itemId), ...row } } },
         ],
       }),
     );

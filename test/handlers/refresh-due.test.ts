@@ -136,6 +136,28 @@ describe('the refresh-due row follows the item', () => {
     expect(await refreshDueOf(deps, 'item_legacy')).toEqual({ dueAt: deps.clock.now() + refreshIntervalMs('local', PLAN), intervalMs: refreshIntervalMs('local', PLAN) });
   });
 
+  it('is moved on after a refresh by two plain conditional writes, no transaction, and back for a healthy item that lost it', async () => {
+    await createTestItem(deps, 'item_plain', { applicationId: APP });
+    const operations: string[] = [];
+    deps.ddb.use(async (call, next) => {
+      operations.push(call.operation);
+      return next();
+    });
+    deps.clock.advance(HOUR);
+    await expect(scheduleNextRefresh(deps, await item('item_plain'), { syncedAt: new Date(deps.clock.now()).toISOString() })).resolves.toBe(true);
+    expect(operations.filter((op) => op !== 'GetItem')).toEqual(['UpdateItem', 'PutItem']);
+    expect(await refreshDueOf(deps, 'item_plain')).toEqual({ dueAt: deps.clock.now() + refreshIntervalMs('local', PLAN), intervalMs: refreshIntervalMs('local', PLAN) });
+    expect((await item('item_plain')).lastSuccessfulSync).toBe(new Date(deps.clock.now()).toISOString());
+
+    // A healthy item without its row (nothing leaves one so; an old store may): the transaction puts it back.
+    const { pk, sk } = keys.refreshDue('item_plain');
+    await deps.ddb.send(new DeleteCommand({ TableName: deps.config.tableName, Key: { pk, sk } }));
+    operations.length = 0;
+    await expect(scheduleNextRefresh(deps, await item('item_plain'))).resolves.toBe(true);
+    expect(operations.filter((op) => op !== 'GetItem')).toEqual(['PutItem', 'TransactWriteItems']);
+    expect(await refreshDueOf(deps, 'item_plain')).toMatchObject({ dueAt: deps.clock.now() + refreshIntervalMs('local', PLAN) });
+  });
+
   it('is never written back by a refresh that finishes after the login broke', async () => {
     await createTestItem(deps, 'item_racing', { applicationId: APP });
     const before = await item('item_racing');
@@ -144,6 +166,10 @@ describe('the refresh-due row follows the item', () => {
     // The refresh read the item while it was healthy; its reschedule comes after the status change.
     await expect(scheduleNextRefresh(deps, before)).resolves.toBe(false);
     expect(await refreshDueOf(deps, 'item_racing')).toBeUndefined();
+    // Nor by one that pulled successfully: its freshness is not recorded on a broken item either.
+    await expect(scheduleNextRefresh(deps, before, { syncedAt: new Date(deps.clock.now()).toISOString() })).resolves.toBe(false);
+    expect(await refreshDueOf(deps, 'item_racing')).toBeUndefined();
+    expect((await item('item_racing')).lastSuccessfulSync).toBe(before.lastSuccessfulSync);
   });
 });
 
