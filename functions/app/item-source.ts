@@ -8,7 +8,7 @@ import { newEvent, publishEvent } from '../data/events';
 import { commitTransactions, type ChangeSource, type CommitResult, type StoredTransaction } from '../data/feed-repo';
 import { INITIAL_UPDATE_DAYS } from '../contracts/limits';
 import type { TransactionsUpdateStatus } from '../contracts/schemas';
-import { advanceTransactionsUpdate, markSynced, putAccounts, saveConnectorState, transactionsUpdateFields, type ItemRecord } from '../data/items-repo';
+import { advanceTransactionsUpdate, markSynced, putAccounts, putChangedAccounts, saveConnectorState, transactionsUpdateFields, type ItemRecord } from '../data/items-repo';
 import { eventPut } from '../data/webhooks-repo';
 import type { Deps } from '../platform/runtime';
 import { ingestable, type SourceData } from './enriched-batch';
@@ -93,7 +93,7 @@ export async function syncFromSource(
   marksSynced = true,
 ): Promise<CommitResult | null> {
   const data = fetched ?? (await fetchFromSource(deps, item));
-  await putAccounts(deps, item.itemId, data.accounts, deps.clock.now());
+  await putChangedAccounts(deps, item.itemId, data.accounts, deps.clock.now());
   if (!item.consentedProducts.includes('transactions')) return null;
   const event = newEvent(deps, item, 'transactions.sync_updates_available', {
     item_id: item.itemId,

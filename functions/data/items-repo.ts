@@ -631,6 +631,28 @@ export async function putAccounts(deps: Deps, itemId: string, accounts: StoredAc
   }
 }
 
+/** A value as JSON with its object keys sorted: DynamoDB keeps no key order, and drops undefined as JSON does. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
+/**
+ * A refresh's accounts, written only where they differ from the stored ones (one Query instead of a
+ * write per account: most refreshes move no balance). An unchanged account keeps its older
+ * `balances_refreshed_at`, so a balance read within the cache's 15 minutes of such a refresh asks
+ * the institution again: rarer, and cheaper, than rewriting every account on every refresh.
+ * Returns how many accounts were written.
+ */
+export async function putChangedAccounts(deps: Deps, itemId: string, accounts: StoredAccount[], refreshedAt: number): Promise<number> {
+  const k = keys.accountsOfItem(itemId);
+  const stored = new Map((await queryByPrefix(deps, k.pk, k.skPrefix)).map((row) => [(row.account as StoredAccount).account_id, canonicalJson(row.account)]));
+  const changed = accounts.filter((account) => stored.get(account.account_id) !== canonicalJson(account));
+  await putAccounts(deps, itemId, changed, refreshedAt);
+  return changed.length;
+}
+
 export async function listAccounts(deps: Deps, itemId: string): Promise<{ accounts: StoredAccount[]; oldestRefresh: number }> {
   const k = keys.accountsOfItem(itemId);
   const rows = await queryByPrefix(deps, k.pk, k.skPrefix);
