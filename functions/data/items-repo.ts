@@ -18,6 +18,7 @@ import type { z } from 'zod';
 import { PLAN_NAMES, type PlanName } from '../contracts/limits';
 import { LINK_LANGUAGES, type LinkLanguage } from '../contracts/link-schemas';
 import { ItemStatus, TRANSACTIONS_UPDATE_STATUSES, type AccountRecord, type Environment, type ItemError, type Product, type TransactionsUpdateStatus } from '../contracts/schemas';
+import { canonicalJson } from '../core/canonical-json';
 import { firstRefreshIntervalMs, refreshIntervalMs } from '../core/refresh-schedule';
 import { tokenHash } from '../core/tokens';
 import type { Deps } from '../platform/runtime';
@@ -629,13 +630,6 @@ export async function putAccounts(deps: Deps, itemId: string, accounts: StoredAc
       }),
     );
   }
-}
-
-/** A value as JSON with its object keys sorted: DynamoDB keeps no key order, and drops undefined as JSON does. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
-  );
 }
 
 /**

@@ -4,6 +4,7 @@
 // request carries the operator's clientId and a timestamp and is signed with the consumer key
 // (HMAC-SHA256 over the canonical JSON of body, path and query).
 import { createHmac, randomUUID } from 'node:crypto';
+import { canonicalJson } from '../../core/canonical-json';
 import { ConnectorError, type Connection, type ConnectorFactory, type ConnectorPort, type ConsentInput, type Investments, type LoginResult, type ProviderRequest, type SourceBatch } from '../../core/connector-port';
 import { addDays, notOffered } from '../payload';
 import { AGGREGATOR_I_ID, mapAccount, mapActivity, mapPosition, providerError } from './mapping';
@@ -14,19 +15,9 @@ const ACTIVITY_PAGE = 1000;
 const MAX_PAGES = 100;
 const HISTORY_DAYS = 730;
 
-/** JSON with object keys sorted and no spaces, as the signature's canonical form requires. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 /** The request signature: base64 HMAC-SHA256 with the consumer key over `{content, path, query}`. */
 export function signRequest(consumerKey: string, path: string, query: string, content: unknown): string {
-  return createHmac('sha256', consumerKey).update(canonical({ content: content ?? null, path, query })).digest('base64');
+  return createHmac('sha256', consumerKey).update(canonicalJson({ content: content ?? null, path, query })).digest('base64');
 }
 
 export const createAggregatorIConnector: ConnectorFactory = ({ config, http }) => {
@@ -42,7 +33,7 @@ export const createAggregatorIConnector: ConnectorFactory = ({ config, http }) =
     params.set('timestamp', String(Math.floor(Date.now() / 1000)));
     for (const [k, v] of Object.entries(options.query ?? {})) params.set(k, String(v));
     const query = params.toString();
-    const body = options.json === undefined ? undefined : canonical(options.json);
+    const body = options.json === undefined ? undefined : canonicalJson(options.json);
     const headers: Record<string, string> = { signature: signRequest(consumerKey, `${basePath}${path}`, query, options.json ?? null), ...(body ? { 'content-type': 'application/json' } : {}) };
     let response;
     try {
