@@ -16,7 +16,7 @@ const layer = {
   platform: '^functions/platform/(runtime|ports|observability|aws-ports|aws-call-tracing|bundled-sdks|model-port|model-bedrock|model-openai|model-environment|console-identity|console-identity-cognito|packed-assets)\\.ts$|^functions/platform/crypto/|^functions/platform/aws/',
   data: '^functions/data/',
   app: '^functions/app/',
-  edge: '^functions/platform/(middleware|operation|fallback|openapi|llms|protocols)\\.ts$|^functions/platform/link-ui/(?!browser/)',
+  edge: '^functions/platform/(middleware|operation|fallback|openapi|llms|protocols|route-functions)\\.ts$|^functions/platform/link-ui/(?!browser/)',
   browser: '^functions/platform/link-ui/browser/',
   consoleUi: '^functions/console-ui/(?!browser/)',
   consoleBrowser: '^functions/console-ui/browser/',

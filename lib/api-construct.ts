@@ -18,7 +18,7 @@ import { ROUTES, type Route } from '../functions/contracts/routes';
 import { ApiFirewall } from './api-firewall';
 import type { ConsoleIdentitySettings } from './console-identity';
 import { planApi, type ApiPlan } from './api-layout';
-import { acknowledgeNoGatewayAuth, lambdaProxy, RouteStack } from './api-route-stack';
+import { acknowledgeNoGatewayAuth, lambdaProxy, routeFunctionParameterName, RouteStack } from './api-route-stack';
 import { FincoreFunction } from './fincore-function';
 import { addGatewayResponses } from './gateway-responses';
 import type { StageConfig } from './stage-config';
@@ -183,6 +183,15 @@ export class Api extends Construct {
     for (const route of routes) {
       const stack = this.routeStacks.find((s) => s.routeFunctions.has(route.id))!;
       this.routeFunctions.set(route.id, stack.routeFunctions.get(route.id)!);
+    }
+    // The functions a route stack's routes hand calls to (ROUTE_INVOCATIONS) sit in other nested
+    // stacks: their names reach it as parameters, set once every stack exists.
+    for (const stack of this.routeStacks) {
+      for (const id of stack.invokedRoutes) {
+        const target = this.routeFunctions.get(id);
+        if (!target) throw new Error(`${stack.node.id} hands calls to ${id}, which has no function in this API`);
+        stack.setParameter(routeFunctionParameterName(id), target.fn.functionName);
+      }
     }
 
     Validations.of(this.restApi).acknowledge(

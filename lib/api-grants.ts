@@ -335,14 +335,6 @@ export const ROUTE_ROWS: Partial<Record<RouteId, readonly RowAccess[] | { wholeT
 };
 
 /**
- * The MCP server (`mcp.call`, functions/surfaces/mcp) runs its tools' REST handlers in its own
- * function (invokeRoute), so it touches exactly the rows of those routes: the union of their entries,
- * plus ACCESS_TOKEN_ROWS when a tool's route takes an item (invokeRoute resolves the access token as
- * the item routes' middleware does). Computed from the entries above, never listed by hand.
- */
-ROUTE_ROWS['mcp.call'] = MCP_TOOLS.flatMap((tool) => inlineRouteRows(tool.route, `MCP tool ${tool.name}`));
-
-/**
  * The Plaid-compatible API (`plaid.call`, functions/surfaces/plaid) likewise runs the REST handlers
  * of the routes its endpoints wrap (PLAID_ENDPOINT_ROUTES) in its own function: the union of their
  * entries. Its own rows on top: under `APP#`, the Plaid-shaped webhook endpoints it registers
@@ -357,6 +349,17 @@ ROUTE_ROWS['plaid.call'] = [
   // /link/token/create marks the session's webhook Plaid-shaped (functions/data/webhooks-repo.ts markLinkSessionWebhookPlaid).
   { linkToken: ['UpdateItem'] },
 ];
+
+/**
+ * Routes whose code another route's function hands calls to, by invoking the route's own function
+ * (functions/platform/route-functions.ts): that function gets `lambda:InvokeFunction` on exactly
+ * these functions and their names in FC_ROUTE_FUNCTIONS, and carries the Lambda client. The MCP
+ * server hands each tool call to the tool's route (functions/surfaces/mcp/tool-runner.ts), so it
+ * needs none of its tools' rows, secrets or model: each tool's own function has its own grants.
+ */
+export const ROUTE_INVOCATIONS: Partial<Record<RouteId, readonly RouteId[]>> = {
+  'mcp.call': MCP_TOOLS.map((tool) => tool.route),
+};
 
 /**
  * The rows a function touches when it runs a route's handler inline (invokeRoute): the route's entry,
@@ -445,7 +448,12 @@ export const ENV_VARS = {
   consoleCognitoDomain: 'FC_CONSOLE_COGNITO_DOMAIN',
   consoleCognitoClientId: 'FC_CONSOLE_COGNITO_CLIENT_ID',
   consoleCognitoUserPoolId: 'FC_CONSOLE_COGNITO_USER_POOL_ID',
+  /** `<route id>=<function name>,...` of ROUTE_INVOCATIONS (functions/platform/route-functions.ts ROUTE_FUNCTIONS_ENV). */
+  routeFunctions: 'FC_ROUTE_FUNCTIONS',
 } as const;
+
+/** Invoke a route's function synchronously (ROUTE_INVOCATIONS). */
+export const ROUTE_INVOKE_ACTIONS: readonly string[] = ['lambda:InvokeFunction'];
 
 /** Read the stage's connector credentials secret. */
 export const CONNECTOR_SECRET_ACTIONS: readonly string[] = ['secretsmanager:GetSecretValue'];
@@ -462,20 +470,12 @@ export function foundationModelArn(partition: string, region: string, modelId: s
 }
 
 /**
- * A capability's routes, plus the MCP server (`mcp.call`) when one of them is an MCP tool's route:
- * the server runs its tools' handler code, so it reaches what they reach.
- */
-function withMcpServer(routes: readonly RouteId[]): readonly RouteId[] {
-  return MCP_TOOLS.some((tool) => routes.includes(tool.route)) ? [...routes, 'mcp.call'] : routes;
-}
-
-/**
- * A capability's routes, plus the MCP server and the Plaid-compatible API (`plaid.call`) when they run
- * one of them: each reaches what the routes it runs reach.
+ * A capability's routes, plus the Plaid-compatible API (`plaid.call`) when it runs one of them in its
+ * own function: it reaches what the routes it runs reach. (The MCP server hands its tools' calls to
+ * their own functions, ROUTE_INVOCATIONS, so it reaches none of this.)
  */
 function withSurfaces(routes: readonly RouteId[]): readonly RouteId[] {
-  const withMcp = withMcpServer(routes);
-  return PLAID_SURFACE_ROUTES.some((id) => routes.includes(id)) && !routes.includes('plaid.call') ? [...withMcp, 'plaid.call'] : withMcp;
+  return PLAID_SURFACE_ROUTES.some((id) => routes.includes(id)) && !routes.includes('plaid.call') ? [...routes, 'plaid.call'] : routes;
 }
 
 /**
@@ -674,6 +674,8 @@ export interface RouteAccess {
   model: boolean;
   /** FC_CONSOLE_COGNITO_* (ENV_VARS.consoleCognito*): the console's user pool, hosted UI and app client. */
   consoleIdentity: boolean;
+  /** ROUTE_INVOCATIONS: `FC_ROUTE_FUNCTIONS` + `lambda:InvokeFunction` on these routes' functions (empty for most). */
+  invokesRoutes: readonly RouteId[];
 }
 
 type RouteFacts = Pick<Route, 'id' | 'auth' | 'dataAccess'> & Partial<Pick<Route, 'item' | 'console'>>;
@@ -748,5 +750,6 @@ export function routeAccessFor(route: RouteFacts): RouteAccess {
     model: uses('model'),
     connectorConfig: uses('connectorConfig'),
     consoleIdentity: uses('consoleIdentity'),
+    invokesRoutes: ROUTE_INVOCATIONS[route.id as RouteId] ?? [],
   };
 }

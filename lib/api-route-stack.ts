@@ -7,7 +7,7 @@
 // when its routes need them, the webhook-events queue, the item-refresh queue, the secrets key,
 // the WebhookDelivery state machine, the connector secret and the console's Cognito pool),
 // so its template reads on its own and cdk-nag findings name stable parameters.
-import { Aws, Duration, CfnParameter, NestedStack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Aws, Duration, CfnParameter, NestedStack, Stack, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -16,10 +16,11 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
-import { aliasPaths, type Route } from '../functions/contracts/routes';
+import { aliasPaths, routeById, type Route } from '../functions/contracts/routes';
 import {
   ENV_VARS,
   MODEL_ACTIONS,
+  ROUTE_INVOKE_ACTIONS,
   CONNECTOR_SECRET_ACTIONS,
   SECRETS_KEY_ACTIONS,
   TABLE_KEY_ACTIONS,
@@ -98,7 +99,18 @@ export function routeStackParameters(routes: readonly Route[]): string[] {
     ...(access.some((a) => a.deliveryWorkflow) ? DELIVERY_WORKFLOW_PARAMETERS : []),
     ...(access.some((a) => a.connectorConfig) ? CONNECTOR_SECRET_PARAMETERS : []),
     ...(access.some((a) => a.consoleIdentity) ? CONSOLE_IDENTITY_PARAMETERS : []),
+    ...invokedRoutesOf(routes).map(routeFunctionParameterName),
   ];
+}
+
+/** The routes whose functions these routes hand calls to (ROUTE_INVOCATIONS), each once. */
+function invokedRoutesOf(routes: readonly Route[]): string[] {
+  return [...new Set(routes.flatMap((route) => routeAccessFor(route).invokesRoutes))];
+}
+
+/** The parameter that carries the name of a route's function into a stack whose routes invoke it: `RouteFunctionAiCategorize`. */
+export function routeFunctionParameterName(routeId: string): string {
+  return `RouteFunction${pascalId(routeId)}`;
 }
 
 /** Construct id of a route's function, e.g. `items.get` -> `ItemsGet`, `discovery.llms-full` -> `DiscoveryLlmsFull`. */
@@ -108,6 +120,8 @@ export function routeConstructId(routeId: string): string {
 
 export class RouteStack extends NestedStack {
   readonly routeFunctions = new Map<string, FincoreFunction>();
+  /** Routes of other stacks whose functions this stack's routes invoke: the parent sets each one's routeFunctionParameterName. */
+  readonly invokedRoutes: readonly string[];
   /**
    * Every method this stack adds, as `METHOD /path -> target`. The parent folds it into the API
    * deployment's logical id, so any change to the wiring here produces a new deployment of the stage.
@@ -137,7 +151,8 @@ export class RouteStack extends NestedStack {
       ConsoleCognitoUserPoolId: props.consoleIdentity.userPoolId,
     };
     const declared = routeStackParameters(plan.routes);
-    for (const name of declared.filter((n) => !(n in parameterValues))) parameterValues[name] = optional[name];
+    // The invoked functions' names are set by the parent once every route stack exists (setParameter).
+    for (const name of declared.filter((n) => !(n in parameterValues) && n in optional)) parameterValues[name] = optional[name];
     for (const path of plan.importedPaths.filter((p) => p !== '/')) {
       const name = pathParameterName(path);
       if (name in parameterValues) throw new Error(`${id}: two parameters named ${name}`);
@@ -199,6 +214,8 @@ export class RouteStack extends NestedStack {
         : undefined,
     };
     const fallback = lambdaProxy(param('FallbackFunctionArn', 'ARN of the fallback function (404/405)'));
+    this.invokedRoutes = invokedRoutesOf(plan.routes);
+    const invokedNames = new Map(this.invokedRoutes.map((id) => [id, param(routeFunctionParameterName(id), `Name of the ${id} route's function`)]));
 
     const resourceFor = (path: string): apigw.IResource => {
       const [base, parent] = [...parents].filter(([p]) => p === '/' || path === p || path.startsWith(`${p}/`)).sort(
@@ -216,11 +233,12 @@ export class RouteStack extends NestedStack {
         config,
         environment: { ...routeEnvironment(route, tableName, background), ...(model ? { [ENV_VARS.bedrockModelId]: model.bedrockModelId } : {}) },
         memorySize: route.longRunning ? LONG_RUNNING_MEMORY_MB : config.apiFunction.memorySize,
-        timeout: routeAccessFor(route).model ? config.ai.functionTimeout : route.longRunning ? LONG_RUNNING_TIMEOUT : config.apiFunction.timeout,
+        timeout: routeFunctionTimeout(route, config),
         bundledSdks: bundledSdksFor({ ...routeAccessFor(route), model: model !== null }),
       });
       grantRoute(route, fn, table, tableArn, tableKeyArn, background);
       if (model) fn.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...MODEL_ACTIONS], resources: [foundationModelArn(Aws.PARTITION, Aws.REGION, model.bedrockModelId)] }));
+      grantRouteInvocations(route, fn, invokedNames);
       this.routeFunctions.set(route.id, fn);
 
       const integration = lambdaProxy(fn.fn.functionArn);
@@ -243,6 +261,39 @@ export class RouteStack extends NestedStack {
     }
   }
 }
+
+/**
+ * A route that hands calls to other routes' functions (ROUTE_INVOCATIONS: the MCP server): their
+ * names in FC_ROUTE_FUNCTIONS and `lambda:InvokeFunction` on exactly those functions (ARNs built in
+ * this stack from the names its parameters carry).
+ */
+function grantRouteInvocations(route: Route, fn: FincoreFunction, names: ReadonlyMap<string, string>): void {
+  const targets = routeAccessFor(route).invokesRoutes;
+  if (targets.length === 0) return;
+  const nameOf = (id: string) => names.get(id) ?? need<string>(undefined, `${id} function name`, route);
+  fn.fn.addEnvironment(ENV_VARS.routeFunctions, targets.map((id) => `${id}=${nameOf(id)}`).join(','));
+  const stack = Stack.of(fn);
+  fn.role.addToPrincipalPolicy(
+    new iam.PolicyStatement({
+      actions: [...ROUTE_INVOKE_ACTIONS],
+      resources: targets.map((id) => stack.formatArn({ service: 'lambda', resource: 'function', resourceName: nameOf(id), arnFormat: ArnFormat.COLON_RESOURCE_NAME })),
+    }),
+  );
+}
+
+/** How long a route's function may run: an AI route waits on the model, a long-running one up to API Gateway's limit. */
+export function routeFunctionTimeout(route: Route, config: Pick<StageConfig, 'ai' | 'apiFunction'>): Duration {
+  const access = routeAccessFor(route);
+  const own = access.model ? config.ai.functionTimeout : route.longRunning ? LONG_RUNNING_TIMEOUT : config.apiFunction.timeout;
+  if (access.invokesRoutes.length === 0) return own;
+  // A function that hands calls to other routes' functions waits for them (ROUTE_INVOCATIONS): the
+  // longest of theirs, plus a few seconds of its own around the call.
+  const longest = Math.max(own.toMilliseconds(), ...access.invokesRoutes.map((id) => routeFunctionTimeout(routeById(id), config).toMilliseconds()));
+  return Duration.millis(longest).plus(INVOKING_FUNCTION_OVERHEAD);
+}
+
+/** What a function that hands a call to another route's function adds to that function's timeout. */
+const INVOKING_FUNCTION_OVERHEAD = Duration.seconds(3);
 
 /**
  * The model a route's function may call: the stage's (StageConfig.ai.model) for a live route that

@@ -1112,7 +1112,6 @@ export const graphqlIde = /* @__PURE__ */ route('graphql.ide', () => ({
 // ---------- MCP (functions/surfaces/mcp; tools in functions/contracts/mcp-tools.ts) ----------
 export const mcpCall = /* @__PURE__ */ route('mcp.call', () => ({
   protocol: 'mcp',
-  dataAccess: true,
   path: '/mcp',
   tag: 'MCP',
   summary: 'The Model Context Protocol server (Streamable HTTP, stateless, JSON responses).',

@@ -21,8 +21,18 @@ export const SDK_BUNDLE_SWITCHES = {
   bedrock: 'FC_BUNDLE_BEDROCK',
   /** Secrets Manager (the stage's connector credentials, aws/secrets-manager.ts). */
   secretsManager: 'FC_BUNDLE_SECRETS_MANAGER',
+  /** Lambda (a route's own function, invoked by a surface that runs other routes: aws/lambda.ts). */
+  lambda: 'FC_BUNDLE_LAMBDA',
 } as const;
 export type OptionalSdk = keyof typeof SDK_BUNDLE_SWITCHES;
+
+/**
+ * Not a client: whether a surface that runs other routes (the MCP server) may carry their handlers
+ * and run them in its own process. Every deployed function is built with it 'omit' (the MCP server
+ * then hands each tool call to the tool's own function, platform/route-functions.ts); local mode and
+ * tests, unbundled, run the tools in process.
+ */
+export const IN_PROCESS_ROUTES_SWITCH = 'FC_BUNDLE_IN_PROCESS_ROUTES';
 
 /** Thrown by a call that needs a client its function was built without: the grant table and the code disagree. */
 export class SdkNotBundledError extends Error {

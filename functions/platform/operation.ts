@@ -50,6 +50,7 @@ import {
 } from './middleware';
 import { inRequestScope, logger } from './observability';
 import type { ProtocolHooks } from './protocols';
+import { errorOutcome, isInlineInvocation, resultOutcome, type InlineInvocation, type InlineOutcome } from './route-functions';
 import { runtime, type Deps } from './runtime';
 
 // Where the base URL and request headers are read (they moved to ./middleware, which needs them too).
@@ -269,7 +270,7 @@ function operation(route: Route, impl: (ctx: OperationContext<unknown>) => unkno
     }
     return { statusCode: 200, headers, body: route.responseKind === 'json' ? JSON.stringify(result) : String(result) };
   };
-  return scoped(
+  const http = scoped(
     middy<ApiEvent, ApiResult, Error, Context, RequestInternal>(base, { timeoutEarlyInMillis: 0 })
       .use(powertools())
       .use(requestContext(route, runtime))
@@ -279,6 +280,42 @@ function operation(route: Route, impl: (ctx: OperationContext<unknown>) => unkno
       .use(consoleGate(route, runtime, options.sessions))
       .use(parseBody(route)),
   );
+  if (!runsInline(route)) return http;
+  // A route another function may hand a call to (./route-functions.ts): its invocation, not an API
+  // Gateway event, gets the route's code through invokeRoute, and answers an InlineOutcome.
+  const handler = (event: ApiEvent | InlineInvocation, context: Context) =>
+    isInlineInvocation(event) ? answerInlineInvocation(route, impl, event) : http(event, context);
+  return handler as LambdaHandler;
+}
+
+/** Routes whose code invokeRoute can run for another function: key-authenticated JSON routes. */
+const runsInline = (route: Route) => route.auth === 'key' && route.responseKind === 'json' && !route.protocol;
+
+/**
+ * Runs a handed-over call (./route-functions.ts) in its own log scope: an ApiError is the outcome,
+ * anything else fails the invocation (logged here with its stack; the caller sees a function error).
+ */
+async function answerInlineInvocation(route: Route, impl: (ctx: OperationContext<unknown>) => unknown, invocation: InlineInvocation): Promise<InlineOutcome> {
+  return inRequestScope(invocation.requestId, async () => {
+    if (invocation.routeId !== route.id) {
+      logger.error('inline call for another route', { route: route.id, asked: String(invocation.routeId).slice(0, 100) });
+      throw new Error(`this function runs ${route.id}, not ${String(invocation.routeId).slice(0, 100)}`);
+    }
+    const deps = runtime();
+    const handler = Object.assign(() => Promise.reject(new Error('not an HTTP call')), { routeId: route.id, route, impl }) as RouteHandler;
+    try {
+      const result = await invokeRoute(handler, { deps, auth: invocation.auth, requestId: invocation.requestId, baseUrl: invocation.baseUrl, event: invocation.event }, invocation.args);
+      logger.info('inline call', { route: route.id });
+      return resultOutcome(JSON.parse(JSON.stringify(result)) as unknown);
+    } catch (err) {
+      if (err instanceof ApiError) {
+        logger.info('inline call', { route: route.id, error_code: err.code });
+        return errorOutcome(err);
+      }
+      logger.error('inline call failed', { route: route.id, error: err instanceof Error ? err.stack ?? err.message : String(err) });
+      throw err;
+    }
+  });
 }
 
 /**

@@ -28,7 +28,8 @@ export type PortCall =
   | 'consoleIdentity.fromEnv'
   | 'webhookSecret.context'
   | 'providerSecret.context'
-  | 'plaidWebhookKey.context';
+  | 'plaidWebhookKey.context'
+  | 'routes.invoke';
 
 /** Interface member -> the capability it stands for. */
 const PORT_METHODS: Record<string, PortCall> = {
@@ -57,7 +58,17 @@ const CAPABILITY_FUNCTIONS: Record<string, PortCall> = {
   'app/webhooks.ts#secretContext': 'webhookSecret.context',
   'app/provider-secrets.ts#contextOf': 'providerSecret.context',
   'app/plaid-webhook-keys.ts#keyContext': 'plaidWebhookKey.context',
+  // Handing a call to another route's function (Lambda Invoke): lib/api-grants.ts ROUTE_INVOCATIONS.
+  'platform/route-functions.ts#invokeRouteFunction': 'routes.invoke',
 };
+
+/**
+ * `process.env.FC_BUNDLE_IN_PROCESS_ROUTES === 'omit' ? deployed : unbundled`: every deployed bundle
+ * is built with the switch 'omit' (lib/bundled-sdks.ts sdkDefines), so only the first branch is the
+ * deployed code's; the other (other routes' handlers, run in process locally) is never walked.
+ */
+const isDeployedOnlySwitch = (node: ts.ConditionalExpression) =>
+  node.condition.getText().replace(/\s+/g, ' ') === "process.env.FC_BUNDLE_IN_PROCESS_ROUTES === 'omit'";
 
 /** What the code reachable from an entry can do to the table. */
 export interface TableUse {
@@ -195,6 +206,11 @@ export function createCapabilityScanner(entries: readonly string[]): CapabilityS
     const visit = (node: ts.Node): void => {
       // Types never run.
       if (ts.isTypeNode(node) || ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isImportDeclaration(node)) return;
+      if (ts.isConditionalExpression(node) && isDeployedOnlySwitch(node)) {
+        visit(node.condition);
+        visit(node.whenTrue);
+        return;
+      }
       if (ts.isCallExpression(node)) {
         const call = portCallOf(node);
         if (call) found.calls.add(call);

@@ -1,36 +1,30 @@
-// The MCP server's function runs its fifteen tools' REST handlers, so its grants are computed from
-// theirs (lib/api-grants.ts): every table statement a tool's route gets, and every background
-// capability a tool's route is listed for. test/cdk/route-capabilities.test.ts holds the result to
-// the code the scan reaches; this holds the derivation itself, tool by tool.
+// The MCP server's function hands each tool call to the tool's own route function (Lambda Invoke,
+// functions/surfaces/mcp/tool-runner.ts), so its grants are its own (authenticate and meter the key)
+// plus the invoke, never its tools': each tool's function keeps its own table rows, secrets and model.
+// test/cdk/route-capabilities.test.ts holds ROUTE_INVOCATIONS to the code; this holds the derivation.
 import { MCP_TOOLS } from '../../functions/contracts/mcp-tools';
 import { routeById } from '../../functions/contracts/routes';
-import { ROUTE_CAPABILITIES, routeAccessFor, tableGrantsFor, type RouteCapability } from '../../lib/api-grants';
+import { AUTH_AND_METER_GRANTS, ROUTE_CAPABILITIES, ROUTE_INVOCATIONS, routeAccessFor, tableGrantsFor } from '../../lib/api-grants';
 
 const mcpCall = routeById('mcp.call');
-/** Each (resource, action, partition) a set of statements allows. */
-const allowed = (route: Parameters<typeof tableGrantsFor>[0]) =>
-  new Set(tableGrantsFor(route).flatMap((g) => g.actions.flatMap((action) => g.partitions.map((p) => `${g.index ?? 'table'} ${action} ${p}`))));
 
 describe('mcp.call', () => {
-  it('is allowed every table action on every partition each tool\'s route is allowed', () => {
-    const server = allowed(mcpCall);
-    for (const tool of MCP_TOOLS) {
-      const missing = [...allowed(routeById(tool.route))].filter((grant) => !server.has(grant));
-      expect({ tool: tool.name, missing }).toEqual({ tool: tool.name, missing: [] });
-    }
+  it("invokes exactly its tools' route functions", () => {
+    expect([...(ROUTE_INVOCATIONS['mcp.call'] ?? [])].sort()).toEqual([...new Set(MCP_TOOLS.map((tool) => tool.route))].sort());
+    expect(routeAccessFor(mcpCall).invokesRoutes).toEqual(ROUTE_INVOCATIONS['mcp.call']);
   });
 
-  it('is allowed nothing no tool\'s route is allowed', () => {
-    const union = new Set(MCP_TOOLS.flatMap((tool) => [...allowed(routeById(tool.route))]));
-    expect([...allowed(mcpCall)].filter((grant) => !union.has(grant))).toEqual([]);
+  it('touches only the rows that authenticate and meter its key', () => {
+    expect(routeAccessFor(mcpCall).table).toBe('auth-and-meter');
+    expect(tableGrantsFor(mcpCall)).toEqual(AUTH_AND_METER_GRANTS);
   });
 
-  it.each(Object.keys(ROUTE_CAPABILITIES) as RouteCapability[])('has %s exactly when one of its tools\' routes has it', (capability) => {
-    const listed = ROUTE_CAPABILITIES[capability] as readonly string[];
-    expect(listed.includes('mcp.call')).toBe(MCP_TOOLS.some((tool) => listed.includes(tool.route)));
+  it('holds no capability of its tools: no secrets key, model, refresh queue, delivery workflow or connector secret', () => {
+    for (const listed of Object.values(ROUTE_CAPABILITIES)) expect(listed as readonly string[]).not.toContain('mcp.call');
+    expect(routeAccessFor(mcpCall)).toMatchObject({ secretsKey: false, model: false, refreshQueue: false, deliveryWorkflow: false, connectorConfig: false, eventsQueue: true });
   });
 
-  it('calls the model and opens webhook secrets (ai_* tools; create_link_url with a webhook)', () => {
-    expect(routeAccessFor(mcpCall)).toMatchObject({ table: 'partitions', model: true, secretsKey: true, refreshQueue: false, deliveryWorkflow: false });
+  it('is the only route that invokes other routes', () => {
+    expect(Object.keys(ROUTE_INVOCATIONS)).toEqual(['mcp.call']);
   });
 });

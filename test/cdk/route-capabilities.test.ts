@@ -11,10 +11,11 @@
 // (test/rehearsal), which records every call the bundled functions make.
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { ROUTES, type Route } from '../../functions/contracts/routes';
+import { ROUTES, routeById, type Route } from '../../functions/contracts/routes';
 import { keys } from '../../functions/data/keys';
 import {
   ROUTE_CAPABILITIES,
+  ROUTE_INVOCATIONS,
   PLAID_WEBHOOK_KEY_CONTEXT_KEYS,
   PLAID_WEBHOOK_KEY_PURPOSE,
   PROVIDER_SECRET_CONTEXT_KEYS,
@@ -136,6 +137,13 @@ describe('ROUTE_CAPABILITIES lists exactly the routes whose code uses each capab
   it('names only routes that exist', () => {
     const ids = new Set(ROUTES.map((r) => r.id));
     for (const listed of Object.values(ROUTE_CAPABILITIES).flat()) expect(ids).toContain(listed);
+  });
+
+  it('ROUTE_INVOCATIONS names exactly the routes whose code hands calls to other routes\' functions (Lambda Invoke)', () => {
+    const reaching = ROUTES.filter((r) => routeCallsOf(r).has('routes.invoke')).map((r) => r.id).sort();
+    expect(reaching).toEqual(Object.keys(ROUTE_INVOCATIONS).sort());
+    // A deployed MCP function runs none of its tools' code: the scan follows only the deployed branch of the in-process switch.
+    expect(routeCallsOf(routeById('mcp.call'))).toEqual(new Set(['routes.invoke', ...scanner.stepScan('authenticate'), ...scanner.stepScan('recordInRequestLog')]));
   });
 
   it('gives the events queue to every route whose code may publish and that has rows to publish from', () => {

@@ -24,6 +24,7 @@ import {
   ENV_VARS,
   EVENT_PARTITIONS,
   ROUTE_CAPABILITIES,
+  ROUTE_INVOCATIONS,
   ROUTE_ROWS,
   ROW_FAMILIES,
   SECRETS_KEY_ACTIONS,
@@ -376,18 +377,18 @@ describe.each(STAGES)('the %s stack', (stage) => {
       // The console's item refresh too, and the Plaid-compatible API (/transactions/refresh, /sandbox/public_token/create).
       expect(declaring('ItemRefreshQueueArn')).toEqual(['RoutesConsole', 'RoutesHostedLink', 'RoutesItems', 'RoutesPlaid', 'RoutesSandbox']);
       expect(declaring('ItemRefreshQueueUrl')).toEqual(['RoutesConsole', 'RoutesHostedLink', 'RoutesItems', 'RoutesPlaid', 'RoutesSandbox']);
-      // The MCP server runs link/token/create (create_link_url), which opens the secret of a webhook it
-      // names; every stack with a route that reaches an item's connector opens provider secrets; the
-      // console creates endpoints and rotates the signing secret; the Plaid-compatible API does all of
-      // these and creates and opens Plaid webhook keys.
+      // Link's token route opens the secret of a webhook it names; every stack with a route that reaches
+      // an item's connector opens provider secrets; the console creates endpoints and rotates the
+      // signing secret; the Plaid-compatible API does all of these and creates and opens Plaid webhook
+      // keys. Not the MCP server: its tools run in their own routes' functions.
       expect(declaring('SecretsKeyArn')).toEqual([
         'RoutesAccounts', 'RoutesAssets', 'RoutesConsole', 'RoutesGraphQL', 'RoutesHostedLink', 'RoutesIdentity', 'RoutesInvestments',
-        'RoutesItems', 'RoutesLiabilities', 'RoutesLink', 'RoutesMCP', 'RoutesPlaid', 'RoutesSandbox', 'RoutesWebhooks',
+        'RoutesItems', 'RoutesLiabilities', 'RoutesLink', 'RoutesPlaid', 'RoutesSandbox', 'RoutesWebhooks',
       ]);
       // The stage's connector credentials go to the same stacks, minus the ones that only seal webhook secrets.
       expect(declaring('ConnectorSecretArn')).toEqual([
         'RoutesAccounts', 'RoutesAssets', 'RoutesGraphQL', 'RoutesHostedLink', 'RoutesIdentity', 'RoutesInvestments',
-        'RoutesItems', 'RoutesLiabilities', 'RoutesMCP', 'RoutesPlaid', 'RoutesSandbox',
+        'RoutesItems', 'RoutesLiabilities', 'RoutesPlaid', 'RoutesSandbox',
       ]);
       // webhooks/events/replay (and the console's) starts a WebhookDelivery execution per new delivery.
       expect(declaring('WebhookDeliveryStateMachineArn')).toEqual(['RoutesConsole', 'RoutesWebhooks']);
@@ -533,7 +534,7 @@ describe.each(STAGES)('the %s stack', (stage) => {
 
     it('derives queue and secrets-key access from the route: events for every route with table access, refresh and secrets by id or tag', () => {
       const probe = (facts: Partial<Route>) => routeAccessFor({ id: 'probe', tag: 'Items', auth: 'key', dataAccess: true, ...facts });
-      const none = { refreshQueue: false, secretsKey: false, deliveryWorkflow: false, model: false, connectorConfig: false, consoleIdentity: false };
+      const none = { refreshQueue: false, secretsKey: false, deliveryWorkflow: false, model: false, connectorConfig: false, consoleIdentity: false, invokesRoutes: [] };
       expect(probe({ auth: 'none', dataAccess: false })).toEqual({ table: 'none', eventsQueue: false, ...none });
       expect(probe({ dataAccess: false })).toEqual({ table: 'auth-and-meter', eventsQueue: true, ...none });
       expect(probe({ id: 'items.get', item: true })).toEqual({ table: 'partitions', eventsQueue: true, ...none });
@@ -582,12 +583,37 @@ describe.each(STAGES)('the %s stack', (stage) => {
       }
     });
 
+    it("lets exactly the MCP server invoke its tools' route functions, each by its own function's name, and nothing else invoke a function", () => {
+      const { stack, resources } = get(stage);
+      const mcp = stack.api.routeFunctions.get('mcp.call')!;
+      const targets = ROUTE_INVOCATIONS['mcp.call']!;
+      // The name of each tool's function, as the flattened template spells it (the parameter resolved to the function's Ref).
+      const nameOf = (id: string) => ({ Ref: logicalId(stack.api.routeFunctions.get(id)!) });
+      expect(envOf(mcp)[ENV_VARS.routeFunctions]).toEqual({ 'Fn::Join': ['', targets.flatMap((id, i) => [`${i === 0 ? '' : ','}${id}=`, nameOf(id)])] });
+      expect(withPrefix(statementsOf(routeById('mcp.call')), 'lambda:')).toEqual([
+        {
+          actions: ['lambda:InvokeFunction'],
+          resources: targets.map((id) => ({
+            'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, `:lambda:${ENV.region}:${ENV.account}:function:`, nameOf(id)]],
+          })),
+        },
+      ]);
+      // No other function may invoke a function (the delivery state machine's own role invokes its worker).
+      const mcpRole = roleLogicalId(mcp);
+      const functionRoles = ofType(resources, 'AWS::Lambda::Function').map(([, props]) => (props.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0]);
+      expect(functionRoles).toContain(mcpRole);
+      for (const roleId of functionRoles.filter((id) => id !== mcpRole)) {
+        expect({ roleId, lambda: roleStatements(resources, roleId).flatMap((st) => st.actions).filter((a) => a.startsWith('lambda:')) }).toEqual({ roleId, lambda: [] });
+      }
+      for (const route of ROUTES.filter((r) => r.id !== 'mcp.call')) expect(envOf(stack.api.routeFunctions.get(route.id)!)[ENV_VARS.routeFunctions]).toBeUndefined();
+    });
+
     it("lets exactly the AI routes invoke the stage's model, on its foundation-model ARN only, with its id and a longer timeout", () => {
       const { stack, resources } = get(stage);
       const model = AI_MODEL_BY_STAGE[stage];
       const aiRoutes = ROUTES.filter((r) => (ROUTE_CAPABILITIES.model as readonly string[]).includes(r.id));
-      // The AI routes, and the MCP server, whose ai_* tools run their handlers.
-      expect(aiRoutes.map((r) => r.id).sort()).toEqual([...ROUTES.filter((r) => r.tag === 'AI').map((r) => r.id), 'mcp.call'].sort());
+      // The AI routes (the MCP server's ai_* tools run in those routes' own functions).
+      expect(aiRoutes.map((r) => r.id).sort()).toEqual(ROUTES.filter((r) => r.tag === 'AI').map((r) => r.id).sort());
       for (const route of ROUTES) {
         const fn = stack.api.routeFunctions.get(route.id)!;
         const calls = aiRoutes.includes(route) && model !== null;
@@ -607,7 +633,8 @@ describe.each(STAGES)('the %s stack', (stage) => {
               ]
             : [],
           modelId: calls ? model.bedrockModelId : undefined,
-          timeout: aiRoutes.includes(route) ? LIMITS.aiModelTimeoutMs / 1000 + 7 : route.longRunning ? 29 : 10,
+          // The MCP server waits for its tools' functions: the longest of theirs (an AI route's) plus 3 s.
+          timeout: aiRoutes.includes(route) ? LIMITS.aiModelTimeoutMs / 1000 + 7 : route.id === 'mcp.call' ? LIMITS.aiModelTimeoutMs / 1000 + 10 : route.longRunning ? 29 : 10,
         });
       }
       // No other role of the app (fallback, workers, state machines) may call Bedrock at all.
@@ -615,8 +642,8 @@ describe.each(STAGES)('the %s stack', (stage) => {
       for (const [roleId] of ofType(resources, 'AWS::IAM::Role').filter(([id]) => !aiRoles.has(id))) {
         expect({ roleId, bedrock: roleStatements(resources, roleId).flatMap((st) => st.actions).filter((a) => a.startsWith('bedrock:')) }).toEqual({ roleId, bedrock: [] });
       }
-      // The timeout leaves API Gateway's 29 s integration limit room.
-      expect(LIMITS.aiModelTimeoutMs / 1000 + 7).toBeLessThan(29);
+      // The timeouts leave API Gateway's 29 s integration limit room.
+      expect(LIMITS.aiModelTimeoutMs / 1000 + 10).toBeLessThan(29);
     });
 
     it('spells the partitions of a few routes out, so a wrong derivation fails here', () => {
@@ -778,13 +805,13 @@ describe.each(STAGES)('the %s stack', (stage) => {
 
     it('lets only the workers that sign deliveries or open provider tokens, and the routes that seal or open a secret, use the secrets key', () => {
       const { secretsKey } = refs();
-      // mcp.call: its create_link_url tool runs link/token/create. The rest reach an item's connector:
-      // they open its provider tokens (and Link seals new ones).
+      // link.token.create seals the webhook secret of a webhook it names. The rest reach an item's
+      // connector: they open its provider tokens (and Link seals new ones).
       const sealing = [
         'accounts.balance.get', 'assets.get', 'console.webhooks.endpoints.create', 'console.webhooks.secret.rotate', 'graphql.query', 'identity.get', 'investments.holdings.get', 'investments.transactions.get',
         // item.webhook.update creates the environment's webhook secret on first use, as link.token.create does.
         'item.webhook.update', 'items.remove', 'items.statements.upload', 'liabilities.get', 'link.connect', 'link.consent', 'link.mfa', 'link.oauth.complete',
-        'link.oauth.resume', 'link.oauth.start', 'link.token.create', 'link.upload', 'mcp.call', 'plaid.call', 'sandbox.public_token.create', 'webhooks.endpoints.create',
+        'link.oauth.resume', 'link.oauth.start', 'link.token.create', 'link.upload', 'plaid.call', 'sandbox.public_token.create', 'webhooks.endpoints.create',
         'webhooks.secret.rotate',
       ];
       expect([...ROUTE_CAPABILITIES.secretsKey].sort()).toEqual(sealing);

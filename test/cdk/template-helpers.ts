@@ -193,5 +193,10 @@ export function flattenTemplates(parent: TemplateJson, nested: NestedTemplate[])
     return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, rewriteParent(v)]));
   };
   for (const [id, resource] of Object.entries(parent.Resources as Resources)) merged[id] = rewriteParent(resource) as Resources[string];
+  // A nested stack's parameter may carry another nested stack's output (a function name one stack's
+  // routes invoke): resolved once every stack's outputs are known.
+  for (const { logicalId } of nested) {
+    for (const id of Object.keys(merged).filter((key) => key.startsWith(`${logicalId}/`))) merged[id] = rewriteParent(merged[id]) as Resources[string];
+  }
   return merged;
 }

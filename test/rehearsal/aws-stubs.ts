@@ -4,7 +4,10 @@
 //   item touched, the leading (partition) key, as `dynamodb:LeadingKeys` sees it;
 // - recording stubs of SQS (SendMessage, SendMessageBatch), Step Functions (StartExecution) and KMS (GenerateDataKey,
 //   Decrypt) speaking the services' JSON protocols, and of Bedrock Runtime's Converse (REST-JSON). The KMS stub's ciphertext blob carries the data key and
-//   the encryption context it was made under, and Decrypt refuses another context as KMS does.
+//   the encryption context it was made under, and Decrypt refuses another context as KMS does;
+// - Lambda's Invoke (REST-JSON, on the same endpoint as the JSON stubs, told apart by its path): the
+//   invoked function runs in its own rehearsal container (AwsStubs.invokeFunction), and a function
+//   that throws answers as Lambda does (HTTP 200, X-Amz-Function-Error, the runtime's error object).
 //
 // The caller is identified by its access key id (each function's process gets its own), as AWS
 // identifies a role session by its credentials.
@@ -50,6 +53,11 @@ export interface AwsStubs {
   executions: StartedExecution[];
   /** Anything a stub could not serve (an unexpected API): the rehearsal fails on it. */
   unexpected: string[];
+  /**
+   * Runs one invocation of the function named `functionName` (the Lambda stub's Invoke); set by the
+   * rehearsal once its containers run. Resolves to the function's answer; rejects when it threw.
+   */
+  invokeFunction?: (functionName: string, payload: unknown) => Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -175,9 +183,42 @@ export async function startAwsStubs(dynamodbLocal: string, keyArnOf: (keyId: str
   };
   const error = (res: ServerResponse, type: string, message: string) => json(res, 400, { __type: type, message });
 
+  const invoke = async (req: IncomingMessage, res: ServerResponse, functionName: string, raw: Buffer): Promise<void> => {
+    const caller = callerOf(req);
+    calls.push({ caller, action: 'lambda:InvokeFunction', resource: `arn:aws:lambda:${ENV.region}:${ENV.account}:function:${functionName}`, context: {} });
+    const restError = (status: number, type: string, message: string): void => {
+      res.writeHead(status, { 'content-type': 'application/json', 'x-amzn-errortype': `${type}:http://internal.amazon.com/coral/com.amazonaws.lambda/`, 'x-amzn-requestid': randomUUID() }).end(JSON.stringify({ Type: 'User', message }));
+    };
+    if (req.headers['x-amz-invocation-type'] !== undefined && req.headers['x-amz-invocation-type'] !== 'RequestResponse') {
+      unexpected.push(`${caller}: Lambda Invoke of ${functionName} as ${String(req.headers['x-amz-invocation-type'])}`);
+      return restError(400, 'InvalidParameterValueException', 'only RequestResponse is stubbed');
+    }
+    if (!stubs.invokeFunction) return restError(404, 'ResourceNotFoundException', `Function not found: ${functionName}`);
+    let payload: unknown;
+    try {
+      payload = JSON.parse(raw.toString('utf8'));
+    } catch {
+      return restError(400, 'InvalidRequestContentException', 'Could not parse request body into json');
+    }
+    try {
+      const answer = await stubs.invokeFunction(functionName, payload);
+      res.writeHead(200, { 'content-type': 'application/json', 'x-amz-executed-version': '$LATEST', 'x-amzn-requestid': randomUUID() }).end(JSON.stringify(answer ?? null));
+    } catch (err) {
+      if ((err as { notFound?: boolean }).notFound) return restError(404, 'ResourceNotFoundException', `Function not found: ${functionName}`);
+      res
+        .writeHead(200, { 'content-type': 'application/json', 'x-amz-function-error': 'Unhandled', 'x-amzn-requestid': randomUUID() })
+        .end(JSON.stringify({ errorType: 'Error', errorMessage: String((err as Error).message).split('\n')[0], trace: [] }));
+    }
+  };
+
   const stub = createServer((req, res) => {
     void readBody(req).then((raw) => {
       const caller = callerOf(req);
+      const invocation = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/.exec(req.url ?? '');
+      if (req.method === 'POST' && invocation) {
+        void invoke(req, res, decodeURIComponent(invocation[1]), raw);
+        return;
+      }
       const targetHeader = String(req.headers['x-amz-target'] ?? '');
       const body = JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>;
       switch (targetHeader) {
@@ -288,7 +329,7 @@ export async function startAwsStubs(dynamodbLocal: string, keyArnOf: (keyId: str
     server.closeAllConnections();
     server.close(() => resolve());
   });
-  return {
+  const stubs: AwsStubs = {
     dynamodbEndpoint,
     stubEndpoint,
     bedrockEndpoint,
@@ -300,6 +341,7 @@ export async function startAwsStubs(dynamodbLocal: string, keyArnOf: (keyId: str
       await Promise.all([close(dynamo), close(stub), close(bedrock)]);
     },
   };
+  return stubs;
 }
 
 const sortedEntries = (context: Record<string, string>) => Object.entries(context).sort(([a], [b]) => a.localeCompare(b));

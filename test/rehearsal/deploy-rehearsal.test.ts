@@ -79,6 +79,12 @@ beforeAll(async () => {
   await inParallel(functions, PARALLEL, async (fn) => {
     containers.set(fn.logicalId, await startContainer(fn, { dynamodb: stubs.dynamodbEndpoint, stubs: stubs.stubEndpoint, bedrock: stubs.bedrockEndpoint }));
   });
+  // A function invoked by another (the MCP server's tool calls) runs in its own container, by the name its Ref stands for.
+  stubs.invokeFunction = (functionName, payload) => {
+    const fn = functions.find((f) => f.logicalId.replace(/\W/g, '-') === functionName);
+    if (!fn) return Promise.reject(Object.assign(new Error(`no function ${functionName}`), { notFound: true }));
+    return containerOf(fn.logicalId).invoke(payload);
+  };
 }, 300_000);
 
 afterAll(async () => {
@@ -686,6 +692,16 @@ describe('AI routes', () => {
       headers: { Accept: 'application/json, text/event-stream' },
     });
 
+  /** The functions the MCP server's function invoked since `from` (by the access key id of its process), by logical id. */
+  const invokedByMcp = (from: number) => {
+    const mcpFunction = routeFunction.get('POST /mcp');
+    const caller = functions.find((f) => f.logicalId === mcpFunction)!.accessKeyId;
+    return stubs.calls
+      .slice(from)
+      .filter((c) => c.action === 'lambda:InvokeFunction')
+      .map((c) => ({ caller: c.caller === caller ? 'mcp.call' : c.caller, function: functions.find((f) => c.resource.endsWith(`:function:${f.logicalId.replace(/\W/g, '-')}`))?.logicalId }));
+  };
+
   it('serves the MCP server from its bundle: initialize, the fifteen tools, and a tool call that answers as its REST route', async () => {
     const init = await mcp({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'rehearsal', version: '1' } } });
     expectStatus(init, 200);
@@ -693,16 +709,34 @@ describe('AI routes', () => {
     const listed = await mcp({ id: 2, method: 'tools/list' }, { path: '/api/mcp' });
     expectStatus(listed, 200);
     expect(listed.json.result.tools).toHaveLength(15);
+    const from = stubs.calls.length;
     const accounts = await mcp({ id: 3, method: 'tools/call', params: { name: 'list_accounts', arguments: { access_token: aiToken } } });
     expectStatus(accounts, 200);
+    // The tool ran in accounts/get's own function, handed over by one Lambda invoke.
+    expect(invokedByMcp(from)).toEqual([{ caller: 'mcp.call', function: routeFunction.get('POST /v1/accounts/get') }]);
     const rest = await post('/v1/accounts/get', { access_token: aiToken });
     expect(accounts.json.result.structuredContent).toEqual(rest.json);
   });
 
+  it("answers a tool's error as its route does, through the route's function: the REST envelope and status in an error result", async () => {
+    const from = stubs.calls.length;
+    // A well-formed token no item has: the item token's last characters changed.
+    const unknownToken = `${aiToken.slice(0, -4)}${aiToken.endsWith('aaaa') ? 'bbbb' : 'aaaa'}`;
+    const refused = await mcp({ id: 6, method: 'tools/call', params: { name: 'get_item', arguments: { access_token: unknownToken } } });
+    expectStatus(refused, 200);
+    expect(refused.json.result.isError).toBe(true);
+    expect(refused.json.result.structuredContent.error).toMatchObject({ code: 'invalid_access_token', status: 400 });
+    const badArgument = await mcp({ id: 7, method: 'tools/call', params: { name: 'get_transactions', arguments: { access_token: aiToken, start_date: 'soon' } } });
+    expect(badArgument.json.result.structuredContent.error).toMatchObject({ type: 'invalid_request', status: 400 });
+    expect(invokedByMcp(from).map((c) => c.function)).toEqual([routeFunction.get('POST /v1/items/get'), routeFunction.get('POST /v1/transactions/get')]);
+  });
+
   it('runs an AI tool through the MCP server, which asks the stage model as the AI route does', async () => {
     const before = stubs.calls.filter((c) => c.action === 'bedrock:InvokeModel').length;
+    const from = stubs.calls.length;
     const answer = await mcp({ id: 4, method: 'tools/call', params: { name: 'ai_health_score', arguments: { access_token: aiToken } } });
     expectStatus(answer, 200);
+    expect(invokedByMcp(from).map((c) => c.function)).toEqual([routeFunction.get('POST /v1/ai/health-score')]);
     expect(answer.json.result.isError).toBeFalsy();
     expect(answer.json.result.structuredContent.engine).toBe('ai');
     expect(stubs.calls.filter((c) => c.action === 'bedrock:InvokeModel').length - before).toBe(1);
@@ -717,8 +751,8 @@ describe('AI routes', () => {
     }
   });
 
-  it('asked the stage model only from the AI functions and the MCP server, on its foundation-model ARN', () => {
-    const callers = ROUTES.filter((r) => r.tag === 'AI' || r.id === 'mcp.call');
+  it("asked the stage model only from the AI functions (the MCP server's ai_* tools run there), on its foundation-model ARN", () => {
+    const callers = ROUTES.filter((r) => r.tag === 'AI');
     const aiFunctions = new Set(callers.flatMap((r) => aliasPaths(r).map((p) => routeFunction.get(`POST ${p}`))));
     const byId = new Map(functions.map((f) => [f.accessKeyId, f.logicalId]));
     const modelCalls = stubs.calls.filter((c) => c.action === 'bedrock:InvokeModel');

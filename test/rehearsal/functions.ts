@@ -206,6 +206,8 @@ export function startContainer(fn: RehearsedFunction, endpoints: { dynamodb: str
     AWS_ENDPOINT_URL_SFN: endpoints.stubs,
     AWS_ENDPOINT_URL_KMS: endpoints.stubs,
     AWS_ENDPOINT_URL_SECRETS_MANAGER: endpoints.stubs,
+    // Lambda's Invoke is a REST path: the stub server tells it apart by path.
+    AWS_ENDPOINT_URL_LAMBDA: endpoints.stubs,
     // Bedrock Runtime's Converse is a REST path, not the JSON protocol: its stub is a server of its own.
     AWS_ENDPOINT_URL_BEDROCK_RUNTIME: endpoints.bedrock,
     // X-Ray segments go to a UDP port nobody listens on; Sampled=0 in each trace header sends none.

@@ -1,6 +1,7 @@
 // Our SigV4 signer against the AWS SDK's own (@smithy/signature-v4): the same request, credentials
 // and time must give the same Authorization header, for every shape of request our clients send
-// (JSON-protocol POSTs to /, Bedrock's encoded model path, temporary credentials, query strings).
+// (JSON-protocol POSTs to /, Bedrock's encoded model path, Lambda's Invoke path, temporary credentials,
+// query strings).
 import { createHash, createHmac } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { amzDate, signRequest, type AwsCredentials, type SignableRequest } from '../../functions/platform/aws/sigv4';
@@ -95,6 +96,19 @@ const CASES: Array<{ name: string; service: string; region: string; credentials:
       path: `/model/${encodeURIComponent('anthropic.claude-3-haiku-20240307-v1:0')}/converse`,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ messages: [{ role: 'user', content: [{ text: 'hi' }] }] }),
+    },
+  },
+  {
+    name: "Lambda Invoke: a function's name in the path, the invocation type in a signed header, temporary credentials",
+    service: 'lambda',
+    region: 'eu-central-1',
+    credentials: TEMPORARY,
+    request: {
+      method: 'POST',
+      host: 'lambda.eu-central-1.amazonaws.com',
+      path: `/2015-03-31/functions/${encodeURIComponent('Fincore-production-ApiRoutesAIAiCategorizeFunction-AbC123')}/invocations`,
+      headers: { 'content-type': 'application/json', 'x-amz-invocation-type': 'RequestResponse' },
+      body: JSON.stringify({ fincoreInlineCall: 1, routeId: 'ai.categorize', args: { transactions: [] } }),
     },
   },
   {

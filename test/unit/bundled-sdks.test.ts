@@ -10,6 +10,7 @@ import { ROUTES } from '../../functions/contracts/routes';
 import type * as AwsPorts from '../../functions/platform/aws-ports';
 import type * as KmsKeyProvider from '../../functions/platform/crypto/kms-key-provider';
 import type * as BedrockModel from '../../functions/platform/model-bedrock';
+import type * as RouteFunctions from '../../functions/platform/route-functions';
 import { routeAccessFor, ROUTE_CAPABILITIES } from '../../lib/api-grants';
 import { ALL_OPTIONAL_SDKS, bundledSdksFor, sdkDefines } from '../../lib/bundled-sdks';
 
@@ -20,6 +21,7 @@ const CLIENT_MODULES = {
   kms: 'functions/platform/aws/kms.ts',
   bedrock: 'functions/platform/aws/bedrock.ts',
   secretsManager: 'functions/platform/aws/secrets-manager.ts',
+  lambda: 'functions/platform/aws/lambda.ts',
 } as const;
 
 let outDir: string;
@@ -35,7 +37,8 @@ async function bundleAdapters(name: string, bundled: readonly (keyof typeof CLIE
     stdin: {
       contents:
         "export { createAwsPorts, createSecretsManagerConnectorConfig } from './functions/platform/aws-ports';\nexport { createKmsKeyProvider } from './functions/platform/crypto/kms-key-provider';\n" +
-        "export { createBedrockModel } from './functions/platform/model-bedrock';",
+        "export { createBedrockModel } from './functions/platform/model-bedrock';\n" +
+        "export { invokeRouteFunction } from './functions/platform/route-functions';",
       resolveDir: ROOT,
       loader: 'ts',
     },
@@ -71,7 +74,7 @@ describe('optional AWS clients in a bundle', () => {
   it('a call that needs a client the bundle lacks fails with SdkNotBundledError, before any network', async () => {
     const { file } = await bundleAdapters('none-run', []);
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the freshly built bundle
-    const adapters = require(file) as typeof AwsPorts & typeof KmsKeyProvider & typeof BedrockModel;
+    const adapters = require(file) as typeof AwsPorts & typeof KmsKeyProvider & typeof BedrockModel & typeof RouteFunctions;
     const ports = adapters.createAwsPorts({ FC_WEBHOOK_DELIVERY_STATE_MACHINE_ARN: 'arn:x', FC_ITEM_REFRESH_QUEUE_URL: 'https://q' }, 'eu-west-1');
     await expect(ports.deliveries.start({ delivery_id: 'd1' } as never)).rejects.toMatchObject({ name: 'SdkNotBundledError' });
     await expect(ports.refreshQueue.enqueue({ item_id: 'i1' } as never)).rejects.toThrow(/SQS client is not bundled/);
@@ -80,6 +83,8 @@ describe('optional AWS clients in a bundle', () => {
     await expect(keys.generateDataKey({ purpose: 'webhook_secret' })).rejects.toThrow(/KMS client is not bundled/);
     const model = adapters.createBedrockModel({ modelId: 'amazon.nova-micro-v1:0', region: 'eu-west-1' });
     await expect(model.refine({ instructions: 'x', input: {}, maxOutputTokens: 10 }, new AbortController().signal)).rejects.toThrow(/BEDROCK client is not bundled/);
+    const call = { auth: {} as never, requestId: 'r', baseUrl: 'https://x', event: { headers: {} } as never };
+    await expect(adapters.invokeRouteFunction('items.get', call, {}, 'eu-west-1', { FC_ROUTE_FUNCTIONS: 'items.get=fn' })).rejects.toThrow(/LAMBDA client is not bundled/);
   }, 60_000);
 
   it('each route bundles the clients of its capabilities: SQS with a queue, Step Functions with deliveries, KMS with the secrets key', () => {
@@ -90,6 +95,7 @@ describe('optional AWS clients in a bundle', () => {
       expect(sdks.includes('sfn')).toBe((ROUTE_CAPABILITIES.deliveryWorkflow as readonly string[]).includes(route.id));
       expect(sdks.includes('kms')).toBe((ROUTE_CAPABILITIES.secretsKey as readonly string[]).includes(route.id));
       expect(sdks.includes('bedrock')).toBe((ROUTE_CAPABILITIES.model as readonly string[]).includes(route.id));
+      expect(sdks.includes('lambda')).toBe(access.invokesRoutes.length > 0);
     }
   });
 });

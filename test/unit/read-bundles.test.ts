@@ -35,7 +35,8 @@ const READER = {
   pullsOrIngests: false,
 };
 
-const READ_ROUTES = ['graphql.query', 'mcp.call', 'identity.get', 'liabilities.get', 'investments.holdings.get', 'investments.transactions.get', 'assets.get', 'accounts.balance.get'];
+// (Not mcp.call: its tools run in their own routes' functions, test/unit/surface-bundles.test.ts.)
+const READ_ROUTES = ['graphql.query', 'identity.get', 'liabilities.get', 'investments.holdings.get', 'investments.transactions.get', 'assets.get', 'accounts.balance.get'];
 
 describe('product and balance read bundles', () => {
   it.each(READ_ROUTES)('%s reads through the connectors\' reads: no refresh simulator, statement parser or ingestion', async (routeId) => {
@@ -43,7 +44,7 @@ describe('product and balance read bundles', () => {
   }, 120_000);
 
   it('leaves out of the product routes the descriptor rules only the refresh simulator and ingestion use', async () => {
-    // mcp.call's ai_* tools do use them; the REST product routes never do.
+    // The AI routes use them; the REST product routes never do.
     for (const routeId of ['identity.get', 'liabilities.get', 'investments.holdings.get', 'assets.get', 'accounts.balance.get']) {
       expect([routeId, (await inputsOf(routeId)).filter((i) => i.startsWith('functions/core/enrichment/'))]).toEqual([routeId, []]);
     }

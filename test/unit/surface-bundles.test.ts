@@ -2,7 +2,8 @@
 // declarations of the REST routes they expose (each by its const, not the whole route table), for
 // GraphQL graphql-js's ES module build (tree-shaken: the graphql alias of lib/bundle-aliases.ts), and for MCP none
 // of the JSON Schema validator the SDK's Server builds for elicitation, which a stateless tools
-// server never sends (functions/surfaces/mcp/tool-server.ts). Built as the stack builds them
+// server never sends (functions/surfaces/mcp/tool-server.ts), nor any of its tools' code (each call
+// runs in the tool's route function, functions/surfaces/mcp/tool-runner.ts). Built as the stack builds them
 // (bench/cold-start.ts BUNDLE_OPTIONS), in memory.
 import { build, type Metafile } from 'esbuild';
 import { join } from 'node:path';
@@ -59,5 +60,12 @@ describe('surface bundles', () => {
     expect(built.inputs.filter((input) => /node_modules\/(ajv|ajv-formats|fast-uri)\//.test(input))).toEqual([]);
     // The SDK's protocol layer and transport are what serves the messages.
     expect(built.inputs.some((input) => input.includes('@modelcontextprotocol/sdk/dist/esm/shared/protocol.js'))).toBe(true);
+  }, 120_000);
+
+  it("mcp.call carries none of its tools' code: each call runs in the tool's own route function", async () => {
+    const built = await routeBundle('mcp.call');
+    const toolCode = built.inputs.filter((input) => /^functions\/(app|connectors|workers)\/|^functions\/core\/(enrichment|sandbox|ai)\/|^functions\/api\/(?!mcp\.call\.ts)|surfaces\/mcp\/tool-handlers\.ts/.test(input));
+    expect(toolCode).toEqual([]);
+    expect(built.inputs).toContain('functions/platform/aws/lambda.ts');
   }, 120_000);
 });

@@ -209,9 +209,11 @@ export async function callAws(
   let totalRetryDelay = 0;
   for (let attempt = 1; ; attempt++) {
     const credentials = scope.options.credentials ?? credentialsFromEnvironment();
-    const headers = signRequest(
-      { method: call.method, host: url.host, path: call.path, headers: call.headers, body: call.body },
-      { service: scope.signingName, region: scope.options.region, credentials, now: new Date() },
+    const headers = withTraceHeader(
+      signRequest(
+        { method: call.method, host: url.host, path: call.path, headers: call.headers, body: call.body },
+        { service: scope.signingName, region: scope.options.region, credentials, now: new Date() },
+      ),
     );
     let failure: AwsServiceError;
     let throttled = false;
@@ -259,6 +261,17 @@ export async function callAws(
   }
 }
 
+/**
+ * Inside Lambda, the invocation's trace header travels with each call (unsigned), as the SDK's
+ * recursion-detection middleware sends it: a function another one invokes (the MCP server's tool
+ * calls) joins its caller's X-Ray trace, and Lambda's recursive-loop detection can see the chain.
+ */
+function withTraceHeader(headers: Record<string, string>): Record<string, string> {
+  const trace = process.env._X_AMZN_TRACE_ID;
+  if (!process.env.AWS_LAMBDA_FUNCTION_NAME || !trace || Object.keys(headers).some((name) => name.toLowerCase() === 'x-amzn-trace-id')) return headers;
+  return { ...headers, 'x-amzn-trace-id': trace };
+}
+
 /** Runs `call` through `middlewares` (first is outermost). */
 export function withMiddlewares(middlewares: readonly AwsMiddleware[], call: AwsCall, last: () => Promise<AwsOutput<object>>): Promise<AwsOutput<object>> {
   const run = (index: number): Promise<AwsOutput<object>> => (index >= middlewares.length ? last() : middlewares[index](call, () => run(index + 1)));
@@ -273,6 +286,9 @@ export function withMiddlewares(middlewares: readonly AwsMiddleware[], call: Aws
 export function endpointFromEnvironment(service: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
   return env[`AWS_ENDPOINT_URL_${service}`] || env.AWS_ENDPOINT_URL || undefined;
 }
+
+/** RFC 3986 encoding of a REST path label (a model ARN's `/` and `:`, a function name or ARN), as the SDKs encode one. */
+export const encodePathLabel = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** The regional endpoint of a service whose host is `<prefix>.<region>.amazonaws.com`. */
 export function regionalEndpoint(prefix: string, region: string): string {

@@ -2,7 +2,7 @@
 // `bedrock-runtime.<region>.amazonaws.com`, signed for `bedrock`, the request's other members as the
 // JSON body. Errors name their code in the `x-amzn-errortype` header and carry a `message`
 // (aws-request.ts reads both). Only the members our refinements use are typed.
-import { callAws, regionalEndpoint, withMiddlewares, type AwsEndpointOptions, type AwsMiddleware, type AwsOutput } from './aws-request';
+import { callAws, encodePathLabel, regionalEndpoint, withMiddlewares, type AwsEndpointOptions, type AwsMiddleware, type AwsOutput } from './aws-request';
 
 const SERVICE = { serviceName: 'BedrockRuntime', signingName: 'bedrock', endpointPrefix: 'bedrock-runtime' } as const;
 
@@ -32,8 +32,6 @@ export interface BedrockRuntimeClient {
   converse(input: ConverseInput, options?: { signal?: AbortSignal }): Promise<AwsOutput<ConverseOutput>>;
 }
 
-/** RFC 3986 encoding of a path label (a model ARN's `/` and `:` included). */
-const encodeLabel = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 export function createBedrockRuntimeClient(options: AwsEndpointOptions): BedrockRuntimeClient {
   const middlewares: AwsMiddleware[] = [];
@@ -49,7 +47,7 @@ export function createBedrockRuntimeClient(options: AwsEndpointOptions): Bedrock
           { serviceName: SERVICE.serviceName, signingName: SERVICE.signingName, endpoint, options },
           {
             method: 'POST',
-            path: `/model/${encodeLabel(modelId)}/converse`,
+            path: `/model/${encodePathLabel(modelId)}/converse`,
             headers: { 'content-type': 'application/json', accept: 'application/json' },
             body: JSON.stringify(body),
             ...(callOptions.signal ? { signal: callOptions.signal } : {}),

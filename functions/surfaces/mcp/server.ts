@@ -8,7 +8,8 @@
 // Tools: the fifteen of MCP_TOOLS. tools/list publishes each with its route's request schema as JSON
 // Schema; tools/call runs the route's own handler code through invokeRoute, which checks the
 // arguments against the same zod schema with the same error codes as REST, resolves the access token
-// and checks consent. Not the SDK's McpServer: it would validate the arguments itself (other messages
+// and checks consent. Where it runs (./tool-runner.ts): deployed, in the route's own function (a
+// Lambda invoke, so this function carries none of the tools' code); locally and in tests, in process. Not the SDK's McpServer: it would validate the arguments itself (other messages
 // than ours) and answers an unknown tool with a tool result, where the spec makes it a protocol error.
 //
 // Errors (docs/mcp.md):
@@ -25,11 +26,11 @@ import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } fro
 import { ApiError, envelope, type ErrorCode as OurErrorCode } from '../../contracts/errors';
 import { MCP_SERVER_INFO, MCP_TOOLS, MCP_TOOLS_BY_NAME, type McpToolName } from '../../contracts/mcp-tools';
 import { logger } from '../../platform/observability';
-import { invokeRoute, type InlineCall, type RenderedResponse } from '../../platform/operation';
+import type { InlineCall, RenderedResponse } from '../../platform/operation';
 import { canonicalHeaderName, errorFields, jsonRpcCodeOf, parseMcpBody, protocolErrorResponse } from '../../platform/protocols';
 import { renderToolResult } from './render';
 import { mcpToolDefinitions } from './tool-definitions';
-import { MCP_TOOL_HANDLERS } from './tool-handlers';
+import { runTool } from './tool-runner';
 import { McpToolServer } from './tool-server';
 
 /** One HTTP request to the MCP endpoint: the authenticated caller and the raw body. */
@@ -71,7 +72,7 @@ async function callTool(call: InlineCall, name: string, args: Record<string, unk
   }
   const toolName = tool.name as McpToolName;
   try {
-    const result = await invokeRoute(MCP_TOOL_HANDLERS[toolName], call, args ?? {});
+    const result = await runTool(toolName, call, args ?? {});
     // Exactly the JSON the REST route sends (serialisation drops what JSON cannot carry).
     const structured = JSON.parse(JSON.stringify(result)) as Record<string, unknown>;
     logger.info('mcp tool call', { tool: toolName, route: tool.route });

@@ -1,9 +1,11 @@
 // Each MCP tool's REST route handler: the module functions/api/<route>.ts itself, so a tool call runs
 // exactly the route's code (invokeRoute: schema, access token, consent, use case). A handler bound to
-// another route than its tool's fails at load, before any request is served.
+// another route than its tool's fails at load, before any request is served. Only unbundled code
+// (local mode, tests) loads this module: a deployed MCP function hands each call to the tool's own
+// function instead (./tool-runner.ts).
 import type { McpToolName } from '../../contracts/mcp-tools';
 import { MCP_TOOLS } from '../../contracts/mcp-tools';
-import type { RouteHandler } from '../../platform/operation';
+import { invokeRoute, type InlineCall, type RouteHandler } from '../../platform/operation';
 import { handler as aiCashflow } from '../../api/ai.cashflow';
 import { handler as aiCategorize } from '../../api/ai.categorize';
 import { handler as aiFinancialSummary } from '../../api/ai.financial-summary';
@@ -41,4 +43,9 @@ export const MCP_TOOL_HANDLERS: Readonly<Record<McpToolName, RouteHandler>> = {
 for (const tool of MCP_TOOLS) {
   const bound = MCP_TOOL_HANDLERS[tool.name].routeId;
   if (bound !== tool.route) throw new Error(`MCP tool ${tool.name} runs ${tool.route}, but its handler is ${bound}'s`);
+}
+
+/** Runs a tool's route here, in this process, for the call (./tool-runner.ts). */
+export function runToolInProcess(name: McpToolName, call: InlineCall, args: unknown): Promise<unknown> {
+  return invokeRoute(MCP_TOOL_HANDLERS[name], call, args);
 }
