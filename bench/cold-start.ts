@@ -18,7 +18,7 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { ROUTES } from '../functions/contracts/routes';
-import { routeAccessFor } from '../lib/api-grants';
+import { isInvokedByRoutes, routeAccessFor } from '../lib/api-grants';
 import { ESM_ALIASES } from '../lib/bundle-aliases';
 import { bundledSdksFor, sdkDefines } from '../lib/bundled-sdks';
 import { ROOT, fmt, table } from './lib';
@@ -168,7 +168,7 @@ function contributions(bundle: Bundle): Map<string, number> {
 /** The build-time SDK switches the stack gives this route's function (lib/api-route-stack.ts). */
 export function routeDefines(routeId: string | undefined): Record<string, string> | undefined {
   const route = ROUTES.find((r) => r.id === routeId);
-  return route ? sdkDefines(bundledSdksFor(routeAccessFor(route))) : undefined;
+  return route ? sdkDefines(bundledSdksFor(routeAccessFor(route)), { answersInlineCalls: isInvokedByRoutes(route.id) }) : undefined;
 }
 
 export async function runColdStart(): Promise<void> {

@@ -190,6 +190,8 @@ export class Api extends Construct {
       for (const id of stack.invokedRoutes) {
         const target = this.routeFunctions.get(id);
         if (!target) throw new Error(`${stack.node.id} hands calls to ${id}, which has no function in this API`);
+        // Its own output fed back as its parameter would be a dependency cycle.
+        if (stack.routeFunctions.has(id)) throw new Error(`${stack.node.id} hands calls to ${id}, a route of its own stack: give the invoking route another tag`);
         stack.setParameter(routeFunctionParameterName(id), target.fn.functionName);
       }
     }

@@ -361,6 +361,11 @@ export const ROUTE_INVOCATIONS: Partial<Record<RouteId, readonly RouteId[]>> = {
   'mcp.call': MCP_TOOLS.map((tool) => tool.route),
 };
 
+/** Whether another route hands calls to this route's function (it then answers InlineInvocations). */
+export function isInvokedByRoutes(routeId: string): boolean {
+  return Object.values(ROUTE_INVOCATIONS).some((targets) => (targets as readonly string[]).includes(routeId));
+}
+
 /**
  * The rows a function touches when it runs a route's handler inline (invokeRoute): the route's entry,
  * plus ACCESS_TOKEN_ROWS when it takes an item (invokeRoute resolves the access token as the item

@@ -25,6 +25,7 @@ import {
   SECRETS_KEY_ACTIONS,
   TABLE_KEY_ACTIONS,
   foundationModelArn,
+  isInvokedByRoutes,
   routeAccessFor,
   routeSecretsKeyConditions,
   tableGrantsFor,
@@ -235,6 +236,7 @@ export class RouteStack extends NestedStack {
         memorySize: route.longRunning ? LONG_RUNNING_MEMORY_MB : config.apiFunction.memorySize,
         timeout: routeFunctionTimeout(route, config),
         bundledSdks: bundledSdksFor({ ...routeAccessFor(route), model: model !== null }),
+        answersInlineCalls: isInvokedByRoutes(route.id),
       });
       grantRoute(route, fn, table, tableArn, tableKeyArn, background);
       if (model) fn.role.addToPrincipalPolicy(new iam.PolicyStatement({ actions: [...MODEL_ACTIONS], resources: [foundationModelArn(Aws.PARTITION, Aws.REGION, model.bedrockModelId)] }));
@@ -287,13 +289,14 @@ export function routeFunctionTimeout(route: Route, config: Pick<StageConfig, 'ai
   const own = access.model ? config.ai.functionTimeout : route.longRunning ? LONG_RUNNING_TIMEOUT : config.apiFunction.timeout;
   if (access.invokesRoutes.length === 0) return own;
   // A function that hands calls to other routes' functions waits for them (ROUTE_INVOCATIONS): the
-  // longest of theirs, plus a few seconds of its own around the call.
+  // longest of theirs, plus a few seconds of its own around the call (its own authentication, a
+  // cold start of the invoked function, which does not count against that function's timeout).
   const longest = Math.max(own.toMilliseconds(), ...access.invokesRoutes.map((id) => routeFunctionTimeout(routeById(id), config).toMilliseconds()));
   return Duration.millis(longest).plus(INVOKING_FUNCTION_OVERHEAD);
 }
 
 /** What a function that hands a call to another route's function adds to that function's timeout. */
-const INVOKING_FUNCTION_OVERHEAD = Duration.seconds(3);
+const INVOKING_FUNCTION_OVERHEAD = Duration.seconds(5);
 
 /**
  * The model a route's function may call: the stage's (StageConfig.ai.model) for a live route that

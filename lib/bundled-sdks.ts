@@ -1,7 +1,7 @@
 // The optional AWS clients (functions/platform/aws/) a function's bundle carries, from what its
 // grants allow (see functions/platform/bundled-sdks.ts): the grant table decides both, so a bundle
 // never lacks a client its grants allow, and never carries one they forbid.
-import { IN_PROCESS_ROUTES_SWITCH, SDK_BUNDLE_SWITCHES, type OptionalSdk } from '../functions/platform/bundled-sdks';
+import { INLINE_CALLS_SWITCH, IN_PROCESS_ROUTES_SWITCH, SDK_BUNDLE_SWITCHES, type OptionalSdk } from '../functions/platform/bundled-sdks';
 import type { RouteAccess } from './api-grants';
 
 export const ALL_OPTIONAL_SDKS: readonly OptionalSdk[] = Object.keys(SDK_BUNDLE_SWITCHES) as OptionalSdk[];
@@ -21,13 +21,14 @@ export function bundledSdksFor(
 
 /**
  * esbuild `define` entries: each switch the bundle omits becomes the constant 'omit', the rest
- * 'include'; and no deployed function runs other routes' handlers in process (IN_PROCESS_ROUTES_SWITCH).
+ * 'include'; no deployed function runs other routes' handlers in process (IN_PROCESS_ROUTES_SWITCH);
+ * and only a function other routes hand calls to answers their invocations (INLINE_CALLS_SWITCH).
  */
-export function sdkDefines(bundled: readonly OptionalSdk[]): Record<string, string> {
+export function sdkDefines(bundled: readonly OptionalSdk[], options: { answersInlineCalls?: boolean } = {}): Record<string, string> {
+  const constant = (included: boolean) => JSON.stringify(included ? 'include' : 'omit');
   return {
-    ...Object.fromEntries(
-      ALL_OPTIONAL_SDKS.map((sdk) => [`process.env.${SDK_BUNDLE_SWITCHES[sdk]}`, JSON.stringify(bundled.includes(sdk) ? 'include' : 'omit')]),
-    ),
-    [`process.env.${IN_PROCESS_ROUTES_SWITCH}`]: JSON.stringify('omit'),
+    ...Object.fromEntries(ALL_OPTIONAL_SDKS.map((sdk) => [`process.env.${SDK_BUNDLE_SWITCHES[sdk]}`, constant(bundled.includes(sdk))])),
+    [`process.env.${IN_PROCESS_ROUTES_SWITCH}`]: constant(false),
+    [`process.env.${INLINE_CALLS_SWITCH}`]: constant(options.answersInlineCalls === true),
   };
 }

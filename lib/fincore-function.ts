@@ -36,6 +36,8 @@ export interface FincoreFunctionProps {
   reservedConcurrentExecutions?: number;
   /** Optional AWS service clients the bundle carries (lib/bundled-sdks.ts); unset: all of them. */
   bundledSdks?: readonly OptionalSdk[];
+  /** The function answers calls other functions hand it (a route of ROUTE_INVOCATIONS' targets); unset: no. */
+  answersInlineCalls?: boolean;
 }
 
 export class FincoreFunction extends Construct {
@@ -89,7 +91,7 @@ export class FincoreFunction extends Construct {
         format: OutputFormat.CJS,
         // graphql in its ES module build, so that esbuild tree-shakes it (lib/bundle-aliases.ts).
         esbuildArgs: aliasEsbuildArgs(),
-        define: sdkDefines(props.bundledSdks ?? ALL_OPTIONAL_SDKS),
+        define: sdkDefines(props.bundledSdks ?? ALL_OPTIONAL_SDKS, { answersInlineCalls: props.answersInlineCalls }),
         // No AWS SDK in the bundle: functions call AWS through functions/platform/aws/ (docs/architecture.md, "Calling AWS").
         externalModules: [],
       },

@@ -8,6 +8,6 @@ import { serveMcpRequest } from '../surfaces/mcp/server';
 
 export const handler = defineOperation(
   mcpCall,
-  ({ deps, auth, requestId, baseUrl, event, body }) => serveMcpRequest({ deps, auth, requestId, baseUrl, event, body }),
+  ({ deps, auth, requestId, baseUrl, event, body, deadline }) => serveMcpRequest({ deps, auth, requestId, baseUrl, event, body, ...(deadline === undefined ? {} : { deadline }) }),
   { meterKind: mcpMeterKind },
 );

@@ -34,6 +34,14 @@ export type OptionalSdk = keyof typeof SDK_BUNDLE_SWITCHES;
  */
 export const IN_PROCESS_ROUTES_SWITCH = 'FC_BUNDLE_IN_PROCESS_ROUTES';
 
+/**
+ * Not a client: whether a route's function answers invocations handed over by another function
+ * (platform/route-functions.ts), whose AuthContext it believes. 'include' only in the functions of
+ * the routes another route invokes (lib/api-grants.ts ROUTE_INVOCATIONS); every other deployed
+ * function is built without that code. Unbundled code (tests) has it.
+ */
+export const INLINE_CALLS_SWITCH = 'FC_BUNDLE_INLINE_CALLS';
+
 /** Thrown by a call that needs a client its function was built without: the grant table and the code disagree. */
 export class SdkNotBundledError extends Error {
   constructor(sdk: OptionalSdk) {

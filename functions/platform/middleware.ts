@@ -125,6 +125,14 @@ function recordFailure(routeId: string, status: number): void {
   metrics.publishStoredMetrics();
 }
 
+/**
+ * A server error a protocol route answered in its own format with a success status (the MCP server's
+ * JSON-RPC internal error): counted as the route's ServerError, as an HTTP 5xx is.
+ */
+export function recordServerError(routeId: string): void {
+  recordFailure(routeId, 500);
+}
+
 /** Fires usage.limit_approaching; a failure is logged, never charged to the request. */
 async function announceUsage(deps: Deps, state: RequestState, auth: AuthContext, thresholdPercent: number): Promise<void> {
   const limit = auth.usage.quota;

@@ -76,6 +76,8 @@ export interface OperationContext<
   /** {base_url}: scheme and host (plus the stage on a bare execute-api domain). */
   baseUrl: string;
   event: ApiEvent;
+  /** Epoch ms (wall clock) at which Lambda stops this invocation, when the runtime says. */
+  deadline?: number;
 }
 
 /** The context a route's handler receives, read off its route declaration. */
@@ -193,6 +195,8 @@ export interface InlineCall {
   requestId: string;
   baseUrl: string;
   event: ApiEvent;
+  /** Epoch ms at which the enclosing invocation ends, when known (bounds a call handed to another function). */
+  deadline?: number;
 }
 
 /**
@@ -249,6 +253,7 @@ function operation(route: Route, impl: (ctx: OperationContext<unknown>) => unkno
       requestId: state.requestId,
       baseUrl: baseUrlOf(event, deps),
       event,
+      ...(typeof context?.getRemainingTimeInMillis === 'function' ? { deadline: Date.now() + context.getRemainingTimeInMillis() } : {}),
     });
     if (route.protocol) {
       if (!isRendered(result)) throw new Error(`${route.id} is a protocol route: its handler must return a rendered response`);
@@ -280,9 +285,16 @@ function operation(route: Route, impl: (ctx: OperationContext<unknown>) => unkno
       .use(consoleGate(route, runtime, options.sessions))
       .use(parseBody(route)),
   );
-  if (!runsInline(route)) return http;
-  // A route another function may hand a call to (./route-functions.ts): its invocation, not an API
-  // Gateway event, gets the route's code through invokeRoute, and answers an InlineOutcome.
+  // Read exactly so, in one expression: esbuild substitutes the literal switch (lib/bundled-sdks.ts)
+  // and folds the condition, so a function no other one hands calls to is built without that code.
+  return process.env.FC_BUNDLE_INLINE_CALLS !== 'omit' && runsInline(route) ? withInlineCalls(http, route, impl) : http;
+}
+
+/**
+ * A route another function hands calls to (./route-functions.ts): its invocation, not an API Gateway
+ * event, gets the route's code through invokeRoute, and answers an InlineOutcome.
+ */
+function withInlineCalls(http: LambdaHandler, route: Route, impl: (ctx: OperationContext<unknown>) => unknown): LambdaHandler {
   const handler = (event: ApiEvent | InlineInvocation, context: Context) =>
     isInlineInvocation(event) ? answerInlineInvocation(route, impl, event) : http(event, context);
   return handler as LambdaHandler;
@@ -303,16 +315,18 @@ async function answerInlineInvocation(route: Route, impl: (ctx: OperationContext
     }
     const deps = runtime();
     const handler = Object.assign(() => Promise.reject(new Error('not an HTTP call')), { routeId: route.id, route, impl }) as RouteHandler;
+    // Who the caller says it serves: the trust this call rests on, in this function's own log.
+    const caller = { application_id: invocation.auth.applicationId, environment: invocation.auth.environment, key_id: invocation.auth.keyId };
     try {
       const result = await invokeRoute(handler, { deps, auth: invocation.auth, requestId: invocation.requestId, baseUrl: invocation.baseUrl, event: invocation.event }, invocation.args);
-      logger.info('inline call', { route: route.id });
+      logger.info('inline call', { route: route.id, ...caller });
       return resultOutcome(JSON.parse(JSON.stringify(result)) as unknown);
     } catch (err) {
       if (err instanceof ApiError) {
-        logger.info('inline call', { route: route.id, error_code: err.code });
+        logger.info('inline call', { route: route.id, ...caller, error_code: err.code });
         return errorOutcome(err);
       }
-      logger.error('inline call failed', { route: route.id, error: err instanceof Error ? err.stack ?? err.message : String(err) });
+      logger.error('inline call failed', { route: route.id, ...caller, error: err instanceof Error ? err.stack ?? err.message : String(err) });
       throw err;
     }
   });

@@ -13,10 +13,13 @@
 // - anything else that fails in the route's function (a bug, a timeout) reaches the caller as a
 //   Lambda function error, which it treats as an internal error.
 //
-// Only a principal allowed lambda:InvokeFunction on the route's function can send an InlineInvocation
-// (API Gateway only ever sends its proxy event, whose top level the caller cannot shape); the stack
-// grants that to the MCP server's role alone, on its tools' functions alone (lib/api-grants.ts
-// ROUTE_INVOCATIONS).
+// Trust: an invocation's AuthContext is believed, so whoever may invoke a route's function may act
+// as any tenant on that route. Hence: only the functions of ROUTE_INVOCATIONS' targets answer
+// invocations at all (every other function is built with FC_BUNDLE_INLINE_CALLS=omit, which
+// compiles the branch out, platform/bundled-sdks.ts); only a principal allowed lambda:InvokeFunction
+// on such a function can send one (API Gateway only ever sends its proxy event, whose top level a
+// client cannot shape); and the stack grants that to the MCP server's role alone, on its tools'
+// functions alone (lib/api-grants.ts ROUTE_INVOCATIONS).
 import { ApiError, ERRORS, type ErrorCode } from '../contracts/errors';
 import type { AuthContext } from '../data/api-keys-repo';
 import type * as LambdaModule from './aws/lambda';
@@ -53,6 +56,8 @@ export interface HandedCall {
   requestId: string;
   baseUrl: string;
   event: ApiEvent;
+  /** Epoch ms by which the caller's own invocation ends (Lambda's remaining time), if known. */
+  deadline?: number;
 }
 
 export function isInlineInvocation(event: unknown): event is InlineInvocation {
@@ -62,18 +67,27 @@ export function isInlineInvocation(event: unknown): event is InlineInvocation {
 export const resultOutcome = (result: unknown): InlineOutcome => ({ [OUTCOME_MARKER]: 1, result });
 export const errorOutcome = (err: ApiError): InlineOutcome => ({ [OUTCOME_MARKER]: 1, error: { code: err.code, message: err.message, headers: err.headers } });
 
-/** Headers the route's function never needs (the key was checked by the caller) and must not receive. */
-const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key', 'cookie', 'plaid-client-id', 'plaid-secret']);
+/**
+ * The only headers handed over: what describes the client, never what authenticates it (the key was
+ * checked by the caller; a cookie, a Plaid secret or any custom credential header stays behind).
+ */
+const HANDED_HEADERS = new Set(['host', 'user-agent', 'accept-language', 'x-forwarded-for', 'x-forwarded-proto']);
 
 /**
  * The event as the route's function gets it: no body (the arguments travel on their own, and a body
- * may be up to the caller's size limit) and no credentials.
+ * may be up to the caller's size limit) and only the headers of HANDED_HEADERS.
  */
 function handedEvent(event: ApiEvent): ApiEvent {
   const keep = <V>(headers: Record<string, V> | null | undefined) =>
-    headers ? Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.has(name.toLowerCase()))) : headers;
-  return { ...event, body: null, isBase64Encoded: false, headers: keep(event.headers) ?? {}, multiValueHeaders: keep(event.multiValueHeaders) ?? {} } as ApiEvent;
+    Object.fromEntries(Object.entries(headers ?? {}).filter(([name]) => HANDED_HEADERS.has(name.toLowerCase())));
+  return { ...event, body: null, isBase64Encoded: false, headers: keep(event.headers), multiValueHeaders: keep(event.multiValueHeaders) } as ApiEvent;
 }
+
+/**
+ * Time kept back from the caller's deadline: an invoke still running then is abandoned, so the caller
+ * answers its own error (and writes its request log) before Lambda stops it.
+ */
+const DEADLINE_RESERVE_MS = 1_000;
 
 /** The route -> function name map of ROUTE_FUNCTIONS_ENV, or undefined when the variable is unset. */
 export function routeFunctionNames(env: NodeJS.ProcessEnv = process.env): ReadonlyMap<string, string> | undefined {
@@ -100,9 +114,9 @@ function lambdaClient(region: string): LambdaModule.LambdaClient {
       lambda.createLambdaClient({
         region,
         ...(endpoint ? { endpoint } : {}),
-        // A tool may run as long as its function's own timeout (an AI route waits on the model):
-        // an attempt is never cut short here (the caller's own timeout bounds it), and one that got
-        // no connection or was throttled is retried.
+        // A tool may run as long as its function's own timeout (an AI route waits on the model): no
+        // attempt is cut short here, the caller's deadline bounds the call (invokeRouteFunction).
+        // Only failures after which Lambda did not run the function are retried (invokeRetryable).
         attemptTimeoutMs: 15 * 60_000,
       }),
     );
@@ -127,7 +141,8 @@ export async function invokeRouteFunction(routeId: string, call: HandedCall, arg
     event: handedEvent(call.event),
     args,
   };
-  const { $metadata: _metadata, ...answer } = await lambdaClient(region).invoke({ FunctionName: functionName, Payload: JSON.stringify(invocation) });
+  const signal = call.deadline === undefined ? undefined : AbortSignal.timeout(Math.max(1, call.deadline - Date.now() - DEADLINE_RESERVE_MS));
+  const { $metadata: _metadata, ...answer } = await lambdaClient(region).invoke({ FunctionName: functionName, Payload: JSON.stringify(invocation) }, signal ? { signal } : {});
   if (answer[OUTCOME_MARKER] !== 1) {
     // A function error: the runtime's { errorType, errorMessage } (its stack stays in that function's log).
     logger.error('route function failed', { route: routeId, function: functionName, error_type: String(answer.errorType ?? 'unknown') });

@@ -1,15 +1,17 @@
 // The wire between the MCP function and a tool's route function (functions/platform/route-functions.ts)
 // at its edges, with the handler modules invoked as Lambda invokes them and a loopback Lambda
 // (test/support/lambda-fake.ts) between them: a route function that fails is an internal error the
-// caller can read (nothing leaked), a throttled invoke is retried, a function refuses an invocation
-// meant for another route, an unknown error code is not trusted, and the same handler still answers
-// API Gateway's events.
+// caller can read (nothing leaked) and a ServerError metric, a throttled invoke is retried but one
+// that may have run is not, the caller's deadline bounds the call, no credential header is handed
+// over, a function refuses an invocation meant for another route, an unknown error code is not
+// trusted, and the same handler still answers API Gateway's events.
 import type { Context } from 'aws-lambda';
 import { generateApiKey } from '../../functions/core/api-keys';
 import { issueKey, putApplication, type AuthContext } from '../../functions/data/api-keys-repo';
 import { handler as institutionsSearch } from '../../functions/api/institutions.search';
 import { handler as mcpCall } from '../../functions/api/mcp.call';
 import type { LambdaHandler } from '../../functions/platform/operation';
+import { metrics } from '../../functions/platform/observability';
 import { invokeRouteFunction, type InlineInvocation } from '../../functions/platform/route-functions';
 import { configureRuntime, type Deps } from '../../functions/platform/runtime';
 import { apiEvent } from '../support/api-event';
@@ -58,10 +60,14 @@ afterEach(() => {
   searchFunction = (event, ctx) => (institutionsSearch as unknown as FakeLambdaHandler)(event, ctx);
 });
 
-async function callTool(name: string, args: Record<string, unknown>) {
+async function callTool(name: string, args: Record<string, unknown>, init: { headers?: Record<string, string>; context?: Context } = {}) {
   const res = await mcpCall(
-    apiEvent('POST', '/mcp', { key, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, headers: { Accept: 'application/json, text/event-stream' } }),
-    context,
+    apiEvent('POST', '/mcp', {
+      key,
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
+      headers: { Accept: 'application/json, text/event-stream', ...init.headers },
+    }),
+    init.context ?? context,
   );
   return { status: res.statusCode, json: JSON.parse(res.body) as { result?: { isError?: boolean; structuredContent: Record<string, unknown> }; error?: { code: number; message: string; data: Record<string, unknown> } } };
 }
@@ -78,14 +84,51 @@ it("answers a tool call with the route function's answer, as the route answers o
   expect(lambda.invocations.length - before).toBe(1);
 });
 
-it('answers a route function that failed (a Lambda function error) as a JSON-RPC internal error, with nothing of the failure in it', async () => {
+it('answers a route function that failed (a Lambda function error) as a JSON-RPC internal error, with nothing of the failure in it, and counts a ServerError', async () => {
   searchFunction = async () => {
     throw new Error('secret detail: connection string postgres://x');
   };
+  const counted = jest.spyOn(metrics, 'addMetric');
   const { status, json } = await callTool('search_institutions', { query: 'sandbox' });
   expect(status).toBe(200);
   expect(json.error).toMatchObject({ code: -32603, data: { code: 'internal_error', status: 500 } });
   expect(JSON.stringify(json)).not.toMatch(/secret detail|postgres/);
+  expect(counted.mock.calls.filter(([name]) => name === 'ServerError')).toHaveLength(1);
+  counted.mockRestore();
+});
+
+it.each(['service-exception', 'connection-reset'] as const)('does not retry an invoke that may have run the tool (%s): one run, an internal error', async (kind) => {
+  const before = lambda.invocations.length;
+  lambda.failNextAfterRun(kind);
+  const { json } = await callTool('search_institutions', { query: 'sandbox' });
+  expect(json.error).toMatchObject({ code: -32603, data: { code: 'internal_error' } });
+  expect(lambda.invocations.length - before).toBe(1);
+});
+
+it("gives up on a tool still running near the MCP function's own deadline, and answers its internal error in time", async () => {
+  let ran = false;
+  searchFunction = () => {
+    ran = true;
+    return new Promise(() => undefined);
+  };
+  // 1.2 s left: the invoke is abandoned 1 s before that (DEADLINE_RESERVE_MS).
+  const shortLived = { ...context, getRemainingTimeInMillis: () => 1_200 } as Context;
+  const { json } = await callTool('search_institutions', { query: 'sandbox' }, { context: shortLived });
+  expect(ran).toBe(true);
+  expect(json.error).toMatchObject({ code: -32603, data: { code: 'internal_error' } });
+});
+
+it("hands over no credential: only the client-describing headers of the caller's request", async () => {
+  const before = lambda.invocations.length;
+  await callTool('search_institutions', { query: 'sandbox' }, {
+    headers: { Cookie: 'fc_session=s', 'X-Api-Key': key, 'Plaid-Secret': 'plaid-secret', 'Proxy-Authorization': 'Basic eA==', 'X-Custom-Token': 't', 'User-Agent': 'agent/1.0' },
+  });
+  const [handed] = lambda.invocations.slice(before);
+  const { event } = handed.payload as InlineInvocation;
+  expect(Object.keys(event.headers ?? {}).sort()).toEqual(['User-Agent']);
+  expect(Object.keys(event.multiValueHeaders ?? {}).sort()).toEqual(['User-Agent']);
+  expect(JSON.stringify(handed.payload)).not.toContain(key);
+  expect(JSON.stringify(handed.payload)).not.toMatch(/plaid-secret|fc_session|eA==/);
 });
 
 it('answers a tool whose function does not exist as an internal error (a deployment fault, not the caller\'s)', async () => {
@@ -101,10 +144,16 @@ it('retries an invoke Lambda throttled (429 TooManyRequestsException), and the t
   expect(lambda.invocations.length - before).toBe(1);
 });
 
-it("carries the route's ApiError across: code, message and headers", async () => {
+it("carries the route's ApiError across: code and message", async () => {
   const err = await rejectionOf<{ name: string; code: string; status: number; message: string }>(invokeRouteFunction('institutions.search', call, { query: 42 }, 'us-east-1'));
   expect(err).toMatchObject({ name: 'ApiError', code: 'invalid_field', status: 400 });
   expect(err.message).toMatch(/query/);
+});
+
+it("carries an ApiError's headers across (a Retry-After)", async () => {
+  searchFunction = async () => ({ fincoreInlineOutcome: 1, error: { code: 'rate_limit_exceeded', message: 'Slow down.', headers: { 'Retry-After': '3' } } });
+  const err = await rejectionOf<{ code: string; headers: Record<string, string> }>(invokeRouteFunction('institutions.search', call, {}, 'us-east-1'));
+  expect(err).toMatchObject({ code: 'rate_limit_exceeded', headers: { 'Retry-After': '3' } });
 });
 
 it('does not trust an error code the catalogue does not have', async () => {

@@ -718,6 +718,29 @@ describe('AI routes', () => {
     expect(accounts.json.result.structuredContent).toEqual(rest.json);
   });
 
+  it('answers a handed-over call only in the functions of the tools: another key route treats one as a malformed event', async () => {
+    // A forged invocation claiming the seeded application, sent straight to a function no route invokes.
+    const forged = {
+      fincoreInlineCall: 1,
+      routeId: 'webhooks.endpoints.create',
+      auth: { applicationId: seededApplicationId, environment: 'test', keyId: 'forged', plan: 'enterprise', rateLimit: { limit: 1, remaining: 1, reset: 0 }, usage: { kind: 'api', used: 0, quota: null } },
+      requestId: 'req_forged',
+      baseUrl: 'https://rehearsal.example',
+      event: { httpMethod: 'POST', path: '/v1/webhooks/endpoints/create', headers: {}, multiValueHeaders: {}, requestContext: {} },
+      args: { url: 'https://forged.example/hook' },
+    };
+    const answer = (await containerOf(routeFunction.get('POST /v1/webhooks/endpoints/create')!).invoke(forged)) as Record<string, unknown>;
+    expect(answer.fincoreInlineOutcome).toBeUndefined();
+    expect(Number(answer.statusCode)).toBeGreaterThanOrEqual(400);
+    const listed = await post('/v1/webhooks/endpoints/list', {});
+    expect(JSON.stringify(listed.json)).not.toContain('forged.example');
+    // The same shape of invocation, for its own route, is answered by a tool's function.
+    const handed = { ...forged, routeId: 'institutions.search', event: { ...forged.event, path: '/v1/institutions/search' }, args: { query: 'first' } };
+    const outcome = (await containerOf(routeFunction.get('POST /v1/institutions/search')!).invoke(handed)) as { fincoreInlineOutcome?: number; result?: { institutions: unknown[] } };
+    expect(outcome.fincoreInlineOutcome).toBe(1);
+    expect(outcome.result?.institutions.length).toBeGreaterThan(0);
+  });
+
   it("answers a tool's error as its route does, through the route's function: the REST envelope and status in an error result", async () => {
     const from = stubs.calls.length;
     // A well-formed token no item has: the item token's last characters changed.

@@ -3,7 +3,9 @@
 // as HTTP 200, a function that throws as HTTP 200 with `X-Amz-Function-Error: Unhandled` and the
 // runtime's `{ errorType, errorMessage, trace }`, an unknown function as 404
 // ResourceNotFoundException (`x-amzn-errortype`), and throttling as 429 TooManyRequestsException
-// when asked to (`throttleNext`). Each named function runs a handler module in this process.
+// when asked to (`throttleNext`). Each named function runs a handler module in this process. Two
+// failures that come after the function ran can be asked for (`failNextAfterRun`): a 500
+// ServiceException, or the connection reset before any answer.
 import type { Context } from 'aws-lambda';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +23,8 @@ export interface LambdaFake {
   invocations: Invocation[];
   /** The next `count` invocations are refused with 429, as Lambda does past its concurrency. */
   throttleNext(count: number): void;
+  /** The next invocation runs the function, then answers 500 ServiceException or drops the connection. */
+  failNextAfterRun(kind: 'service-exception' | 'connection-reset'): void;
   close(): Promise<void>;
 }
 
@@ -44,6 +48,7 @@ function context(functionName: string): Context {
 export async function startLambdaFake(functions: ReadonlyMap<string, FakeLambdaHandler>): Promise<LambdaFake> {
   const invocations: Invocation[] = [];
   let throttled = 0;
+  let failAfterRun: 'service-exception' | 'connection-reset' | undefined;
   const restError = (res: ServerResponse, status: number, type: string, message: string): void => {
     res.writeHead(status, { 'content-type': 'application/json', 'x-amzn-errortype': type, 'x-amzn-requestid': 'fake' }).end(JSON.stringify({ Type: 'User', message }));
   };
@@ -67,8 +72,15 @@ export async function startLambdaFake(functions: ReadonlyMap<string, FakeLambdaH
         return restError(res, 400, 'InvalidRequestContentException', 'Could not parse request body into json');
       }
       invocations.push({ functionName, headers: req.headers, payload });
+      const failure = failAfterRun;
+      failAfterRun = undefined;
       void handler(payload, context(functionName)).then(
-        (answer) => res.writeHead(200, { 'content-type': 'application/json', 'x-amz-executed-version': '$LATEST' }).end(JSON.stringify(answer ?? null)),
+        (answer) =>
+          failure === 'connection-reset'
+            ? req.socket.destroy()
+            : failure === 'service-exception'
+              ? restError(res, 500, 'ServiceException', 'An internal error occurred.')
+              : res.writeHead(200, { 'content-type': 'application/json', 'x-amz-executed-version': '$LATEST' }).end(JSON.stringify(answer ?? null)),
         (err: Error) =>
           res
             .writeHead(200, { 'content-type': 'application/json', 'x-amz-function-error': 'Unhandled', 'x-amz-executed-version': '$LATEST' })
@@ -82,6 +94,9 @@ export async function startLambdaFake(functions: ReadonlyMap<string, FakeLambdaH
     invocations,
     throttleNext: (count) => {
       throttled = count;
+    },
+    failNextAfterRun: (kind) => {
+      failAfterRun = kind;
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -62,6 +62,16 @@ describe('surface bundles', () => {
     expect(built.inputs.some((input) => input.includes('@modelcontextprotocol/sdk/dist/esm/shared/protocol.js'))).toBe(true);
   }, 120_000);
 
+  it("only the tools' route functions answer handed-over calls: the branch is compiled out of every other function", async () => {
+    // The marker an InlineInvocation carries (functions/platform/route-functions.ts).
+    const answers = async (routeId: string) => (await routeBundle(routeId)).code.includes('fincoreInlineCall');
+    expect(await answers('accounts.get')).toBe(true);
+    expect(await answers('ai.categorize')).toBe(true);
+    // Key-authenticated JSON routes that are no tool's: they would otherwise believe a forged AuthContext.
+    expect(await answers('webhooks.endpoints.create')).toBe(false);
+    expect(await answers('items.remove')).toBe(false);
+  }, 120_000);
+
   it("mcp.call carries none of its tools' code: each call runs in the tool's own route function", async () => {
     const built = await routeBundle('mcp.call');
     const toolCode = built.inputs.filter((input) => /^functions\/(app|connectors|workers)\/|^functions\/core\/(enrichment|sandbox|ai)\/|^functions\/api\/(?!mcp\.call\.ts)|surfaces\/mcp\/tool-handlers\.ts/.test(input));

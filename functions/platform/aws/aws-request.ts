@@ -65,6 +65,12 @@ export interface AwsEndpointOptions {
   maxAttempts?: number;
   /** Milliseconds one attempt may take before it is abandoned (and retried). */
   attemptTimeoutMs?: number;
+  /**
+   * Which failures may be retried, in place of the standard rule (throttling, 5xx, transient codes
+   * and connection errors): a call that must not run twice keeps only the failures after which the
+   * service guarantees it did not act (Lambda's Invoke, aws/lambda.ts).
+   */
+  retryable?: (failure: AwsServiceError) => boolean;
 }
 
 export interface HttpCall {
@@ -241,7 +247,7 @@ export async function callAws(
       const message = typeof lower === 'string' ? lower : typeof upper === 'string' ? upper : `${scope.serviceName} answered HTTP ${response.status}`;
       failure = new AwsServiceError(code, message, metadata, response.status >= 500 ? 'server' : 'client', { ...fields, ...queryErrorFields(response) });
       throttled = response.status === 429 || THROTTLING_CODES.has(code);
-      const retryable = throttled || response.status >= 500 || TRANSIENT_CODES.has(code);
+      const retryable = scope.options.retryable ? scope.options.retryable(failure) : throttled || response.status >= 500 || TRANSIENT_CODES.has(code);
       if (!retryable || attempt >= maxAttempts) throw failure;
     } catch (err) {
       if (err instanceof AwsServiceError) throw err;
@@ -253,7 +259,8 @@ export async function callAws(
         'server',
         { code: networkCode },
       );
-      if (!NETWORK_ERROR_CODES.has(networkCode) || attempt >= maxAttempts) throw failure;
+      const retryable = scope.options.retryable ? scope.options.retryable(failure) : NETWORK_ERROR_CODES.has(networkCode);
+      if (!retryable || attempt >= maxAttempts) throw failure;
     }
     const delay = backoffMs(attempt, throttled);
     totalRetryDelay += delay;

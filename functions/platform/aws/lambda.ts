@@ -6,7 +6,7 @@
 // A function that throws still answers HTTP 200: Lambda marks it with `X-Amz-Function-Error` and the
 // body is the runtime's `{ errorType, errorMessage, trace }`. Callers tell their own answers apart
 // by shape (route-functions.ts checks its outcome marker), so the header is not read here.
-import { callAws, encodePathLabel, regionalEndpoint, withMiddlewares, type AwsEndpointOptions, type AwsMiddleware, type AwsOutput } from './aws-request';
+import { callAws, encodePathLabel, regionalEndpoint, withMiddlewares, type AwsEndpointOptions, type AwsMiddleware, type AwsOutput, type AwsServiceError } from './aws-request';
 
 const SERVICE = { serviceName: 'Lambda', signingName: 'lambda', endpointPrefix: 'lambda' } as const;
 
@@ -19,27 +19,38 @@ export interface InvokeInput {
 
 export interface LambdaClient {
   use(middleware: AwsMiddleware): void;
-  /** Invokes synchronously; resolves to the function's answer parsed as a JSON object. */
-  invoke(input: InvokeInput): Promise<AwsOutput<Record<string, unknown>>>;
+  /** Invokes synchronously; resolves to the function's answer parsed as a JSON object. `signal` abandons the call. */
+  invoke(input: InvokeInput, options?: { signal?: AbortSignal }): Promise<AwsOutput<Record<string, unknown>>>;
 }
+
+/**
+ * The failures after which Lambda did not run the function (its throttling, an environment not
+ * ready, no connection made): the only ones retried. Anything else (a 5xx, a connection lost after
+ * the request was sent) may follow a run, and a tool such as exchange_public_token must not run twice.
+ */
+const NOT_RUN_CODES: ReadonlySet<string> = new Set(['TooManyRequestsException', 'EC2ThrottledException', 'ResourceNotReadyException']);
+export const invokeRetryable = (failure: AwsServiceError): boolean =>
+  NOT_RUN_CODES.has(failure.name) || (failure.name === 'NetworkingError' && failure.code === 'ECONNREFUSED');
 
 
 export function createLambdaClient(options: AwsEndpointOptions): LambdaClient {
   const middlewares: AwsMiddleware[] = [];
   const endpoint = options.endpoint ?? regionalEndpoint(SERVICE.endpointPrefix, options.region);
+  const callOptions: AwsEndpointOptions = { ...options, retryable: options.retryable ?? invokeRetryable };
   return {
     use(middleware) {
       middlewares.push(middleware);
     },
-    async invoke(input) {
+    async invoke(input, invokeOptions = {}) {
       const output = await withMiddlewares(middlewares, { serviceName: SERVICE.serviceName, operation: 'Invoke', input: { FunctionName: input.FunctionName } }, () =>
         callAws(
-          { serviceName: SERVICE.serviceName, signingName: SERVICE.signingName, endpoint, options },
+          { serviceName: SERVICE.serviceName, signingName: SERVICE.signingName, endpoint, options: callOptions },
           {
             method: 'POST',
             path: `/2015-03-31/functions/${encodePathLabel(input.FunctionName)}/invocations`,
             headers: { 'content-type': 'application/json', 'x-amz-invocation-type': 'RequestResponse' },
             body: input.Payload,
+            ...(invokeOptions.signal ? { signal: invokeOptions.signal } : {}),
           },
         ),
       );

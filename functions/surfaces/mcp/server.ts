@@ -25,6 +25,8 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError, envelope, type ErrorCode as OurErrorCode } from '../../contracts/errors';
 import { MCP_SERVER_INFO, MCP_TOOLS, MCP_TOOLS_BY_NAME, type McpToolName } from '../../contracts/mcp-tools';
+import { mcpCall } from '../../contracts/routes';
+import { recordServerError } from '../../platform/middleware';
 import { logger } from '../../platform/observability';
 import type { InlineCall, RenderedResponse } from '../../platform/operation';
 import { canonicalHeaderName, errorFields, jsonRpcCodeOf, parseMcpBody, protocolErrorResponse } from '../../platform/protocols';
@@ -83,6 +85,8 @@ async function callTool(call: InlineCall, name: string, args: Record<string, unk
       return toolError(err, call.requestId, call.baseUrl);
     }
     logger.error('mcp tool call failed', { tool: toolName, route: tool.route, error: err instanceof Error ? err.stack ?? err.message : String(err) });
+    // Answered as a JSON-RPC error with HTTP 200: counted here, or an operator's ServerError alarm would never see it.
+    recordServerError(mcpCall.id);
     const internal = new ApiError('internal_error');
     throw new JsonRpcError(jsonRpcCodeOf(internal), internal.message, errorFields(internal, call.requestId, call.baseUrl));
   }
