@@ -1,14 +1,20 @@
 // The products derived from the item's stored transactions: recurring streams and income. They are
 // stored per item under the version of their inputs (the feed's committed_seq, today, the rules
-// version) and recomputed lazily: the first read after a change (a committed ingestion, a new day,
-// new rules) reads the feed once and stores the result; every other read is one Query of the stored
-// rows. Nothing here reaches the item's connector.
+// version, the shared accounts), and computed at one of two moments:
+// - at ingestion, by the refresh worker right after its commit (precomputeServedProducts), when the
+//   version before that commit was served to a reader: the integrator that reads a product after
+//   each sync webhook finds it stored, and its read is one Query;
+// - otherwise on the first read after a change (a commit nobody had read the product before, a new
+//   day, new rules): that read reads the feed once and stores the result.
+// So a product costs one whole-history read per change only where someone reads it, and nothing for
+// the items (most) whose products nobody reads. Nothing here reaches the item's connector.
 import { createHash } from 'node:crypto';
 import { detectIncome } from '../core/income';
 import { detectRecurring } from '../core/recurring';
 import type { StoredTransaction } from '../data/feed-repo';
 import type { ItemRecord } from '../data/items-repo';
-import { productVersion, readStoredProduct, storeProduct, type StoredProductName } from '../data/products-repo';
+import type { RefreshHooks } from './lifecycle';
+import { markServed, productVersion, readStoredProduct, servedVersionOf, storeProduct, type StoredProductName } from '../data/products-repo';
 import { logger } from '../platform/observability';
 import type { Deps } from '../platform/runtime';
 import { requireHistory, sharedTransactions } from './reads';
@@ -28,18 +34,66 @@ export const DERIVATION_RULES_VERSION = 1;
  */
 async function feedDerived<T>(deps: Deps, item: ItemRecord, product: StoredProductName, derive: (txns: StoredTransaction[], today: string) => T): Promise<T> {
   const today = todayOf(deps);
-  // The accounts the consent shares are an input too: a new selection is never served an older one's product.
-  const version = `${productVersion({ committedSeq: item.committedSeq, today, rules: DERIVATION_RULES_VERSION })}${selectionVersion(item)}`;
+  const version = versionOf(item, today);
   const stored = await readStoredProduct<T>(deps, item.itemId, product, version);
-  if (stored !== undefined) return stored;
+  if (stored.value !== undefined) {
+    if (stored.servedVersion !== version) await bestEffort('mark a derived product served', item, product, () => markServed(deps, item.itemId, product, version));
+    return stored.value;
+  }
   const value = derive(await sharedTransactions(deps, item), today);
-  try {
+  await bestEffort('store a derived product', item, product, async () => {
     const outcome = await storeProduct(deps, item.itemId, product, version, value);
     if (outcome === 'too_large') logger.warn('derived product too large to store; computed on every read', { item_id: item.itemId, product });
-  } catch (err) {
-    logger.warn('could not store a derived product', { item_id: item.itemId, product, error: (err as Error).message });
-  }
+    await markServed(deps, item.itemId, product, version);
+  });
   return value;
+}
+
+/** The accounts the consent shares are an input too: a new selection is never served an older one's product. */
+const versionOf = (item: ItemRecord, today: string) =>
+  `${productVersion({ committedSeq: item.committedSeq, today, rules: DERIVATION_RULES_VERSION })}${selectionVersion(item)}`;
+
+/** The store is an optimisation: a failed write is logged, and the answer (or the refresh) stands. */
+async function bestEffort(what: string, item: ItemRecord, product: StoredProductName, write: () => Promise<unknown>): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    logger.warn(`could not ${what}`, { item_id: item.itemId, product, error: (err as Error).message });
+  }
+}
+
+const DERIVATIONS: ReadonlyArray<{ product: StoredProductName; derive: (txns: StoredTransaction[], today: string) => unknown }> = [
+  { product: 'recurring', derive: detectRecurring },
+  { product: 'income', derive: detectIncome },
+];
+
+/**
+ * After a commit of the refresh worker moved the item from `before.committedSeq` to `committedSeq`:
+ * each product whose version at `before` was served to a reader is computed for the new snapshot
+ * (one read of the feed for all of them) and stored, so the read that follows the sync webhook is
+ * one Query. A product nobody read since its last computation is left for the next read to compute.
+ * Best effort: a failure is logged and leaves the product to that read.
+ */
+export async function precomputeServedProducts(deps: Deps, before: ItemRecord, committedSeq: number): Promise<StoredProductName[]> {
+  if (before.transactionsUpdateStatus !== 'historical_update_complete' || committedSeq === before.committedSeq) return [];
+  const today = todayOf(deps);
+  const previous = versionOf(before, today);
+  try {
+    const served = await Promise.all(DERIVATIONS.map(async (d) => ((await servedVersionOf(deps, before.itemId, d.product)) === previous ? d : null)));
+    const due = served.filter((d): d is (typeof DERIVATIONS)[number] => d !== null);
+    if (due.length === 0) return [];
+    const after: ItemRecord = { ...before, committedSeq };
+    const transactions = await sharedTransactions(deps, after);
+    const version = versionOf(after, today);
+    for (const { product, derive } of due) {
+      const outcome = await storeProduct(deps, before.itemId, product, version, derive(transactions, today));
+      if (outcome === 'too_large') logger.warn('derived product too large to store; computed on every read', { item_id: before.itemId, product });
+    }
+    return due.map((d) => d.product);
+  } catch (err) {
+    logger.warn('could not compute derived products at ingestion; the next read computes them', { item_id: before.itemId, error: (err as Error).message });
+    return [];
+  }
 }
 
 /** The part of a stored product's version naming the shared accounts (none for an item sharing all). */
@@ -57,3 +111,6 @@ export async function incomeOf(deps: Deps, item: ItemRecord) {
   requireHistory(item, 'historical_update_complete');
   return { income_streams: await feedDerived(deps, item, 'income', detectIncome) };
 }
+
+/** The refresh worker's hooks (functions/workers/item-refresh.ts; the local queue runs the same): products computed after a commit. */
+export const REFRESH_HOOKS: RefreshHooks = { afterCommit: precomputeServedProducts };

@@ -41,7 +41,7 @@ export async function removeItemEverywhere(deps: Deps, item: ItemRecord): Promis
  * be it the one Link queued or the scheduled sweep's when that one was lost. A history job that finds
  * the history loaded does nothing.
  */
-export async function refreshItem(deps: Deps, input: RefreshExecutionInput) {
+export async function refreshItem(deps: Deps, input: RefreshExecutionInput, hooks: RefreshHooks = {}) {
   const item = await getItem(deps, input.item_id);
   if (!item) {
     // A retry of a job whose item was removed while it wrote: what it wrote is swept (see below).
@@ -52,7 +52,7 @@ export async function refreshItem(deps: Deps, input: RefreshExecutionInput) {
   // An import item's data arrives with each uploaded file: there is nothing to pull.
   if (item.connector === FILE_IMPORT_CONNECTOR_ID) return { refreshed: false, reason: 'statement_import' };
   try {
-    return await refreshHealthyItem(deps, item, input);
+    return await refreshHealthyItem(deps, item, input, hooks);
   } catch (err) {
     // The connector failed and the item records it (last_sync_error, or login_required with its
     // event): retrying the job now would only hit the provider again. A healthy item's next
@@ -86,7 +86,16 @@ function retryDelayMs(item: ItemRecord, err: ConnectorCallError): number | undef
   return err.connectorKind === 'rate_limited' ? (hinted ?? HISTORY_RETRY_MS) : undefined;
 }
 
-async function refreshHealthyItem(deps: Deps, item: ItemRecord, input: RefreshExecutionInput) {
+/** What the refresh worker runs around a refresh, given by the worker so that only it carries the code. */
+export interface RefreshHooks {
+  /**
+   * After a refresh committed a change, moving the item from `before.committedSeq` to `committedSeq`
+   * (the worker passes precomputeServedProducts, ./derived-products.ts).
+   */
+  afterCommit?: (deps: Deps, before: ItemRecord, committedSeq: number) => Promise<unknown>;
+}
+
+async function refreshHealthyItem(deps: Deps, item: ItemRecord, input: RefreshExecutionInput, hooks: RefreshHooks) {
   if (item.transactionsUpdateStatus !== 'historical_update_complete' && item.consentedProducts.includes('transactions')) {
     const stages = await loadHistory(deps, item);
     await scheduleNextRefresh(deps, item);
@@ -98,6 +107,7 @@ async function refreshHealthyItem(deps: Deps, item: ItemRecord, input: RefreshEx
     // Link's update mode repaired the login (and scheduled the next refresh): the item is brought in
     // line with what its source reports now, its whole window, not a step of the refresh cycle.
     const result = await syncFromSource(deps, item);
+    if (result?.committedSeq != null) await hooks.afterCommit?.(deps, item, result.committedSeq);
     return { refreshed: true, changed: result?.committedSeq != null, added: result?.added ?? 0, modified: result?.modified ?? 0, removed: result?.removed ?? 0 };
   }
   const today = todayOf(deps);
@@ -106,6 +116,7 @@ async function refreshHealthyItem(deps: Deps, item: ItemRecord, input: RefreshEx
   const result = await syncFromSource(deps, item, data, false);
   // The item's freshness is written with the next refresh's schedule: no extra write per refresh.
   await scheduleNextRefresh(deps, item, { syncedAt: new Date(deps.clock.now()).toISOString() });
+  if (result?.committedSeq != null) await hooks.afterCommit?.(deps, item, result.committedSeq);
   return { refreshed: true, changed: result?.committedSeq != null, added: result?.added ?? 0, modified: result?.modified ?? 0, removed: result?.removed ?? 0 };
 }
 

@@ -126,6 +126,8 @@ export const keys = {
   // removing the item removes them.
   productPart: (itemId: string, product: string, part: number) => ({ pk: `ITEM#${itemId}`, sk: `PRODUCT#${product}#${String(part).padStart(3, '0')}` }),
   productParts: (itemId: string, product: string) => ({ pk: `ITEM#${itemId}`, skPrefix: `PRODUCT#${product}#` }),
+  /** The version of a product last served to a reader (functions/data/products-repo.ts): within the parts' prefix, read with them. */
+  productServed: (itemId: string, product: string) => ({ pk: `ITEM#${itemId}`, sk: `PRODUCT#${product}#SERVED` }),
   // Statement import (functions/data/imports-repo.ts): the holdings and investment transactions the
   // item's statement files reported, in the item's partition so removing the item removes them.
   importedInvestments: (itemId: string) => ({ pk: `ITEM#${itemId}`, sk: 'IMPORT#INVESTMENTS' }),

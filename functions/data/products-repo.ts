@@ -13,6 +13,12 @@
 // version, the number of parts and a write id that every part of the same write repeats, so parts
 // of two writes are never stitched together. Rows expire (TTL) two days after they are written:
 // the date is part of the version, so an older row can never match again.
+//
+// Beside the parts, `PRODUCT#<name>#SERVED` holds the version last served to a reader (within the
+// parts' prefix, so the read that finds the parts finds it too). The refresh worker recomputes a
+// product at ingestion only when the version before its commit was served (precomputeServedProducts,
+// functions/app/derived-products.ts): an integrator that reads a product after each sync finds it
+// ready, and an item whose products nobody reads costs no recomputation.
 import { BatchWriteCommand, GetCommand, PutCommand, TransactWriteCommand, isTransactionCanceled } from '../platform/aws/dynamodb';
 import { randomUUID } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -55,23 +61,56 @@ const ROW_TTL_MS = 2 * 24 * 3600 * 1000;
 
 const partNumber = (row: Row) => Number((row.sk as string).slice((row.sk as string).lastIndexOf('#') + 1));
 
-/**
- * The stored product if it was computed from exactly `version`; undefined otherwise (never stored,
- * another version, or parts of different writes). One strongly consistent Query over the product's
- * rows, usually one row.
- */
-export async function readStoredProduct<T>(deps: Deps, itemId: string, product: StoredProductName, version: string): Promise<T | undefined> {
+/** What the stored rows of a product say for a reader at `version`. */
+export interface StoredRead<T> {
+  /** The product computed from exactly that version; undefined otherwise (never stored, another version, parts of different writes). */
+  value: T | undefined;
+  /** The version last served to a reader (markServed), or null. */
+  servedVersion: string | null;
+}
+
+/** One strongly consistent Query over the product's rows (usually one part, and the served marker). */
+export async function readStoredProduct<T>(deps: Deps, itemId: string, product: StoredProductName, version: string): Promise<StoredRead<T>> {
   const where = keys.productParts(itemId, product);
   const rows = await queryByPrefix(deps, where.pk, where.skPrefix);
+  const served = rows.find((row) => row.sk === keys.productServed(itemId, product).sk);
+  const servedVersion = typeof served?.served_version === 'string' ? served.served_version : null;
   const head = rows.find((row) => partNumber(row) === 0);
-  if (!head || head.version !== version) return undefined;
+  if (!head || head.version !== version) return { value: undefined, servedVersion };
   const parts: Uint8Array[] = [];
   for (let n = 0; n < (head.parts as number); n++) {
     const part = rows.find((row) => partNumber(row) === n);
-    if (!part || part.write_id !== head.write_id) return undefined;
+    if (!part || part.write_id !== head.write_id) return { value: undefined, servedVersion };
     parts.push(part.data as Uint8Array);
   }
-  return JSON.parse(gunzipSync(Buffer.concat(parts)).toString('utf8')) as T;
+  return { value: JSON.parse(gunzipSync(Buffer.concat(parts)).toString('utf8')) as T, servedVersion };
+}
+
+/**
+ * Records that `version` of the product was served to a reader: one small conditional PutItem, never
+ * moving the marker back to an older version. Expires with the parts.
+ */
+export async function markServed(deps: Deps, itemId: string, product: StoredProductName, version: string): Promise<void> {
+  await writeIf(() =>
+    deps.ddb.send(
+      new PutCommand({
+        TableName: deps.config.tableName,
+        Item: { ...keys.productServed(itemId, product), served_version: version, expires_at: Math.floor((deps.clock.now() + ROW_TTL_MS) / 1000) },
+        ConditionExpression: 'attribute_not_exists(pk) OR served_version < :version',
+        ExpressionAttributeValues: { ':version': version },
+      }),
+    ),
+  );
+}
+
+/**
+ * The version of the product last served to a reader, or null: one GetItem of the small marker row,
+ * eventually consistent (half a read unit on every refresh): the serve it records happened a refresh
+ * interval ago, and a serve missed by a second's replication lag only leaves the product to its read.
+ */
+export async function servedVersionOf(deps: Deps, itemId: string, product: StoredProductName): Promise<string | null> {
+  const { Item } = await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: keys.productServed(itemId, product) }));
+  return typeof Item?.served_version === 'string' ? Item.served_version : null;
 }
 
 export type StoreOutcome =

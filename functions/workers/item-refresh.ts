@@ -8,6 +8,7 @@
 // single message, and waiting inside the Lambda would bill the wait. The local queue retries the
 // same error itself (functions/platform/local/local-ports.ts).
 import type { SQSEvent } from 'aws-lambda';
+import { REFRESH_HOOKS } from '../app/derived-products';
 import { refreshItem } from '../app/lifecycle';
 import { parseQueueBody, parseWorkerMessage, RefreshExecutionInput } from '../contracts/worker-messages';
 import { runtime } from '../platform/runtime';
@@ -21,6 +22,6 @@ export const handler = defineWorker('item-refresh', async (input: unknown) => {
   // Every job is parsed before any runs, so a batch never half-runs because of a bad message.
   const jobs = isQueueEvent(input) ? input.Records.map((r) => parseQueueBody(RefreshExecutionInput, KIND, r.body)) : [parseWorkerMessage(RefreshExecutionInput, KIND, input)];
   const results = [];
-  for (const job of jobs) results.push(await refreshItem(runtime(), job));
+  for (const job of jobs) results.push(await refreshItem(runtime(), job, REFRESH_HOOKS));
   return results.length === 1 ? results[0] : results;
 });

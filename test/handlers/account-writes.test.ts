@@ -2,20 +2,13 @@
 // once, and a changed balance writes that account (and only it) with a fresh refresh time.
 import { createSandboxPublicToken, exchangePublicToken } from '../../functions/app/link';
 import { syncFromSource } from '../../functions/app/item-source';
-import type { AuthContext } from '../../functions/data/api-keys-repo';
 import { getItem, listAccounts, putChangedAccounts } from '../../functions/data/items-repo';
 import type { Deps } from '../../functions/platform/runtime';
 import { embeddedDeps, type ManualClock } from '../support/embedded';
 import { runQueuedHistoryLoad } from '../support/readiness';
+import { testAuth } from '../support/test-auth';
 
-const auth: AuthContext = {
-  applicationId: 'app_accounts',
-  environment: 'test',
-  keyId: 'key_accounts',
-  plan: 'growth',
-  rateLimit: { limit: 1000, remaining: 999, reset: 0 },
-  usage: { kind: 'api', used: 1, quota: null },
-};
+const auth = testAuth('app_accounts', 'growth');
 
 let deps: Deps & { clock: ManualClock };
 beforeEach(async () => {

@@ -5,20 +5,13 @@
 import { QueryCommand, ScanCommand } from '../../functions/platform/aws/dynamodb';
 import { createLinkToken, reapAbandonedConnections, submitAccountSelection, submitCredentials } from '../../functions/app/link';
 import { LINK_LIFETIME_MS } from '../../functions/app/link-session';
-import type { AuthContext } from '../../functions/data/api-keys-repo';
 import { getItem, listAbandonedConnections } from '../../functions/data/items-repo';
 import { keys, TABLE } from '../../functions/data/keys';
 import type { Deps } from '../../functions/platform/runtime';
 import { embeddedDeps, type ManualClock } from '../support/embedded';
+import { testAuth } from '../support/test-auth';
 
-const auth: AuthContext = {
-  applicationId: 'app_choice',
-  environment: 'test',
-  keyId: 'key_choice',
-  plan: 'enterprise',
-  rateLimit: { limit: 1000, remaining: 999, reset: 0 },
-  usage: { kind: 'api', used: 1, quota: null },
-};
+const auth = testAuth('app_choice');
 const caller = { address: '203.0.113.9' };
 const credentials = { institution_id: 'ins_sandbox_first_bank', username: 'user_good', password: 'pass_good', account_selection: true };
 

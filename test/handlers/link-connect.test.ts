@@ -4,20 +4,13 @@
 import { QueryCommand, ScanCommand, TransactWriteCommand } from '../../functions/platform/aws/dynamodb';
 import { createLinkToken, reapAbandonedConnections, submitCredentials } from '../../functions/app/link';
 import { LIMITS } from '../../functions/contracts/limits';
-import type { AuthContext } from '../../functions/data/api-keys-repo';
 import { getItem, getLinkSession, listAbandonedConnections, recordFailedAttempt } from '../../functions/data/items-repo';
 import { keys, TABLE } from '../../functions/data/keys';
 import type { Deps } from '../../functions/platform/runtime';
 import { embeddedDeps, type ManualClock } from '../support/embedded';
+import { testAuth } from '../support/test-auth';
 
-const auth: AuthContext = {
-  applicationId: 'app_crash',
-  environment: 'test',
-  keyId: 'key_crash',
-  plan: 'enterprise',
-  rateLimit: { limit: 1000, remaining: 999, reset: 0 },
-  usage: { kind: 'api', used: 1, quota: null },
-};
+const auth = testAuth('app_crash');
 const caller = { address: '203.0.113.7' };
 const credentials = { institution_id: 'ins_sandbox_first_bank', username: 'user_good', password: 'pass_good' };
 

@@ -4,20 +4,13 @@
 import { createLinkToken, createSandboxPublicToken, exchangePublicToken, submitCredentials } from '../../functions/app/link';
 import { refreshItem, resetLogin } from '../../functions/app/lifecycle';
 import type { RefreshExecutionInput } from '../../functions/contracts/worker-messages';
-import type { AuthContext } from '../../functions/data/api-keys-repo';
 import { getItem, refreshDueOf } from '../../functions/data/items-repo';
 import type { Deps } from '../../functions/platform/runtime';
 import { embeddedDeps, type ManualClock } from '../support/embedded';
 import { runQueuedHistoryLoad } from '../support/readiness';
+import { testAuth } from '../support/test-auth';
 
-const auth: AuthContext = {
-  applicationId: 'app_repair',
-  environment: 'test',
-  keyId: 'key_repair',
-  plan: 'enterprise',
-  rateLimit: { limit: 1000, remaining: 999, reset: 0 },
-  usage: { kind: 'api', used: 1, quota: null },
-};
+const auth = testAuth('app_repair');
 const caller = { address: '203.0.113.8' };
 
 let deps: Deps & { clock: ManualClock };

@@ -3,6 +3,9 @@
 // ingestions never serve or store a product under the wrong version.
 import { PutCommand, type DynamoDbDocumentClient } from '../../functions/platform/aws/dynamodb';
 import { gzipSync } from 'node:zlib';
+import { REFRESH_HOOKS } from '../../functions/app/derived-products';
+import { refreshItem } from '../../functions/app/lifecycle';
+import { createSandboxPublicToken, exchangePublicToken } from '../../functions/app/link';
 import { DERIVATION_RULES_VERSION, assetsOf, holdingsOf, identityOf, incomeOf, investmentTransactionsOf, liabilitiesOf, recurringOf } from '../../functions/app/products';
 import { detectIncome } from '../../functions/core/income';
 import { detectRecurring } from '../../functions/core/recurring';
@@ -14,7 +17,9 @@ import { keys } from '../../functions/data/keys';
 import { MAX_PARTS, productVersion, readStoredProduct, storeProduct } from '../../functions/data/products-repo';
 import type { Deps } from '../../functions/platform/runtime';
 import { createTestItem, embeddedDeps } from '../support/embedded';
+import { runQueuedHistoryLoad } from '../support/readiness';
 import { CARD, CHECKING, months, transactionBuilder, ymd } from '../support/histories';
+import { testAuth } from '../support/test-auth';
 
 const DAY = 86_400_000;
 const today = (deps: Deps) => new Date(deps.clock.now()).toISOString().slice(0, 10);
@@ -183,7 +188,11 @@ describe('stored recurring and income', () => {
     expect(a.recurring_streams).toEqual(expected);
     expect(b.recurring_streams).toEqual(expected);
     const rows = await productRows(deps, item.itemId);
-    expect(rows.map((r) => [r.sk, r.version])).toEqual([[keys.productPart(item.itemId, 'recurring', 0).sk, versionOf(deps, item)]]);
+    expect(rows.map((r) => [r.sk, r.version ?? r.served_version])).toEqual([
+      [keys.productPart(item.itemId, 'recurring', 0).sk, versionOf(deps, item)],
+      // and the marker that the version was served
+      [keys.productServed(item.itemId, 'recurring').sk, versionOf(deps, item)],
+    ]);
   });
 
   it('answers the computed product when storing it fails', async () => {
@@ -195,6 +204,104 @@ describe('stored recurring and income', () => {
     });
     expect((await recurringOf(failingWrites, item)).recurring_streams).toEqual(await expectedRecurring(deps, item));
     expect(await productRows(deps, item.itemId)).toEqual([]);
+  });
+});
+
+describe('computed at ingestion for the items whose products are read', () => {
+  /** A refresh's commit as the worker makes it: new transactions, then the worker's hook with the item as it was. */
+  async function refreshCommit(deps: Deps, before: ItemRecord, txns: StoredTransaction[]) {
+    const result = await commitTransactions(deps, before.itemId, upserts(txns));
+    expect(result.committedSeq).not.toBeNull();
+    const computed = await REFRESH_HOOKS.afterCommit!(deps, before, result.committedSeq!);
+    return { computed, item: (await getItem(deps, before.itemId))! };
+  }
+
+  it('a product served before the commit is computed by the refresh: the read after the sync is one Query, no feed read', async () => {
+    const deps = await embeddedDeps();
+    const item = await itemWithHistory(deps, 'item_precomputed');
+    await recurringOf(deps, item);
+    const { computed, item: after } = await refreshCommit(deps, item, spotify(item.itemId));
+    // Only recurring was read; income is left to its first read.
+    expect(computed).toEqual(['recurring']);
+    expect(await storedVersion(deps, item.itemId, 'recurring')).toBe(versionOf(deps, after));
+    let feedReads = 0;
+    const watched = intercepted(deps, (input, send) => {
+      if (JSON.stringify(input).includes('"FEED#')) feedReads += 1;
+      return send();
+    });
+    const read = await callsOf(watched, () => recurringOf(watched, after));
+    expect(read.result.recurring_streams).toEqual(await expectedRecurring(deps, after));
+    expect(read.result.recurring_streams.filter((s) => s.merchant_name === 'Spotify')).toHaveLength(1);
+    expect(feedReads).toBe(0);
+    // The Query of the stored rows, and the marker that this version was served (once).
+    expect(read.calls).toBe(2);
+    expect(await callsOf(deps, () => recurringOf(deps, after))).toEqual({ result: read.result, calls: 1 });
+  });
+
+  it('through the refresh worker: a sandbox item whose recurring streams were read gets them computed by its next refresh', async () => {
+    const deps = await embeddedDeps();
+    const auth = testAuth('app_products', 'growth');
+    const { public_token } = await createSandboxPublicToken(deps, auth, { institution_id: 'ins_sandbox_first_bank', products: ['transactions', 'recurring'] });
+    const { item_id } = await exchangePublicToken(deps, auth, public_token);
+    await runQueuedHistoryLoad(deps, item_id);
+    await recurringOf(deps, (await getItem(deps, item_id))!);
+    // The worker's scheduled refresh brings the simulator's next step (new and posted transactions).
+    deps.clock.advance(8 * 3600_000);
+    const refreshed = (await refreshItem(deps, { item_id, reason: 'scheduled' }, REFRESH_HOOKS)) as { changed: boolean };
+    expect(refreshed.changed).toBe(true);
+    const after = (await getItem(deps, item_id))!;
+    expect(await storedVersion(deps, item_id, 'recurring')).toBe(`${versionOf(deps, after)}`);
+    let feedReads = 0;
+    const watched = intercepted(deps, (input, send) => {
+      if (JSON.stringify(input).includes('"FEED#')) feedReads += 1;
+      return send();
+    });
+    expect((await recurringOf(watched, after)).recurring_streams).toEqual(await expectedRecurring(deps, after));
+    expect(feedReads).toBe(0);
+  });
+
+  it('a product nobody read is not computed at ingestion', async () => {
+    const deps = await embeddedDeps();
+    const item = await itemWithHistory(deps, 'item_unread');
+    const { computed } = await refreshCommit(deps, item, spotify(item.itemId));
+    expect(computed).toEqual([]);
+    expect(await productRows(deps, item.itemId)).toEqual([]);
+  });
+
+  it('a product computed at ingestion but not read since is not computed again by the next commit', async () => {
+    const deps = await embeddedDeps();
+    const item = await itemWithHistory(deps, 'item_not_again');
+    await incomeOf(deps, item);
+    const first = await refreshCommit(deps, item, spotify(item.itemId).slice(0, 3));
+    expect(first.computed).toEqual(['income']);
+    const second = await refreshCommit(deps, first.item, spotify(item.itemId).slice(3));
+    expect(second.computed).toEqual([]);
+    // The stored row is still the first commit's: the next read computes the current snapshot itself.
+    expect(await storedVersion(deps, item.itemId, 'income')).toBe(versionOf(deps, first.item));
+    expect((await incomeOf(deps, second.item)).income_streams).toEqual(detectIncome(await currentTransactions(deps, item.itemId, second.item.committedSeq), today(deps)));
+    // Read again, so the commit after this one computes it.
+    const third = await refreshCommit(deps, second.item, [{ ...spotify(item.itemId)[0], transaction_id: 'item_not_again_extra', date: ymd(2026, 11, 5) }]);
+    expect(third.computed).toEqual(['income']);
+  });
+
+  it("a product served yesterday is not computed by today's first commit (the date is part of its version)", async () => {
+    const deps = await embeddedDeps();
+    const item = await itemWithHistory(deps, 'item_yesterday');
+    await recurringOf(deps, item);
+    deps.clock.advance(DAY);
+    const { computed } = await refreshCommit(deps, item, spotify(item.itemId));
+    expect(computed).toEqual([]);
+  });
+
+  it('a failure while computing at ingestion leaves the product to the next read, and the refresh stands', async () => {
+    const deps = await embeddedDeps();
+    const item = await itemWithHistory(deps, 'item_fails');
+    await recurringOf(deps, item);
+    const result = await commitTransactions(deps, item.itemId, upserts(spotify(item.itemId)));
+    const failing = intercepted(deps, (input, send) => (JSON.stringify(input).includes('"FEED#') ? Promise.reject(new Error('throttled')) : send()));
+    await expect(REFRESH_HOOKS.afterCommit!(failing, item, result.committedSeq!)).resolves.toEqual([]);
+    const after = (await getItem(deps, item.itemId))!;
+    expect((await recurringOf(deps, after)).recurring_streams).toEqual(await expectedRecurring(deps, after));
   });
 });
 
@@ -228,23 +335,23 @@ describe('the product store', () => {
     expect(await storeProduct(deps, 'item_parts', 'recurring', v1, value, 600)).toBe('stored');
     const parts = await productRows(deps, 'item_parts');
     expect(parts.length).toBeGreaterThan(2);
-    expect(await readStoredProduct(deps, 'item_parts', 'recurring', v1)).toEqual(value);
+    expect((await readStoredProduct(deps, 'item_parts', 'recurring', v1)).value).toEqual(value);
     // Another version, or none stored, is a miss.
-    expect(await readStoredProduct(deps, 'item_parts', 'recurring', productVersion({ committedSeq: 2, today: '2026-11-21', rules: 1 }))).toBeUndefined();
-    expect(await readStoredProduct(deps, 'item_parts', 'income', v1)).toBeUndefined();
+    expect((await readStoredProduct(deps, 'item_parts', 'recurring', productVersion({ committedSeq: 2, today: '2026-11-21', rules: 1 }))).value).toBeUndefined();
+    expect((await readStoredProduct(deps, 'item_parts', 'income', v1)).value).toBeUndefined();
 
     // A newer, smaller write leaves the older write's trailing parts behind: they are ignored.
     const v2 = productVersion({ committedSeq: 2, today: '2026-11-21', rules: 1 });
     const smaller = { streams: value.streams.slice(0, 20) };
     expect(await storeProduct(deps, 'item_parts', 'recurring', v2, smaller, 600)).toBe('stored');
     expect((await productRows(deps, 'item_parts')).length).toBe(parts.length);
-    expect(await readStoredProduct(deps, 'item_parts', 'recurring', v2)).toEqual(smaller);
+    expect((await readStoredProduct(deps, 'item_parts', 'recurring', v2)).value).toEqual(smaller);
 
     // An older computation never replaces it, split or not.
     expect(await storeProduct(deps, 'item_parts', 'recurring', v1, value, 600)).toBe('superseded');
     expect(await storeProduct(deps, 'item_parts', 'recurring', v1, value)).toBe('superseded');
     expect(await storeProduct(deps, 'item_parts', 'recurring', v2, smaller)).toBe('superseded');
-    expect(await readStoredProduct(deps, 'item_parts', 'recurring', v2)).toEqual(smaller);
+    expect((await readStoredProduct(deps, 'item_parts', 'recurring', v2)).value).toEqual(smaller);
   });
 
   it('never stitches parts of two writes of the same version together', async () => {
@@ -256,7 +363,7 @@ describe('the product store', () => {
     const rows = await productRows(deps, 'item_stitch');
     const part1 = rows.find((r) => r.sk === keys.productPart('item_stitch', 'recurring', 1).sk)!;
     await deps.ddb.send(new PutCommand({ TableName: deps.config.tableName, Item: { ...part1, write_id: 'another-write' } }));
-    expect(await readStoredProduct(deps, 'item_stitch', 'recurring', v)).toBeUndefined();
+    expect((await readStoredProduct(deps, 'item_stitch', 'recurring', v)).value).toBeUndefined();
   });
 
   it('does not store a product of more than MAX_PARTS parts', async () => {
@@ -273,7 +380,8 @@ describe('the product store', () => {
     const item = await itemWithHistory(deps, 'item_removed');
     await recurringOf(deps, item);
     await incomeOf(deps, item);
-    expect((await productRows(deps, item.itemId)).length).toBe(2);
+    // A part and a served marker each.
+    expect((await productRows(deps, item.itemId)).length).toBe(4);
     await removeItem(deps, item);
     expect(await productRows(deps, item.itemId)).toEqual([]);
     // A read that loaded the item before the removal finishes after it.

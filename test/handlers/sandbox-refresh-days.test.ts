@@ -5,23 +5,17 @@
 import { GetCommand } from '../../functions/platform/aws/dynamodb';
 import { createSandboxPublicToken, exchangePublicToken } from '../../functions/app/link';
 import { refreshItem } from '../../functions/app/lifecycle';
-import { putApplication, type AuthContext } from '../../functions/data/api-keys-repo';
+import { putApplication } from '../../functions/data/api-keys-repo';
 import { currentTransactions } from '../../functions/data/feed-repo';
 import { getItem } from '../../functions/data/items-repo';
 import { keys } from '../../functions/data/keys';
 import { embeddedDeps } from '../support/embedded';
 import { syncToEnd as syncReplicaToEnd, type Replica } from '../support/sync-replica';
 import { runQueuedHistoryLoad } from '../support/readiness';
+import { testAuth } from '../support/test-auth';
 
 const DAY = 86_400_000;
-const auth: AuthContext = {
-  applicationId: 'app_days',
-  environment: 'test',
-  keyId: 'key_days',
-  plan: 'growth',
-  rateLimit: { limit: 200, remaining: 199, reset: 0 },
-  usage: { kind: 'api', used: 1, quota: null },
-};
+const auth = testAuth('app_days', 'growth', 200);
 
 it('refreshes an item on three consecutive days, twice a day, and a syncing caller stays exact', async () => {
   const deps = await embeddedDeps();

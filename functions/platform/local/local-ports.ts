@@ -15,6 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { reapAbandonedConnections } from '../../app/link';
 import { deadLetter, deliverAttempt, dispatchEvent, sweepOutbox } from '../../app/webhooks';
+import { REFRESH_HOOKS } from '../../app/derived-products';
 import { refreshItem } from '../../app/lifecycle';
 import type { RefreshExecutionInput } from '../../contracts/worker-messages';
 import { IngestionBusyError, INGESTION_LEASE_MS } from '../../data/feed-repo';
@@ -83,7 +84,7 @@ export function createLocalPorts(deps: () => Deps, opts: LocalPortsOptions): Loc
     {
       delivery: (input) => deliverAttempt(deps(), input),
       deadLetter: (input) => deadLetter(deps(), input),
-      refresh: (input) => refreshItem(deps(), input),
+      refresh: (input) => refreshItem(deps(), input, REFRESH_HOOKS),
     },
     { timeScale: opts.timeScale, store: opts.executionStore ?? dynamoExecutionStore(deps) },
   );
@@ -117,7 +118,7 @@ export function createLocalPorts(deps: () => Deps, opts: LocalPortsOptions): Loc
   async function runRefresh(job: RefreshJob): Promise<void> {
     for (let retry = 0; !stopped; retry += 1) {
       try {
-        await refreshItem(deps(), job.input);
+        await refreshItem(deps(), job.input, REFRESH_HOOKS);
       } catch (err) {
         if (err instanceof IngestionBusyError && retry < busyRetryDelays.length) {
           logger.warn('refresh met an ingestion lease; retrying', { item_id: job.input.item_id, retry: retry + 1 });
