@@ -228,8 +228,9 @@ export const ROUTE_ROWS: Partial<Record<RouteId, readonly RowAccess[] | { wholeT
   'link.consent': [LINK_PAGE_CALL, LINK_CONNECTION, { linkToken: ['UpdateItem'] }],
   'link.upload': [LINK_PAGE_CALL, LINK_CONNECTION_WITH_DATA, { linkToken: ['UpdateItem'] }],
   // Link's account selection and the sandbox's OAuth redirect (functions/app/link.ts).
-  // The choice activates a new item (with its refresh-due row) or rotates a repaired one's cursors, with the event announcing it.
-  'link.accounts.select': [LINK_PAGE_CALL, { publicToken: ['GetItem', 'UpdateItem'], item: ['GetItem', 'UpdateItem', 'Query'], event: ['PutItem', 'UpdateItem'] }],
+  // The choice activates a new item (with its listing row, ITEM#<item>/LISTED, and its refresh-due row) or rotates a
+  // repaired one's cursors, with the event announcing it.
+  'link.accounts.select': [LINK_PAGE_CALL, { publicToken: ['GetItem', 'UpdateItem'], item: ['GetItem', 'UpdateItem', 'PutItem', 'Query'], event: ['PutItem', 'UpdateItem'] }],
   'link.oauth.resume': [LINK_PAGE_CALL, LINK_CONNECTION, { linkToken: ['UpdateItem'] }],
   'link.sandbox.oauth.authorize': [{ linkToken: ['GetItem'], application: ['GetItem'] }],
   // Records the user's answer on the session's consent.

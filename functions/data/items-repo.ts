@@ -209,12 +209,13 @@ export interface NewItem {
 export async function createItem(deps: Deps, item: NewItem): Promise<ItemRecord> {
   const createdAt = new Date(deps.clock.now()).toISOString();
   const row = itemRow(item, createdAt);
-  if (row.status !== ItemStatus.enum.healthy) return putItemRow(deps, row);
+  const healthy = row.status === ItemStatus.enum.healthy;
   await deps.ddb.send(
     new TransactWriteCommand({
       TransactItems: [
         { Put: { TableName: deps.config.tableName, Item: row, ConditionExpression: 'attribute_not_exists(pk)' } },
-        { Update: ensureRefreshDue(deps, item.itemId) },
+        { Put: listingPut(deps, item.applicationId, item.environment, createdAt, item.itemId) },
+        ...(healthy ? [{ Update: ensureRefreshDue(deps, item.itemId) }] : []),
       ],
     }),
   );
@@ -238,6 +239,11 @@ export async function createConnectingItem(deps: Deps, item: Omit<NewItem, 'stat
   return itemFromRow({ ...row, status: 'healthy' });
 }
 
+/** The item's listing under its application environment (keys.itemListing), put when the item commits. */
+function listingPut(deps: Deps, applicationId: string, environment: Environment, createdAt: string, itemId: string) {
+  return { TableName: deps.config.tableName, Item: { ...keys.itemListing(applicationId, environment, createdAt, itemId), item_id: itemId } };
+}
+
 async function putItemRow(deps: Deps, row: Row): Promise<ItemRecord> {
   await deps.ddb.send(new PutCommand({ TableName: deps.config.tableName, Item: row, ConditionExpression: 'attribute_not_exists(pk)' }));
   return itemFromRow(row);
@@ -246,7 +252,6 @@ async function putItemRow(deps: Deps, row: Row): Promise<ItemRecord> {
 function itemRow(item: NewItem, createdAt: string): Row {
   return {
     ...keys.item(item.itemId),
-    ...keys.itemByApplication(item.applicationId, item.environment, createdAt, item.itemId),
     item_id: item.itemId,
     application_id: item.applicationId,
     environment: item.environment,
@@ -1106,15 +1111,14 @@ export async function commitLinkConnection(
       ? {
           TableName: table,
           Key: keys.item(item.itemId),
-          UpdateExpression: 'SET #status = :healthy, gsi1pk = :gpk, gsi1sk = :gsk REMOVE connect_deadline',
+          // Off the reaper's index; listed under its application by its own row (below).
+          UpdateExpression: 'SET #status = :healthy REMOVE connect_deadline, gsi1pk, gsi1sk',
           ConditionExpression: '#status = :connecting AND connect_deadline > :now',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
             ':healthy': 'healthy',
             ':connecting': CONNECTING,
             ':now': now,
-            ':gpk': keys.itemByApplication(item.applicationId, item.environment, item.createdAt, item.itemId).gsi1pk,
-            ':gsk': keys.itemByApplication(item.applicationId, item.environment, item.createdAt, item.itemId).gsi1sk,
           },
         }
       : {
@@ -1158,8 +1162,10 @@ export async function commitLinkConnection(
           { Update: itemUpdate },
           putPublic,
           ...args.outbox.map((Put) => ({ Put })),
-          // The healthy item is on the refresh schedule from the same commit (last: the reasons
-          // read below are indexed from the start); one awaiting its account selection is not yet.
+          // The healthy item is on the refresh schedule and listed under its application from the
+          // same commit (last: the reasons read below are indexed from the start); one awaiting its
+          // account selection is neither yet.
+          ...(args.item.kind === 'create' && !awaiting ? [{ Put: listingPut(deps, item.applicationId, item.environment, item.createdAt, item.itemId) }] : []),
           ...(awaiting ? [] : [{ Update: ensureRefreshDue(deps, item.itemId, args.firstRefreshDueAt) }]),
         ],
       }),
@@ -1281,14 +1287,14 @@ export async function commitAccountSelection(
   }
   let itemUpdate;
   if (args.activate) {
-    const listed = keys.itemByApplication(item.applicationId, item.environment, item.createdAt, item.itemId);
     itemUpdate = {
       TableName: table,
       Key: keys.item(item.itemId),
-      UpdateExpression: `SET #status = :healthy, gsi1pk = :gpk, gsi1sk = :gsk, ${sets.join(', ')} REMOVE connect_deadline, selection_pending`,
+      // Off the reaper's index; listed under its application by its own row (below).
+      UpdateExpression: `SET #status = :healthy, ${sets.join(', ')} REMOVE connect_deadline, selection_pending, gsi1pk, gsi1sk`,
       ConditionExpression: '#status = :connecting AND selection_pending = :true AND connect_deadline > :now',
       ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ...values, ':healthy': 'healthy', ':true': true, ':now': now, ':gpk': listed.gsi1pk, ':gsk': listed.gsi1sk },
+      ExpressionAttributeValues: { ...values, ':healthy': 'healthy', ':true': true, ':now': now },
     };
   } else {
     itemUpdate = {
@@ -1315,8 +1321,10 @@ export async function commitAccountSelection(
           },
           { Update: itemUpdate },
           ...(args.outbox ?? []).map((Put) => ({ Put })),
-          // A new item joins the refresh schedule with its activation.
-          ...(args.activate ? [{ Update: ensureRefreshDue(deps, item.itemId, args.activate.firstRefreshDueAt) }] : []),
+          // A new item joins the refresh schedule and its application's listing with its activation.
+          ...(args.activate
+            ? [{ Put: listingPut(deps, item.applicationId, item.environment, item.createdAt, item.itemId) }, { Update: ensureRefreshDue(deps, item.itemId, args.activate.firstRefreshDueAt) }]
+            : []),
         ],
       }),
     );

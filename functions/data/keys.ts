@@ -11,8 +11,10 @@
 // | LinkToken     | LINK#<sha256(tok)>  | LINK     |                     |                   | open a Link session; its state (TTL 30 min) |
 // | PublicToken   | PUB#<sha256(tok)>   | PUB      |                     |                   | spend once at exchange (TTL 30 min)         |
 // | AccessToken   | TOKEN#<sha256(tok)> | TOKEN    |                     |                   | access_token -> item (hash only)            |
-// | Item          | ITEM#<item_id>      | ITEM     | APPITEMS#<app>#<env>| <created>#<item>  | item by id; items of an application         |
+// | Item          | ITEM#<item_id>      | ITEM     |                     |                   | item by id (not indexed once committed: its |
+// |               |                     |          |                     |                   | frequent updates then cost no index write)  |
 // |  (connecting) |                     |          | CONNECTING          | <deadline>#<item> | Link connections not yet committed (reaper) |
+// | ItemListing   | ITEM#<item_id>      | LISTED   | APPITEMS#<app>#<env>| <created>#<item>  | items of an application (written once)      |
 // | Account       | ITEM#<item_id>      | ACCT#<account_id>   |          |                   | accounts of an item (one Query)             |
 // | Product       | ITEM#<item_id>      | PRODUCT#<name>#<part:3> |      |                   | a derived product (recurring, income) and   |
 // |               |                     |          |                     |                   | the inputs' version it was computed from (TTL) |
@@ -115,6 +117,17 @@ export const keys = {
   itemByApplication: (applicationId: string, environment: Environment, createdAt: string, itemId: string) => ({
     gsi1pk: `APPITEMS#${applicationId}#${environment}`,
     gsi1sk: `${createdAt}#${itemId}`,
+  }),
+  /**
+   * The small row listing a committed item under its application environment (keys.itemsOfApplication):
+   * the index entry lives here, not on the item row, so that the item's updates (a refresh's lease,
+   * counters, sync times) are not each an index write too. Items committed before it carry the same
+   * gsi1 keys on their item row; both count.
+   */
+  itemListing: (applicationId: string, environment: Environment, createdAt: string, itemId: string) => ({
+    pk: `ITEM#${itemId}`,
+    sk: 'LISTED',
+    ...keys.itemByApplication(applicationId, environment, createdAt, itemId),
   }),
   /** GSI entry of an item whose Link connection is not committed yet; the reaper finds expired ones. */
   connectingItem: (deadline: number, itemId: string) => ({ gsi1pk: 'CONNECTING', gsi1sk: `${String(deadline).padStart(15, '0')}#${itemId}` }),
