@@ -143,7 +143,8 @@ export async function runProductReads(): Promise<void> {
       const ingestion: Cost[] = [];
       const afterReads: Record<'recurring' | 'income', Cost[]> = { recurring: [], income: [] };
       for (let i = 0; i < MISSES; i++) {
-        const before = (await getItem(deps, item.itemId))!;
+        // The previous sync just happened: the reads follow its webhook, as an integrator's do.
+        const before = { ...(await getItem(deps, item.itemId))!, lastSuccessfulSync: new Date(deps.clock.now()).toISOString() };
         await recurringOf(deps, before);
         await incomeOf(deps, before);
         const latest = (await currentTransactions(deps, item.itemId, before.committedSeq)).slice(0, 3);

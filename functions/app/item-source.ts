@@ -91,6 +91,12 @@ export async function syncFromSource(
   fetched?: SourceData,
   /** False when the caller records the sync itself (the refresh worker, with the next refresh's schedule). */
   marksSynced = true,
+  /**
+   * Runs after a commit that changed something, before its event is published (the refresh worker
+   * computes the derived products a reader waits for, so the read the webhook prompts finds them).
+   * A crash here leaves the event in the outbox, which the sweep publishes.
+   */
+  afterCommit?: (committedSeq: number) => Promise<unknown>,
 ): Promise<CommitResult | null> {
   const data = fetched ?? (await fetchFromSource(deps, item));
   await putChangedAccounts(deps, item.itemId, data.accounts, deps.clock.now());
@@ -101,7 +107,10 @@ export async function syncFromSource(
     historical_update_complete: true,
   });
   const result = await commitTransactions(deps, item.itemId, changesFrom(data.transactions), { announce: () => eventPut(deps, event) });
-  if (result.committedSeq !== null) await publishEvent(deps, event.eventId);
+  if (result.committedSeq !== null) {
+    if (afterCommit) await afterCommit(result.committedSeq);
+    await publishEvent(deps, event.eventId);
+  }
   await afterSuccessfulPull(deps, item, data, result.committedSeq !== null, marksSynced);
   return result;
 }

@@ -89,10 +89,16 @@ function retryDelayMs(item: ItemRecord, err: ConnectorCallError): number | undef
 /** What the refresh worker runs around a refresh, given by the worker so that only it carries the code. */
 export interface RefreshHooks {
   /**
-   * After a refresh committed a change, moving the item from `before.committedSeq` to `committedSeq`
-   * (the worker passes precomputeServedProducts, ./derived-products.ts).
+   * After a refresh committed a change, moving the item from `before.committedSeq` to `committedSeq`,
+   * before the sync webhook is published (the worker passes precomputeServedProducts, ./derived-products.ts).
    */
   afterCommit?: (deps: Deps, before: ItemRecord, committedSeq: number) => Promise<unknown>;
+}
+
+/** The hook as syncFromSource runs it: after the commit, before the event is published. */
+function afterCommitOf(deps: Deps, before: ItemRecord, hooks: RefreshHooks) {
+  const { afterCommit } = hooks;
+  return afterCommit ? (committedSeq: number) => afterCommit(deps, before, committedSeq) : undefined;
 }
 
 async function refreshHealthyItem(deps: Deps, item: ItemRecord, input: RefreshExecutionInput, hooks: RefreshHooks) {
@@ -106,17 +112,15 @@ async function refreshHealthyItem(deps: Deps, item: ItemRecord, input: RefreshEx
   if (input.reason === 'login_repaired') {
     // Link's update mode repaired the login (and scheduled the next refresh): the item is brought in
     // line with what its source reports now, its whole window, not a step of the refresh cycle.
-    const result = await syncFromSource(deps, item);
-    if (result?.committedSeq != null) await hooks.afterCommit?.(deps, item, result.committedSeq);
+    const result = await syncFromSource(deps, item, undefined, true, afterCommitOf(deps, item, hooks));
     return { refreshed: true, changed: result?.committedSeq != null, added: result?.added ?? 0, modified: result?.modified ?? 0, removed: result?.removed ?? 0 };
   }
   const today = todayOf(deps);
   const refreshCount = await bumpRefreshCount(deps, item.itemId, today);
   const data = await pullBatch(deps, item, ({ connector, connection }) => connector.refresh(connection, today, refreshCount));
-  const result = await syncFromSource(deps, item, data, false);
+  const result = await syncFromSource(deps, item, data, false, afterCommitOf(deps, item, hooks));
   // The item's freshness is written with the next refresh's schedule: no extra write per refresh.
   await scheduleNextRefresh(deps, item, { syncedAt: new Date(deps.clock.now()).toISOString() });
-  if (result?.committedSeq != null) await hooks.afterCommit?.(deps, item, result.committedSeq);
   return { refreshed: true, changed: result?.committedSeq != null, added: result?.added ?? 0, modified: result?.modified ?? 0, removed: result?.removed ?? 0 };
 }
 

@@ -589,7 +589,7 @@ export async function listAuditEntries(
 
 /**
  * Whether the application has an item in `environment` (one index read of at most one entry). Items
- * being connected are indexed elsewhere until they commit; removed items are deleted rows.
+ * being connected are indexed elsewhere until they commit; a removed item's listing goes with its row.
  */
 export async function applicationHasItems(deps: Deps, applicationId: string, environment: Environment): Promise<boolean> {
   const res = await deps.ddb.send(

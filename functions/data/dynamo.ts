@@ -1,5 +1,5 @@
 // Patterns every repository uses, written once.
-import { QueryCommand, type QueryCommandOutput, isConditionalCheckFailed } from '../platform/aws/dynamodb';
+import { BatchWriteCommand, QueryCommand, type QueryCommandOutput, isConditionalCheckFailed } from '../platform/aws/dynamodb';
 import type { NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import type { Deps } from '../platform/runtime';
 import { TABLE } from './keys';
@@ -58,3 +58,39 @@ export async function queryIndexPartition(deps: Deps, gsi1pk: string, options: {
   } while (start);
   return rows;
 }
+
+/** One request of a BatchWriteItem. */
+export type WriteRequest = { PutRequest: { Item: Row } } | { DeleteRequest: { Key: Row } };
+
+/** BatchWriteItem in chunks of 25, a few in flight, retrying what DynamoDB leaves unprocessed. */
+export async function writeRows(deps: Deps, requests: readonly WriteRequest[]): Promise<void> {
+  const table = deps.config.tableName;
+  const chunks: WriteRequest[][] = [];
+  for (let i = 0; i < requests.length; i += 25) chunks.push(requests.slice(i, i + 25));
+  const writeChunk = async (chunk: WriteRequest[]) => {
+    let pending = chunk;
+    for (let attempt = 0; pending.length > 0; attempt += 1) {
+      if (attempt > 8) throw new Error('DynamoDB kept returning unprocessed items');
+      const res = await deps.ddb.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
+      pending = (res.UnprocessedItems?.[table] ?? []) as WriteRequest[];
+      if (pending.length) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+    }
+  };
+  // A few chunks in flight. When one fails, the others finish what they started before the error
+  // surfaces: the next writer's undo must not race writes still landing.
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  await Promise.all(
+    Array.from({ length: Math.min(4, chunks.length) }, async () => {
+      while (next < chunks.length && !failure) {
+        try {
+          await writeChunk(chunks[next++]);
+        } catch (error) {
+          failure ??= { error };
+        }
+      }
+    }),
+  );
+  if (failure) throw failure.error;
+}
+

@@ -22,7 +22,6 @@
 // replace) before it plans its own batch.
 import {
   BatchGetCommand,
-  BatchWriteCommand,
   GetCommand,
   QueryCommand,
   TransactWriteCommand,
@@ -60,6 +59,7 @@ import {
 } from '../core/change-feed';
 import { Transaction, type TransactionRecord } from '../contracts/schemas';
 import type { Deps } from '../platform/runtime';
+import { writeRows, type WriteRequest } from './dynamo';
 import { keys } from './keys';
 
 /** A transaction as the feed stores it: exactly the contract's Transaction. */
@@ -200,41 +200,8 @@ interface Digests {
 
 // ---------- DynamoDB plumbing ----------
 
-type WriteRequest = { PutRequest: { Item: Row } } | { DeleteRequest: { Key: Row } };
 const put = (Item: Row): WriteRequest => ({ PutRequest: { Item } });
 const del = (key: { pk: string; sk: string }): WriteRequest => ({ DeleteRequest: { Key: key } });
-
-/** BatchWriteItem in chunks of 25, a few in flight, retrying what DynamoDB leaves unprocessed. */
-async function writeRows(deps: Deps, requests: readonly WriteRequest[]): Promise<void> {
-  const table = deps.config.tableName;
-  const chunks: WriteRequest[][] = [];
-  for (let i = 0; i < requests.length; i += 25) chunks.push(requests.slice(i, i + 25));
-  const writeChunk = async (chunk: WriteRequest[]) => {
-    let pending = chunk;
-    for (let attempt = 0; pending.length > 0; attempt += 1) {
-      if (attempt > 8) throw new Error('DynamoDB kept returning unprocessed items');
-      const res = await deps.ddb.send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
-      pending = (res.UnprocessedItems?.[table] ?? []) as WriteRequest[];
-      if (pending.length) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-    }
-  };
-  // A few chunks in flight. When one fails, the others finish what they started before the error
-  // surfaces: the next writer's undo must not race writes still landing.
-  let next = 0;
-  let failure: { error: unknown } | undefined;
-  await Promise.all(
-    Array.from({ length: Math.min(4, chunks.length) }, async () => {
-      while (next < chunks.length && !failure) {
-        try {
-          await writeChunk(chunks[next++]);
-        } catch (error) {
-          failure ??= { error };
-        }
-      }
-    }),
-  );
-  if (failure) throw failure.error;
-}
 
 /** Consistent BatchGetItem of any number of keys; missing rows are simply absent from the result. */
 async function getRows(deps: Deps, rowKeys: readonly { pk: string; sk: string }[]): Promise<Row[]> {

@@ -23,7 +23,7 @@ import { firstRefreshIntervalMs, refreshIntervalMs } from '../core/refresh-sched
 import { tokenHash } from '../core/tokens';
 import type { Deps } from '../platform/runtime';
 import { isSealedSecret, type SealedSecret } from '../platform/crypto/envelope';
-import { queryByPrefix, writeIf, type Row } from './dynamo';
+import { queryByPrefix, writeIf, writeRows, type Row } from './dynamo';
 import { keys, TABLE } from './keys';
 import type { WebhookFormat } from './webhooks-repo';
 
@@ -238,6 +238,9 @@ export async function createConnectingItem(deps: Deps, item: Omit<NewItem, 'stat
   // The record the connection works with is the item as it will be once committed.
   return itemFromRow({ ...row, status: 'healthy' });
 }
+
+/** Sort key of an item's listing row (keys.itemListing). */
+const ITEM_LISTING_SK = keys.itemListing('', 'test', '', '').sk;
 
 /** The item's listing under its application environment (keys.itemListing), put when the item commits. */
 function listingPut(deps: Deps, applicationId: string, environment: Environment, createdAt: string, itemId: string) {
@@ -717,7 +720,16 @@ export async function removeItem(deps: Deps, item: ItemRecord): Promise<void> {
   // First, so that a crash part-way never leaves the schedule refreshing an item that is going away.
   await deps.ddb.send(new DeleteCommand({ TableName: table, Key: keys.refreshDue(item.itemId) }));
   if (item.accessTokenHash) await deps.ddb.send(new DeleteCommand({ TableName: table, Key: keys.accessToken(item.accessTokenHash) }));
-  await deps.ddb.send(new DeleteCommand({ TableName: table, Key: keys.item(item.itemId) }));
+  // The item row and its listing together: a crash between them would leave the application counting
+  // an item that can no longer be found or removed.
+  await deps.ddb.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Delete: { TableName: table, Key: keys.item(item.itemId) } },
+        { Delete: { TableName: table, Key: { pk: keys.item(item.itemId).pk, sk: ITEM_LISTING_SK } } },
+      ],
+    }),
+  );
   await deletePartitions(deps, item.itemId);
 }
 
@@ -749,13 +761,8 @@ async function deletePartitions(deps: Deps, itemId: string, options: { keepItemR
         }),
       );
       const rows = (res.Items ?? []).filter((r) => !(options.keepItemRow && r.pk === itemKey.pk && r.sk === itemKey.sk));
-      for (let i = 0; i < rows.length; i += 25) {
-        await deps.ddb.send(
-          new BatchWriteCommand({
-            RequestItems: { [table]: rows.slice(i, i + 25).map((r) => ({ DeleteRequest: { Key: { pk: r.pk, sk: r.sk } } })) },
-          }),
-        );
-      }
+      // What DynamoDB leaves unprocessed is sent again (writeRows): nothing of a removed item stays.
+      await writeRows(deps, rows.map((r) => ({ DeleteRequest: { Key: { pk: r.pk, sk: r.sk } } })));
       start = res.LastEvaluatedKey;
     } while (start);
   }

@@ -18,6 +18,8 @@
 // | Account       | ITEM#<item_id>      | ACCT#<account_id>   |          |                   | accounts of an item (one Query)             |
 // | Product       | ITEM#<item_id>      | PRODUCT#<name>#<part:3> |      |                   | a derived product (recurring, income) and   |
 // |               |                     |          |                     |                   | the inputs' version it was computed from (TTL) |
+// | ProductServed | ITEM#<item_id>      | PRODUCT#<name>#SERVED |        |                   | the version last served to a reader, and    |
+// |               |                     |          |                     |                   | when (TTL)                                  |
 // | RefreshDue    | ITEM#<item_id>      | REFRESHDUE | DUE#<shard 0-15>  | <due ms:15>#<item> | one per healthy item: the scheduled refresh |
 // |               |                     |          |                     |                   | sweep Queries each shard for due entries    |
 // | LinkCalls     | LINKCALLS#<scope>#<sha256> | W#<window start> |   |                   | fixed-window counter of Link page API calls |

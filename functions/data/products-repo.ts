@@ -47,6 +47,15 @@ export function productVersion(inputs: ProductInputs): string {
   return `${String(inputs.committedSeq).padStart(12, '0')}#${inputs.today}#r${String(inputs.rules).padStart(4, '0')}`;
 }
 
+/**
+ * The ordered part of a version: (committed_seq, date, rules), without the shared-account selection's
+ * suffix (`#a<hash>`, which has no order). Conditions compare it to keep an older computation from
+ * replacing a newer one; a different selection at the same point replaces the stored row.
+ */
+export function versionOrder(version: string): string {
+  return version.replace(/#a[^#]*$/, '');
+}
+
 /** Largest gzipped slice one row holds: DynamoDB's limit is 400 KB per row, keys and attributes included. */
 export const PART_BYTES = 350_000;
 /**
@@ -69,6 +78,12 @@ export interface StoredRead<T> {
   servedVersion: string | null;
 }
 
+/** The served marker: the version last served and when (service clock, ms). */
+export interface ServedMark {
+  version: string;
+  at: number;
+}
+
 /** One strongly consistent Query over the product's rows (usually one part, and the served marker). */
 export async function readStoredProduct<T>(deps: Deps, itemId: string, product: StoredProductName, version: string): Promise<StoredRead<T>> {
   const where = keys.productParts(itemId, product);
@@ -87,30 +102,38 @@ export async function readStoredProduct<T>(deps: Deps, itemId: string, product: 
 }
 
 /**
- * Records that `version` of the product was served to a reader: one small conditional PutItem, never
- * moving the marker back to an older version. Expires with the parts.
+ * Records that `version` of the product was served to a reader, and when: one small conditional
+ * PutItem, never moving the marker back to an older version. Expires with the parts.
  */
 export async function markServed(deps: Deps, itemId: string, product: StoredProductName, version: string): Promise<void> {
+  const now = deps.clock.now();
   await writeIf(() =>
     deps.ddb.send(
       new PutCommand({
         TableName: deps.config.tableName,
-        Item: { ...keys.productServed(itemId, product), served_version: version, expires_at: Math.floor((deps.clock.now() + ROW_TTL_MS) / 1000) },
-        ConditionExpression: 'attribute_not_exists(pk) OR served_version < :version',
-        ExpressionAttributeValues: { ':version': version },
+        Item: {
+          ...keys.productServed(itemId, product),
+          served_version: version,
+          served_order: versionOrder(version),
+          served_at: now,
+          expires_at: Math.floor((now + ROW_TTL_MS) / 1000),
+        },
+        ConditionExpression:
+          'attribute_not_exists(pk) OR attribute_not_exists(served_order) OR served_order < :order OR (served_order = :order AND served_version <> :version)',
+        ExpressionAttributeValues: { ':version': version, ':order': versionOrder(version) },
       }),
     ),
   );
 }
 
 /**
- * The version of the product last served to a reader, or null: one GetItem of the small marker row,
+ * The version of the product last served to a reader and when, or null: one GetItem of the small marker row,
  * eventually consistent (half a read unit on every refresh): the serve it records happened a refresh
  * interval ago, and a serve missed by a second's replication lag only leaves the product to its read.
  */
-export async function servedVersionOf(deps: Deps, itemId: string, product: StoredProductName): Promise<string | null> {
+export async function servedMarkOf(deps: Deps, itemId: string, product: StoredProductName): Promise<ServedMark | null> {
   const { Item } = await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: keys.productServed(itemId, product) }));
-  return typeof Item?.served_version === 'string' ? Item.served_version : null;
+  return typeof Item?.served_version === 'string' ? { version: Item.served_version, at: typeof Item.served_at === 'number' ? Item.served_at : 0 } : null;
 }
 
 export type StoreOutcome =
@@ -146,9 +169,12 @@ export async function storeProduct(
     write_id: writeId,
     data: zipped.subarray(n * partBytes, (n + 1) * partBytes),
     expires_at: expiresAt,
-    ...(n === 0 ? { version, parts: count } : {}),
+    ...(n === 0 ? { version, version_order: versionOrder(version), parts: count } : {}),
   }));
-  const onlyIfNewer = { ConditionExpression: 'attribute_not_exists(pk) OR version < :version', ExpressionAttributeValues: { ':version': version } };
+  const onlyIfNewer = {
+    ConditionExpression: 'attribute_not_exists(pk) OR attribute_not_exists(version_order) OR version_order < :order OR (version_order = :order AND version <> :version)',
+    ExpressionAttributeValues: { ':version': version, ':order': versionOrder(version) },
+  };
   let written: boolean;
   if (count === 1) {
     written = await writeIf(() => deps.ddb.send(new PutCommand({ TableName: table, Item: rows[0], ...onlyIfNewer })));

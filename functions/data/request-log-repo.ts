@@ -494,7 +494,7 @@ export async function cacheUsageDay(deps: Deps, scope: ApplicationScope, day: st
 
 // ---------- usage: connected users, notices ----------
 
-/** Items of the application's environment (a removed item's row is deleted), counted on the index. */
+/** Items of the application's environment, counted on the index: their listing rows (removed with the item row, in one transaction), or the item rows of items listed before those existed. */
 export async function countConnectedItems(deps: Deps, scope: ApplicationScope): Promise<number> {
   const { gsi1pk } = keys.itemsOfApplication(scope.applicationId, scope.environment);
   let count = 0;

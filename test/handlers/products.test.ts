@@ -3,7 +3,7 @@
 // ingestions never serve or store a product under the wrong version.
 import { PutCommand, type DynamoDbDocumentClient } from '../../functions/platform/aws/dynamodb';
 import { gzipSync } from 'node:zlib';
-import { REFRESH_HOOKS } from '../../functions/app/derived-products';
+import { READ_AFTER_SYNC_MS, REFRESH_HOOKS } from '../../functions/app/derived-products';
 import { refreshItem } from '../../functions/app/lifecycle';
 import { createSandboxPublicToken, exchangePublicToken } from '../../functions/app/link';
 import { DERIVATION_RULES_VERSION, assetsOf, holdingsOf, identityOf, incomeOf, investmentTransactionsOf, liabilitiesOf, recurringOf } from '../../functions/app/products';
@@ -208,11 +208,15 @@ describe('stored recurring and income', () => {
 });
 
 describe('computed at ingestion for the items whose products are read', () => {
-  /** A refresh's commit as the worker makes it: new transactions, then the worker's hook with the item as it was. */
-  async function refreshCommit(deps: Deps, before: ItemRecord, txns: StoredTransaction[]) {
+  /**
+   * A refresh's commit as the worker makes it: new transactions, then the worker's hook with the item
+   * as it was, whose previous sync was `syncedAgoMs` before now (the reads above follow it closely).
+   */
+  async function refreshCommit(deps: Deps, before: ItemRecord, txns: StoredTransaction[], syncedAgoMs = 60_000) {
     const result = await commitTransactions(deps, before.itemId, upserts(txns));
     expect(result.committedSeq).not.toBeNull();
-    const computed = await REFRESH_HOOKS.afterCommit!(deps, before, result.committedSeq!);
+    const lastSuccessfulSync = new Date(deps.clock.now() - syncedAgoMs).toISOString();
+    const computed = await REFRESH_HOOKS.afterCommit!(deps, { ...before, lastSuccessfulSync }, result.committedSeq!);
     return { computed, item: (await getItem(deps, before.itemId))! };
   }
 
@@ -247,10 +251,14 @@ describe('computed at ingestion for the items whose products are read', () => {
     await recurringOf(deps, (await getItem(deps, item_id))!);
     // The worker's scheduled refresh brings the simulator's next step (new and posted transactions).
     deps.clock.advance(8 * 3600_000);
+    // What is stored when the sync webhook's event is published: the integrator's read follows it.
+    const storedAtPublish: Array<string | undefined> = [];
+    deps.ports = { ...deps.ports, eventBus: { publish: async () => void storedAtPublish.push(await storedVersion(deps, item_id, 'recurring')) } };
     const refreshed = (await refreshItem(deps, { item_id, reason: 'scheduled' }, REFRESH_HOOKS)) as { changed: boolean };
     expect(refreshed.changed).toBe(true);
     const after = (await getItem(deps, item_id))!;
     expect(await storedVersion(deps, item_id, 'recurring')).toBe(`${versionOf(deps, after)}`);
+    expect(storedAtPublish).toEqual([versionOf(deps, after)]);
     let feedReads = 0;
     const watched = intercepted(deps, (input, send) => {
       if (JSON.stringify(input).includes('"FEED#')) feedReads += 1;
@@ -284,6 +292,14 @@ describe('computed at ingestion for the items whose products are read', () => {
     expect(third.computed).toEqual(['income']);
   });
 
+  it('a product read long after the sync (a reader on its own schedule, such as a daily report) is left to its next read', async () => {
+    const deps = await embeddedDeps();
+    const item = await itemWithHistory(deps, 'item_daily');
+    await recurringOf(deps, item);
+    const { computed } = await refreshCommit(deps, item, spotify(item.itemId), READ_AFTER_SYNC_MS + 60_000);
+    expect(computed).toEqual([]);
+  });
+
   it("a product served yesterday is not computed by today's first commit (the date is part of its version)", async () => {
     const deps = await embeddedDeps();
     const item = await itemWithHistory(deps, 'item_yesterday');
@@ -298,8 +314,12 @@ describe('computed at ingestion for the items whose products are read', () => {
     const item = await itemWithHistory(deps, 'item_fails');
     await recurringOf(deps, item);
     const result = await commitTransactions(deps, item.itemId, upserts(spotify(item.itemId)));
-    const failing = intercepted(deps, (input, send) => (JSON.stringify(input).includes('"FEED#') ? Promise.reject(new Error('throttled')) : send()));
-    await expect(REFRESH_HOOKS.afterCommit!(failing, item, result.committedSeq!)).resolves.toEqual([]);
+    let feedReadsTried = 0;
+    const failingFeed = intercepted(deps, (input, send) => (JSON.stringify(input).includes('"FEED#') ? (feedReadsTried++, Promise.reject(new Error('throttled'))) : send()));
+    const before = { ...item, lastSuccessfulSync: new Date(deps.clock.now()).toISOString() };
+    await expect(REFRESH_HOOKS.afterCommit!(failingFeed, before, result.committedSeq!)).resolves.toEqual([]);
+    // It did try: the product was due, and the feed read failed.
+    expect(feedReadsTried).toBeGreaterThan(0);
     const after = (await getItem(deps, item.itemId))!;
     expect((await recurringOf(deps, after)).recurring_streams).toEqual(await expectedRecurring(deps, after));
   });
