@@ -2,17 +2,9 @@
 // step builds connectors from the adapters of its own method (functions/connectors/by-method), only
 // the statement routes ingest (enrichment and the statement parsers), and a new or repaired item's
 // data is pulled by the refresh worker, never by Link. Bundles built as the stack builds them.
-import { build, type Metafile } from 'esbuild';
-import { join } from 'node:path';
-import { BUNDLE_OPTIONS, routeDefines } from '../../bench/cold-start';
+import { routeBundle } from '../support/route-bundle';
 
-const ROOT = join(__dirname, '..', '..');
-
-async function inputsOf(routeId: string): Promise<string[]> {
-  const result = await build({ ...BUNDLE_OPTIONS, sourcemap: false, write: false, metafile: true, logLevel: 'silent', entryPoints: [join(ROOT, 'functions', 'api', `${routeId}.ts`)], define: routeDefines(routeId) });
-  const output = Object.values((result.metafile as Metafile).outputs)[0];
-  return Object.entries(output.inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([input]) => input);
-}
+const inputsOf = async (routeId: string): Promise<string[]> => (await routeBundle(routeId)).inputs;
 
 /** What a bundle holds: its connector adapters (by directory), and whether it ingests, parses statements, or simulates the sandbox. */
 function profileOf(inputs: string[]) {

@@ -3,17 +3,9 @@
 // (functions/connectors/readers.ts) and nothing they can never run: no sandbox refresh simulator
 // (nor the descriptor rules it names transactions with), no statement parser, and no pulling or
 // ingesting (app/item-source). Built as the stack builds them (bench/cold-start.ts BUNDLE_OPTIONS).
-import { build, type Metafile } from 'esbuild';
-import { join } from 'node:path';
-import { BUNDLE_OPTIONS, routeDefines } from '../../bench/cold-start';
+import { routeBundle } from '../support/route-bundle';
 
-const ROOT = join(__dirname, '..', '..');
-
-async function inputsOf(routeId: string): Promise<string[]> {
-  const result = await build({ ...BUNDLE_OPTIONS, sourcemap: false, write: false, metafile: true, logLevel: 'silent', entryPoints: [join(ROOT, 'functions', 'api', `${routeId}.ts`)], define: routeDefines(routeId) });
-  const output = Object.values((result.metafile as Metafile).outputs)[0];
-  return Object.entries(output.inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([input]) => input);
-}
+const inputsOf = async (routeId: string): Promise<string[]> => (await routeBundle(routeId)).inputs;
 
 function profileOf(inputs: string[]) {
   return {

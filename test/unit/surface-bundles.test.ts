@@ -5,33 +5,10 @@
 // server never sends (functions/surfaces/mcp/tool-server.ts), nor any of its tools' code (each call
 // runs in the tool's route function, functions/surfaces/mcp/tool-runner.ts). Built as the stack builds them
 // (bench/cold-start.ts BUNDLE_OPTIONS), in memory.
-import { build, type Metafile } from 'esbuild';
-import { join } from 'node:path';
-import { BUNDLE_OPTIONS, routeDefines } from '../../bench/cold-start';
 import { MCP_TOOLS } from '../../functions/contracts/mcp-tools';
 import { ROUTES, type Route } from '../../functions/contracts/routes';
 import { REST_EXPOSURE } from '../../functions/surfaces/graphql/schema';
-
-const ROOT = join(__dirname, '..', '..');
-
-interface Built {
-  code: string;
-  inputs: string[];
-}
-
-async function routeBundle(routeId: string): Promise<Built> {
-  const result = await build({
-    ...BUNDLE_OPTIONS,
-    sourcemap: false,
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-    entryPoints: [join(ROOT, 'functions', 'api', `${routeId}.ts`)],
-    define: routeDefines(routeId),
-  });
-  const output = Object.values((result.metafile as Metafile).outputs)[0];
-  return { code: result.outputFiles![0].text, inputs: Object.entries(output.inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([input]) => input) };
-}
+import { routeBundle, type RouteBundle as Built } from '../support/route-bundle';
 
 /** The longest run of a route's summary that esbuild writes out unescaped (as test/unit/route-bundles.test.ts marks a declaration). */
 const markerOf = (route: Route) => ([...(route.summary.match(/[A-Za-z0-9 ,.:;()/=+?&<>_-]+/g) ?? [])].sort((a, b) => b.length - a.length)[0] ?? '').trim();
