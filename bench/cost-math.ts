@@ -112,6 +112,31 @@ export function billableQuantities(units: RawUnits, ctx: PricingContext): Partia
   };
 }
 
+/**
+ * The same quantities with the table billed as provisioned capacity under autoscaling: consumption
+ * held at `utilization` of what is provisioned means each request unit consumed buys 1/utilization
+ * of a capacity unit for one second (a strongly consistent 4 KB read is 1 RCU-second, a 1 KB write 1
+ * WCU-second; eventually consistent and transactional units are already halved and doubled in the
+ * measured units). Burst capacity and the hours autoscaling lags behind a rise are not modelled.
+ */
+export function asProvisioned(quantities: Partial<Record<PriceKey, number>>, utilization: number): Partial<Record<PriceKey, number>> {
+  if (!(utilization > 0 && utilization <= 1)) throw new Error(`utilization must be in (0, 1], got ${utilization}`);
+  const { dynamoReadRequestUnits = 0, dynamoWriteRequestUnits = 0, ...rest } = quantities;
+  return {
+    ...rest,
+    dynamoProvisionedRcuHours: dynamoReadRequestUnits / 3600 / utilization,
+    dynamoProvisionedWcuHours: dynamoWriteRequestUnits / 3600 / utilization,
+  };
+}
+
+/** What a provisioned table's minimum capacity costs idle for a month (each index's writes follow the table's). */
+export function provisionedMinimumQuantities(capacity: { reads: { min: number }; writes: { min: number }; indexReads: { min: number } }, indexes: number): Partial<Record<PriceKey, number>> {
+  return {
+    dynamoProvisionedRcuHours: (capacity.reads.min + capacity.indexReads.min * indexes) * HOURS_PER_MONTH,
+    dynamoProvisionedWcuHours: capacity.writes.min * (1 + indexes) * HOURS_PER_MONTH,
+  };
+}
+
 export interface LineItem {
   key: PriceKey;
   label: string;

@@ -83,9 +83,10 @@ import { handler as scheduledWorker } from '../functions/workers/scheduled-refre
 import { accessLogFormat, MIN_COMPRESSION_SIZE } from '../lib/api-construct';
 import { WORKER_ACCESS } from '../lib/async-jobs-construct';
 import { telemetryNames } from '../lib/observability-construct';
-import { stageConfig } from '../lib/stage-config';
+import { PROVISIONED_TABLE_CAPACITY, stageConfig } from '../lib/stage-config';
 import {
   addUnits,
+  asProvisioned,
   backgroundCounts,
   biggest,
   billableQuantities,
@@ -98,6 +99,7 @@ import {
   meanUnits,
   MIX,
   priceQuantities,
+  provisionedMinimumQuantities,
   RAW_UNIT_NAMES,
   scaleToPeriod,
   SECONDS_PER_MONTH,
@@ -976,7 +978,13 @@ interface PlanReport {
   units: RawUnits;
   lines: LineItem[];
   total: number;
+  /** The same month with the table on provisioned capacity (`-c tableCapacity=provisioned`), autoscaled to its target. */
+  provisioned: { lines: LineItem[]; total: number };
 }
+
+/** The production stage's provisioned settings: what `-c tableCapacity=provisioned` deploys. */
+const PROVISIONED = PROVISIONED_TABLE_CAPACITY.production;
+const PROVISIONED_UTILIZATION = PROVISIONED.targetUtilizationPercent / 100;
 
 /** The measured operations of one plan's run (the sweep's share is measured once, for all). */
 function opsOf(measurement: Measurement, plan: PlanName): Record<string, Measurement['perOperation'][string]> {
@@ -1017,7 +1025,8 @@ function priced(counts: Record<string, number>, ops: Record<string, RawUnits>, s
   const quantities = billableQuantities(units, pricing);
   if (storageGb > 0) Object.assign(quantities, { dynamoStorageGbMonths: storageGb, dynamoPitrGbMonths: storageGb });
   const lines = priceQuantities(quantities);
-  return { counts, units, lines, total: totalUsd(lines) };
+  const provisionedLines = priceQuantities(asProvisioned(quantities, PROVISIONED_UTILIZATION));
+  return { counts, units, lines, total: totalUsd(lines), provisioned: { lines: provisionedLines, total: totalUsd(provisionedLines) } };
 }
 
 const usd = (n: number) => (n >= 100 ? n.toFixed(0) : n >= 1 ? n.toFixed(2) : n.toFixed(4));
@@ -1036,6 +1045,12 @@ function mainContributor(report: PlanReport, ops: Record<string, RawUnits>, key:
   }
   return total > 0 ? { op: best.op, share: best.value / total } : null;
 }
+
+/** What DynamoDB's reads and writes cost in a set of lines, however the table is billed. */
+const dynamoRequestUsd = (lines: readonly LineItem[]) =>
+  lines
+    .filter((l) => (['dynamoReadRequestUnits', 'dynamoWriteRequestUnits', 'dynamoProvisionedRcuHours', 'dynamoProvisionedWcuHours'] as PriceKey[]).includes(l.key))
+    .reduce((sum, l) => sum + l.usd, 0);
 
 const contributorText = (c: { op: string; share: number } | null) => (c ? `${c.op} (${fmt(100 * c.share, 0)} %)` : '-');
 
@@ -1122,6 +1137,10 @@ function report(measurement: Measurement, say: (line: string) => void): void {
       const met = ratio <= TARGET_SHARE;
       say(`total ${usd(r.total)} USD a month = ${fmt(100 * ratio, 1)} % of ${price} USD; target <= ${fmt(100 * TARGET_SHARE, 0)} % (${usd(TARGET_SHARE * price!)} USD): ${met ? 'met' : 'NOT met'}`);
       say(`  API Gateway + WAF alone, at full quota: ${usd(gatewayFloor)} USD = ${fmt((100 * gatewayFloor) / price!, 1)} % of the price`);
+      say(
+        `  with the table on provisioned capacity autoscaled to ${PROVISIONED.targetUtilizationPercent} % (-c tableCapacity=provisioned): ${usd(r.provisioned.total)} USD = ` +
+          `${fmt((100 * r.provisioned.total) / price!, 1)} % of the price; DynamoDB requests ${usd(dynamoRequestUsd(r.lines))} -> ${usd(dynamoRequestUsd(r.provisioned.lines))} USD`,
+      );
       if (!met) {
         const lead = top[0];
         const from = mainContributor(r, ops, lead.key);
@@ -1138,6 +1157,7 @@ function report(measurement: Measurement, say: (line: string) => void): void {
       plan,
       'USD a month': usd(r.total),
       '% of price': ratio === null ? '-' : `${fmt(100 * ratio, 1)} %`,
+      'provisioned table: USD (% of price)': `${usd(r.provisioned.total)}${price ? ` (${fmt((100 * r.provisioned.total) / price, 1)} %)` : ''}`,
       target: ratio === null ? '-' : ratio <= TARGET_SHARE ? 'met' : 'not met',
       'biggest 5': top.map((l) => `${l.label} ${usd(l.usd)}`).join('; '),
     });
@@ -1152,10 +1172,12 @@ function report(measurement: Measurement, say: (line: string) => void): void {
     say(`\n-- enterprise: ${ENTERPRISE_RPS} rps for one hour (${count(r.units.apiRequests)} API Gateway requests), the Growth mix's composition --`);
     say(table(lineRows(r, ops)));
     say(`total ${usd(r.total)} USD for the hour: ${usd((r.total / r.units.apiRequests) * 1e6)} USD per million API requests with the background work they imply (storage not included)`);
+    say(`  with the table on provisioned capacity autoscaled to ${PROVISIONED.targetUtilizationPercent} %: ${usd(r.provisioned.total)} USD for the hour`);
     summaries.push({
       plan: 'enterprise, 1 hour',
       'USD a month': `${usd(r.total)} (the hour)`,
       '% of price': '-',
+      'provisioned table: USD (% of price)': `${usd(r.provisioned.total)} (the hour)`,
       target: '-',
       'biggest 5': biggest(r.lines, 5).map((l) => `${l.label} ${usd(l.usd)}`).join('; '),
     });
@@ -1171,8 +1193,9 @@ function report(measurement: Measurement, say: (line: string) => void): void {
       wafWebAclMonths: 1,
       wafRuleMonths: 2,
       kmsKeyMonths: 3,
-      // Api5xxRate (2 metrics), ApiLatencyP99 (1), one throttles metric per function, one per dead-letter queue.
-      alarmMetricMonths: 3 + functions + 2,
+      // Api5xxRate (2 metrics), ApiLatencyP99 (1), one throttles metric per function, one per dead-letter queue,
+      // TableThrottles (reads and writes of the table and of each index).
+      alarmMetricMonths: 3 + functions + 2 + 2 * (1 + TABLE.globalIndexes.length),
       dashboardMonths: 1,
     }),
     ...priceQuantities({ customMetricMonths: series.projected }).map(estimate(`${series.seen} series seen: failures only, prorated by the hours they are sent`)),
@@ -1186,7 +1209,13 @@ function report(measurement: Measurement, say: (line: string) => void): void {
   say(`\n-- fixed monthly costs of one deployment (${functions} functions), shared by its tenants --`);
   say(table(biggest(fixedLines, fixedLines.length).map((l) => ({ 'line item': l.label, quantity: count(l.quantity), unit: l.unit, USD: usd(l.usd) }))));
   say(`total ${usd(totalUsd(fixedLines))} USD a month`);
-  summaries.push({ plan: 'fixed, per deployment', 'USD a month': usd(totalUsd(fixedLines)), '% of price': '-', target: '-', 'biggest 5': biggest(fixedLines, 5).map((l) => `${l.label.replace(/ \(.*\)$/, '')} ${usd(l.usd)}`).join('; ') });
+  // A provisioned table pays for its minimum capacity whatever the traffic (tenants' use is priced above).
+  const minimumLines = priceQuantities(provisionedMinimumQuantities(PROVISIONED, TABLE.globalIndexes.length));
+  say(
+    `with the table on provisioned capacity, add its idle minimum (${PROVISIONED.reads.min} RCU, ${PROVISIONED.writes.min} WCU, ${PROVISIONED.indexReads.min} RCU per index): ` +
+      `${usd(totalUsd(minimumLines))} USD a month`,
+  );
+  summaries.push({ plan: 'fixed, per deployment', 'USD a month': usd(totalUsd(fixedLines)), '% of price': '-', 'provisioned table: USD (% of price)': usd(totalUsd(fixedLines) + totalUsd(minimumLines)), target: '-', 'biggest 5': biggest(fixedLines, 5).map((l) => `${l.label.replace(/ \(.*\)$/, '')} ${usd(l.usd)}`).join('; ') });
 
   say('\nSummary (docs/benchmarks.md, "Cost model"):');
   say(table(summaries));

@@ -59,6 +59,15 @@ export class Data extends Construct {
       reason: 'Third-party API credentials issued by each provider: they are rotated at the provider by the operator (docs/connectors.md), not by a Lambda rotation function.',
     });
 
+    const capacity = config.tableCapacity;
+    const autoscaled = ({ min, max }: { min: number; max: number }) =>
+      dynamodb.Capacity.autoscaled({
+        minCapacity: min,
+        maxCapacity: max,
+        targetUtilizationPercent: capacity.mode === 'provisioned' ? capacity.targetUtilizationPercent : undefined,
+        // Switching an existing table between modes needs a starting point for each autoscaled figure.
+        seedCapacity: min,
+      });
     this.table = new dynamodb.TableV2(this, 'Table', {
       partitionKey: stringKey(TABLE.partitionKey),
       sortKey: stringKey(TABLE.sortKey),
@@ -66,9 +75,14 @@ export class Data extends Construct {
         indexName: index.indexName,
         partitionKey: stringKey(index.partitionKey),
         sortKey: stringKey(index.sortKey),
+        // A provisioned index scales its own reads; its writes follow the table's.
+        ...(capacity.mode === 'provisioned' ? { readCapacity: autoscaled(capacity.indexReads) } : {}),
       })),
       timeToLiveAttribute: TABLE.ttlAttribute,
-      billing: dynamodb.Billing.onDemand(),
+      billing:
+        capacity.mode === 'provisioned'
+          ? dynamodb.Billing.provisioned({ readCapacity: autoscaled(capacity.reads), writeCapacity: autoscaled(capacity.writes) })
+          : dynamodb.Billing.onDemand(),
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: dynamodb.TableEncryptionV2.customerManagedKey(this.tableKey),
       deletionProtection: config.deletionProtection,

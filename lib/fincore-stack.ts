@@ -66,6 +66,7 @@ export class FincoreStack extends Stack {
         ItemRefresh: this.jobs.itemRefresh.deadLetterQueue,
       },
       stateMachines: { WebhookDelivery: this.jobs.webhookDelivery },
+      table: this.data.table,
     });
 
     if (baseUrl) {

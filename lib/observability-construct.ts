@@ -1,9 +1,10 @@
 // Metrics settings for every function, one dashboard, and the alarms that page: API 5xx rate, API
-// p99 latency, Lambda throttles, and any message in a dead-letter queue. Alarms notify one
+// p99 latency, Lambda throttles, table throttles, and any message in a dead-letter queue. Alarms notify one
 // KMS-encrypted SNS topic.
 import { Duration } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigateway';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
@@ -12,6 +13,7 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { TABLE } from '../functions/data/keys';
 import type { FincoreFunction } from './fincore-function';
 import type { StageConfig } from './stage-config';
 
@@ -24,7 +26,11 @@ export interface ObservabilityProps {
   functions: FincoreFunction[];
   deadLetterQueues: Record<string, sqs.IQueue>;
   stateMachines: Record<string, sfn.IStateMachine>;
+  table: dynamodb.ITableV2;
 }
+
+/** The table's throttle metrics: reads and writes of the table and of each index. */
+export const TABLE_THROTTLE_METRICS = ['ReadThrottleEvents', 'WriteThrottleEvents'] as const;
 
 export function telemetryNames(stage: string): { serviceName: string; metricsNamespace: string } {
   return { serviceName: 'fincore', metricsNamespace: `Fincore/${stage}` };
@@ -135,6 +141,34 @@ export class Observability extends Construct {
       }),
     );
 
+    // --- Table throttles: requests DynamoDB refused for capacity (provisioned capacity autoscaling has
+    // not caught up, or a hot partition), of the table and of each index, summed ---
+    const throttleMetrics: Record<string, cloudwatch.Metric> = {};
+    for (const index of [undefined, ...TABLE.globalIndexes.map((i) => i.indexName)]) {
+      for (const metricName of TABLE_THROTTLE_METRICS) {
+        throttleMetrics[`d${Object.keys(throttleMetrics).length}`] = new cloudwatch.Metric({
+          namespace: 'AWS/DynamoDB',
+          metricName,
+          dimensionsMap: { TableName: props.table.tableName, ...(index ? { GlobalSecondaryIndexName: index } : {}) },
+          statistic: 'Sum',
+          period,
+        });
+      }
+    }
+    const tableThrottles = new cloudwatch.MathExpression({
+      expression: Object.keys(throttleMetrics).join(' + '),
+      usingMetrics: throttleMetrics,
+      label: 'Table throttled requests',
+      period,
+    });
+    alarm('TableThrottles', {
+      metric: tableThrottles,
+      threshold: config.alarms.tableThrottles,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 2,
+      alarmDescription: `DynamoDB refused at least ${config.alarms.tableThrottles} requests for capacity in each of two periods (${config.tableCapacity.mode} capacity)`,
+    });
+
     // --- Dead-letter queues: any message is an incident ---
     const dlqDepth = Object.entries(props.deadLetterQueues).map(([name, queue]) => {
       const metric = queue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period, label: name });
@@ -161,9 +195,10 @@ export class Observability extends Construct {
       new cloudwatch.GraphWidget({ title: 'API latency p99 (ms)', left: [apiP99], width: 12 }),
     );
     this.dashboard.addWidgets(
-      new cloudwatch.GraphWidget({ title: 'Lambda throttles', left: throttleGroups, stacked: true, width: 8 }),
-      new cloudwatch.GraphWidget({ title: 'Dead-letter queue depth', left: dlqDepth, width: 8 }),
-      new cloudwatch.GraphWidget({ title: 'State machine failures', left: machineFailures, width: 8 }),
+      new cloudwatch.GraphWidget({ title: 'Lambda throttles', left: throttleGroups, stacked: true, width: 6 }),
+      new cloudwatch.GraphWidget({ title: 'Table throttled requests', left: [tableThrottles], width: 6 }),
+      new cloudwatch.GraphWidget({ title: 'Dead-letter queue depth', left: dlqDepth, width: 6 }),
+      new cloudwatch.GraphWidget({ title: 'State machine failures', left: machineFailures, width: 6 }),
     );
     this.dashboard.addWidgets(
       new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24 }),

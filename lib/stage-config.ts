@@ -7,8 +7,53 @@ import { LIMITS } from '../functions/contracts/limits';
 import { AI_MODEL_BY_STAGE, DEPLOYED_STAGES, type DeployedStage } from '../functions/contracts/stages';
 import { STAGE_REFRESH_CADENCE, type StageRefreshCadence } from '../functions/core/refresh-schedule';
 
+/**
+ * How the table's reads and writes are billed. On demand by default: a new deployment has no traffic
+ * history to size capacity from, and on-demand absorbs a burst without throttling. Provisioned with
+ * autoscaling bills capacity-hours instead, about 0.4 times the on-demand price of the same units at
+ * a 70 % target utilization (bench/cost-model.ts prints both); worth it once the load is steady,
+ * as the scheduled refreshes (most of the writes) are. An operator switches with `-c tableCapacity=`
+ * (docs/operations.md, "Table capacity"); DynamoDB allows a few switches a day.
+ */
+export type TableCapacity =
+  | { mode: 'on-demand' }
+  | {
+      mode: 'provisioned';
+      /** Autoscaling bounds of the table's read and write capacity units, and of each index's reads. */
+      reads: { min: number; max: number };
+      writes: { min: number; max: number };
+      indexReads: { min: number; max: number };
+      /** Autoscaling keeps consumed capacity near this share of what is provisioned (20 to 90). */
+      targetUtilizationPercent: number;
+    };
+
+export type TableCapacityMode = TableCapacity['mode'];
+
+export const TABLE_CAPACITY_MODES: readonly TableCapacityMode[] = ['on-demand', 'provisioned'];
+
+/**
+ * The provisioned settings of each stage, used when `-c tableCapacity=provisioned` asks for them.
+ * Minimums are what an idle deployment pays for every hour (each index's writes follow the
+ * table's, so the write minimum is paid once per index too); maximums stay under the account's
+ * default per-table quota (40,000 each). Autoscaling reacts within minutes; until it does, DynamoDB's
+ * burst capacity (up to 5 minutes of unused capacity) absorbs a rise, and past that requests are
+ * throttled (retried by the AWS client, and alarmed: TableThrottles).
+ */
+export const PROVISIONED_TABLE_CAPACITY: Record<DeployedStage, Extract<TableCapacity, { mode: 'provisioned' }>> = {
+  sandbox: { mode: 'provisioned', reads: { min: 2, max: 1_000 }, writes: { min: 2, max: 1_000 }, indexReads: { min: 2, max: 1_000 }, targetUtilizationPercent: 70 },
+  production: {
+    mode: 'provisioned',
+    reads: { min: 10, max: 40_000 },
+    writes: { min: 10, max: 40_000 },
+    indexReads: { min: 5, max: 10_000 },
+    targetUtilizationPercent: 70,
+  },
+};
+
 export interface StageConfig {
   stage: DeployedStage;
+  /** Billing of the table's reads and writes (on demand unless the operator chose provisioned). */
+  tableCapacity: TableCapacity;
   /** Table, keys and log groups: sandbox is disposable, production data never is. */
   removalPolicy: RemovalPolicy;
   deletionProtection: boolean;
@@ -60,6 +105,8 @@ export interface StageConfig {
     apiLatencyP99Ms: number;
     /** Sum of Lambda throttles across all functions in one period. */
     lambdaThrottles: number;
+    /** Requests DynamoDB throttled (table and indexes, reads and writes) in each of two periods. */
+    tableThrottles: number;
     period: Duration;
     evaluationPeriods: number;
   };
@@ -73,6 +120,7 @@ const CONFIGS: Record<DeployedStage, StageConfig> = {
     stage: 'sandbox',
     removalPolicy: RemovalPolicy.DESTROY,
     deletionProtection: false,
+    tableCapacity: { mode: 'on-demand' },
     logRetention: RetentionDays.TWO_WEEKS,
     scheduledWork: { every: Duration.minutes(5), refreshCadence: STAGE_REFRESH_CADENCE.sandbox },
     apiThrottle: { rateLimit: 1_000, burstLimit: 3_000 },
@@ -86,6 +134,7 @@ const CONFIGS: Record<DeployedStage, StageConfig> = {
       api5xxRatePercent: 5,
       apiLatencyP99Ms: 3000,
       lambdaThrottles: 10,
+      tableThrottles: 50,
       period: Duration.minutes(5),
       evaluationPeriods: 3,
     },
@@ -94,6 +143,7 @@ const CONFIGS: Record<DeployedStage, StageConfig> = {
     stage: 'production',
     removalPolicy: RemovalPolicy.RETAIN,
     deletionProtection: true,
+    tableCapacity: { mode: 'on-demand' },
     logRetention: RetentionDays.THREE_MONTHS,
     scheduledWork: { every: Duration.minutes(5), refreshCadence: STAGE_REFRESH_CADENCE.production },
     apiThrottle: { rateLimit: 5_000, burstLimit: 5_000 },
@@ -107,6 +157,7 @@ const CONFIGS: Record<DeployedStage, StageConfig> = {
       api5xxRatePercent: 1,
       apiLatencyP99Ms: 1500,
       lambdaThrottles: 1,
+      tableThrottles: 25,
       period: Duration.minutes(1),
       evaluationPeriods: 5,
     },
@@ -128,11 +179,17 @@ export function parseStage(value: unknown): DeployedStage {
 }
 
 /** What an operator may set per deployment through CDK context (bin/app.ts), on top of the stage's config. */
-export type StageOverrides = Partial<Pick<StageConfig, 'alarmSubscription' | 'customDomain' | 'manageApiGatewayAccount'>>;
+export type StageOverrides = Partial<Pick<StageConfig, 'alarmSubscription' | 'customDomain' | 'manageApiGatewayAccount'>> & {
+  /** `-c tableCapacity=provisioned` takes the stage's PROVISIONED_TABLE_CAPACITY. */
+  tableCapacity?: TableCapacityMode;
+};
 
 export function stageConfig(stage: DeployedStage, overrides: StageOverrides = {}): StageConfig {
-  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
-  return { ...CONFIGS[stage], ...defined };
+  const { tableCapacity, ...rest } = overrides;
+  const defined = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+  const capacity: TableCapacity | undefined =
+    tableCapacity === 'provisioned' ? PROVISIONED_TABLE_CAPACITY[stage] : tableCapacity === 'on-demand' ? { mode: 'on-demand' } : undefined;
+  return { ...CONFIGS[stage], ...defined, ...(capacity ? { tableCapacity: capacity } : {}) };
 }
 
 /** Reads the optional overrides from CDK context values (strings, as `-c key=value` passes them). */
@@ -151,7 +208,12 @@ export function overridesFromContext(get: (key: string) => unknown): StageOverri
     throw new Error('A custom domain needs both -c domainName= and -c certificateArn= (an ACM certificate in the stack region)');
   }
   const account = get('apiGatewayAccount');
+  const capacity = text('tableCapacity');
+  if (capacity !== undefined && !(TABLE_CAPACITY_MODES as readonly string[]).includes(capacity)) {
+    throw new Error(`-c tableCapacity= must be one of ${TABLE_CAPACITY_MODES.join(', ')} (got ${JSON.stringify(capacity)})`);
+  }
   return {
+    tableCapacity: capacity as TableCapacityMode | undefined,
     alarmSubscription: email || topicArn ? { email, topicArn } : undefined,
     customDomain: domainName && certificateArn ? { domainName, certificateArn } : undefined,
     manageApiGatewayAccount: account === undefined ? undefined : account === true || account === 'true',

@@ -48,7 +48,8 @@ import { MAX_RECEIVE_COUNT, WEBHOOK_RETRY_DELAYS_SECONDS, WORKER_ACCESS, type Wo
 import { addFincoreStack } from '../../lib/fincore-app';
 import type { FincoreFunction } from '../../lib/fincore-function';
 import type { FincoreStack } from '../../lib/fincore-stack';
-import { overridesFromContext, parseStage, stageConfig, type StageOverrides } from '../../lib/stage-config';
+import { overridesFromContext, parseStage, PROVISIONED_TABLE_CAPACITY, stageConfig, type StageOverrides } from '../../lib/stage-config';
+import { TABLE_THROTTLE_METRICS } from '../../lib/observability-construct';
 import { AI_MODEL_BY_STAGE, DEPLOYED_STAGES as STAGES, type DeployedStage as Stage } from '../../functions/contracts/stages';
 import {
   DEAD_LETTER_TIMEOUT_SECONDS,
@@ -1332,6 +1333,34 @@ describe.each(STAGES)('the %s stack', (stage) => {
       expect(client.LogoutURLs).toEqual(['https://api.example.com/console/']);
       expect(custom.template.toJSON().Outputs.ConsoleUrl.Value).toBe('https://api.example.com/console/');
     });
+    it('bills provisioned capacity with autoscaling when -c tableCapacity=provisioned asks for it, the index included', () => {
+      const wanted = PROVISIONED_TABLE_CAPACITY[stage];
+      const provisioned = synthesize(stage, {}, overridesFromContext((key) => (key === 'tableCapacity' ? 'provisioned' : undefined)));
+      const scaling = ({ min, max }: { min: number; max: number }) => ({
+        MinCapacity: min,
+        MaxCapacity: max,
+        SeedCapacity: min,
+        TargetTrackingScalingPolicyConfiguration: { TargetValue: wanted.targetUtilizationPercent },
+      });
+      provisioned.template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+        BillingMode: 'PROVISIONED',
+        WriteProvisionedThroughputSettings: { WriteCapacityAutoScalingSettings: scaling(wanted.writes) },
+        GlobalSecondaryIndexes: TABLE.globalIndexes.map((index) =>
+          Match.objectLike({ IndexName: index.indexName, WriteProvisionedThroughputSettings: { WriteCapacityAutoScalingSettings: scaling(wanted.writes) } }),
+        ),
+        Replicas: [
+          Match.objectLike({
+            ReadProvisionedThroughputSettings: { ReadCapacityAutoScalingSettings: scaling(wanted.reads) },
+            GlobalSecondaryIndexes: TABLE.globalIndexes.map((index) =>
+              Match.objectLike({ IndexName: index.indexName, ReadProvisionedThroughputSettings: { ReadCapacityAutoScalingSettings: scaling(wanted.indexReads) } }),
+            ),
+          }),
+        ],
+      });
+      // The default stays on demand, and asking for it by name changes nothing.
+      expect(stageConfig(stage).tableCapacity).toEqual({ mode: 'on-demand' });
+      expect(stageConfig(stage, { tableCapacity: 'on-demand' }).tableCapacity).toEqual({ mode: 'on-demand' });
+    });
   });
 
   describe('observability', () => {
@@ -1366,6 +1395,18 @@ describe.each(STAGES)('the %s stack', (stage) => {
         expect(depth[0].Threshold).toBe(0);
         expect(depth[0].ComparisonOperator).toBe('GreaterThanThreshold');
       }
+
+      // The table's throttled requests: reads and writes of the table and of each index, in one alarm.
+      const tableThrottles = alarms.filter((a) => metricNames(a).includes('WriteThrottleEvents'));
+      expect(tableThrottles).toHaveLength(1);
+      const throttleDimensions = tableThrottles[0].Metrics.filter((m: TemplateJson) => m.MetricStat).map((m: TemplateJson) => [
+        m.MetricStat.Metric.MetricName,
+        m.MetricStat.Metric.Dimensions.find((d: TemplateJson) => d.Name === 'GlobalSecondaryIndexName')?.Value ?? 'table',
+      ]);
+      expect(throttleDimensions.sort()).toEqual(
+        ['table', ...TABLE.globalIndexes.map((i) => i.indexName)].flatMap((on) => TABLE_THROTTLE_METRICS.map((name) => [name, on])).sort(),
+      );
+      expect(tableThrottles[0].Threshold).toBe(stageConfig(stage).alarms.tableThrottles);
 
       for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(resources[topicId].Properties!.KmsMasterKeyId).toBeDefined();
@@ -1525,13 +1566,16 @@ function largerRouteTable(size: number): Route[] {
 describe('stage parsing', () => {
   it('reads the optional per-deployment settings from CDK context and refuses half a custom domain', () => {
     const context = (values: Record<string, unknown>) => (key: string) => values[key];
-    expect(overridesFromContext(context({}))).toEqual({ alarmSubscription: undefined, customDomain: undefined, manageApiGatewayAccount: undefined });
+    expect(overridesFromContext(context({}))).toEqual({ alarmSubscription: undefined, customDomain: undefined, manageApiGatewayAccount: undefined, tableCapacity: undefined });
     expect(overridesFromContext(context({ alarmEmail: 'ops@example.com', apiGatewayAccount: 'true', domainName: 'a.example', certificateArn: 'arn:c' }))).toEqual({
       alarmSubscription: { email: 'ops@example.com', topicArn: undefined },
       customDomain: { domainName: 'a.example', certificateArn: 'arn:c' },
       manageApiGatewayAccount: true,
+      tableCapacity: undefined,
     });
     expect(() => overridesFromContext(context({ domainName: 'a.example' }))).toThrow(/certificateArn/);
+    expect(overridesFromContext(context({ tableCapacity: 'provisioned' })).tableCapacity).toBe('provisioned');
+    expect(() => overridesFromContext(context({ tableCapacity: 'reserved' }))).toThrow(/tableCapacity= must be one of on-demand, provisioned \(got "reserved"\)/);
     // Unset overrides keep the stage's own values.
     expect(stageConfig('production', overridesFromContext(context({}))).manageApiGatewayAccount).toBe(false);
   });

@@ -1,6 +1,7 @@
 // The cost model's arithmetic (bench/cost-math.ts, prices in bench/prices.ts): units measured per
 // sampled operation, scaled to a month, priced; the plans' mix; DynamoDB item sizes for storage.
 import {
+  asProvisioned,
   backgroundCounts,
   billableQuantities,
   biggest,
@@ -8,6 +9,7 @@ import {
   fillRemainder,
   lambdaGbSeconds,
   meanUnits,
+  provisionedMinimumQuantities,
   priceQuantities,
   scaleToPeriod,
   sqsRequestsFor,
@@ -41,6 +43,26 @@ describe('pricing units', () => {
     expect(q.logsStoredGbMonths).toBe(9);
     expect(q.xrayTracesRecorded).toBe(50);
     expect(q.dataTransferOutGb).toBe(0.5);
+  });
+
+  it('prices the same request units as provisioned capacity-hours at the autoscaling target utilization', () => {
+    const onDemand = { dynamoReadRequestUnits: 3_600_000, dynamoWriteRequestUnits: 7_200_000, apiGatewayRequests: 5 };
+    const provisioned = asProvisioned(onDemand, 0.5);
+    // 3.6 M reads at half utilization: 2,000 RCU-hours of capacity; 7.2 M writes: 4,000 WCU-hours.
+    expect(provisioned).toEqual({ apiGatewayRequests: 5, dynamoProvisionedRcuHours: 2_000, dynamoProvisionedWcuHours: 4_000 });
+    const usd = (q: Record<string, number>) => totalUsd(priceQuantities(q));
+    expect(usd(provisioned as Record<string, number>) - usd({ apiGatewayRequests: 5 })).toBeCloseTo(2_000 * PRICES.dynamoProvisionedRcuHours.usd + 4_000 * PRICES.dynamoProvisionedWcuHours.usd, 10);
+    // At full utilization a provisioned write costs about 0.29 of an on-demand one, a read about 0.29.
+    const fullWrite = usd(asProvisioned({ dynamoWriteRequestUnits: 1e6 }, 1) as Record<string, number>) / usd({ dynamoWriteRequestUnits: 1e6 });
+    expect(fullWrite).toBeGreaterThan(0.2);
+    expect(fullWrite).toBeLessThan(0.4);
+    expect(() => asProvisioned(onDemand, 0)).toThrow(/utilization/);
+    expect(() => asProvisioned(onDemand, 1.2)).toThrow(/utilization/);
+    // Idle minimum: the table's reads and the index's reads; the table's writes, once more for the index.
+    expect(provisionedMinimumQuantities({ reads: { min: 10 }, writes: { min: 10 }, indexReads: { min: 5 } }, 1)).toEqual({
+      dynamoProvisionedRcuHours: 15 * 730,
+      dynamoProvisionedWcuHours: 20 * 730,
+    });
   });
 
   it('bills Lambda duration rounded up to the millisecond, times the configured memory', () => {
