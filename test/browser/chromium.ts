@@ -27,7 +27,10 @@ export async function launchChromium(profilePrefix: string): Promise<LaunchedChr
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run bash bin/ensure-test-deps.sh`);
   const profileDir = mkdtempSync(join(tmpdir(), profilePrefix));
   const context = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
-  context.setDefaultTimeout(20_000);
+  // A wait's limit, not a delay: every wait returns as soon as its condition holds. 45 s because the
+  // CI machine (2 cores) runs the browser suites beside the other layers; one step of the console
+  // suite once took longer than 20 s there. Each suite's own timeout (120-180 s) stays above it.
+  context.setDefaultTimeout(45_000);
   return {
     context,
     close: async () => {

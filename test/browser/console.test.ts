@@ -76,7 +76,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-// Playwright waits time out after 20 s; the test timeout is higher so a stuck step fails with
+// Playwright waits time out after 45 s (test/browser/chromium.ts); the test timeout is higher so a stuck step fails with
 // Playwright's own message.
 jest.setTimeout(180_000);
 
