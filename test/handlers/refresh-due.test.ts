@@ -9,7 +9,7 @@ import { itemErrorOf } from '../../functions/contracts/errors';
 import { PLAN_REFRESH_HOURS } from '../../functions/contracts/limits';
 import { firstRefreshIntervalMs, refreshDueShard, refreshIntervalMs, REFRESH_DUE_SHARDS } from '../../functions/core/refresh-schedule';
 import { putApplication, type AuthContext } from '../../functions/data/api-keys-repo';
-import { claimDueRefresh, dueRefreshes, getItem, refreshDueOf, removeItem, scheduleNextRefresh, type ItemRecord } from '../../functions/data/items-repo';
+import { claimDueRefresh, dueRefreshes, getItem, recordSyncError, refreshDueOf, removeItem, scheduleNextRefresh, type ItemRecord } from '../../functions/data/items-repo';
 import { keys } from '../../functions/data/keys';
 import { createAwsPorts } from '../../functions/platform/aws-ports';
 import { createLocalPorts } from '../../functions/platform/local/local-ports';
@@ -156,6 +156,31 @@ describe('the refresh-due row follows the item', () => {
     await expect(scheduleNextRefresh(deps, await item('item_plain'))).resolves.toBe(true);
     expect(operations.filter((op) => op !== 'GetItem')).toEqual(['PutItem', 'TransactWriteItems']);
     expect(await refreshDueOf(deps, 'item_plain')).toMatchObject({ dueAt: deps.clock.now() + refreshIntervalMs('local', PLAN) });
+  });
+
+  it("records the item's freshness in the commit of a refresh that changed something, with no write of its own, unless an earlier error is to clear", async () => {
+    const { itemId } = await connectedItem();
+    const freshnessWrites: string[] = [];
+    deps.ddb.use(async (call, next) => {
+      const expression = String((call.input as { UpdateExpression?: unknown }).UpdateExpression ?? '');
+      if (call.operation === 'UpdateItem' && expression.includes('last_successful_sync')) freshnessWrites.push(expression);
+      return next();
+    });
+    deps.clock.advance(2 * HOUR);
+    const changed = await refreshItem(deps, { item_id: itemId, reason: 'on_demand' });
+    expect(changed).toMatchObject({ refreshed: true, changed: true });
+    expect(freshnessWrites).toEqual([]);
+    expect((await item(itemId)).lastSuccessfulSync).toBe(new Date(deps.clock.now()).toISOString());
+    expect(await refreshDueOf(deps, itemId)).toMatchObject({ dueAt: deps.clock.now() + PLAN_REFRESH_HOURS[PLAN] * HOUR });
+
+    // An earlier failed pull left an error on the item: the next good refresh clears it.
+    await recordSyncError(deps, itemId, { code: 'institution_down', message: 'down', occurredAt: new Date(deps.clock.now()).toISOString() });
+    deps.clock.advance(2 * HOUR);
+    await expect(refreshItem(deps, { item_id: itemId, reason: 'on_demand' })).resolves.toMatchObject({ refreshed: true });
+    expect(freshnessWrites).toHaveLength(1);
+    const cleared = await item(itemId);
+    expect(cleared.lastSyncError).toBeNull();
+    expect(cleared.lastSuccessfulSync).toBe(new Date(deps.clock.now()).toISOString());
   });
 
   it('is never written back by a refresh that finishes after the login broke', async () => {
