@@ -129,11 +129,14 @@ export function asProvisioned(quantities: Partial<Record<PriceKey, number>>, uti
   };
 }
 
-/** What a provisioned table's minimum capacity costs idle for a month (each index's writes follow the table's). */
-export function provisionedMinimumQuantities(capacity: { reads: { min: number }; writes: { min: number }; indexReads: { min: number } }, indexes: number): Partial<Record<PriceKey, number>> {
+/** What a provisioned table's minimum capacity costs idle for a month: the table's and each index's. */
+export function provisionedMinimumQuantities(
+  capacity: { reads: { min: number }; writes: { min: number }; indexReads: { min: number }; indexWrites: { min: number } },
+  indexes: number,
+): Partial<Record<PriceKey, number>> {
   return {
     dynamoProvisionedRcuHours: (capacity.reads.min + capacity.indexReads.min * indexes) * HOURS_PER_MONTH,
-    dynamoProvisionedWcuHours: capacity.writes.min * (1 + indexes) * HOURS_PER_MONTH,
+    dynamoProvisionedWcuHours: (capacity.writes.min + capacity.indexWrites.min * indexes) * HOURS_PER_MONTH,
   };
 }
 

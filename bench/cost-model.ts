@@ -978,11 +978,11 @@ interface PlanReport {
   units: RawUnits;
   lines: LineItem[];
   total: number;
-  /** The same month with the table on provisioned capacity (`-c tableCapacity=provisioned`), autoscaled to its target. */
+  /** The same month with the table on provisioned capacity (PROVISIONED_TABLE_CAPACITY), autoscaled to its target. */
   provisioned: { lines: LineItem[]; total: number };
 }
 
-/** The production stage's provisioned settings: what `-c tableCapacity=provisioned` deploys. */
+/** The production stage's provisioned settings: what its config deploys once it chooses provisioned capacity. */
 const PROVISIONED = PROVISIONED_TABLE_CAPACITY.production;
 const PROVISIONED_UTILIZATION = PROVISIONED.targetUtilizationPercent / 100;
 
@@ -1138,7 +1138,7 @@ function report(measurement: Measurement, say: (line: string) => void): void {
       say(`total ${usd(r.total)} USD a month = ${fmt(100 * ratio, 1)} % of ${price} USD; target <= ${fmt(100 * TARGET_SHARE, 0)} % (${usd(TARGET_SHARE * price!)} USD): ${met ? 'met' : 'NOT met'}`);
       say(`  API Gateway + WAF alone, at full quota: ${usd(gatewayFloor)} USD = ${fmt((100 * gatewayFloor) / price!, 1)} % of the price`);
       say(
-        `  with the table on provisioned capacity autoscaled to ${PROVISIONED.targetUtilizationPercent} % (-c tableCapacity=provisioned): ${usd(r.provisioned.total)} USD = ` +
+        `  with the table on provisioned capacity autoscaled to ${PROVISIONED.targetUtilizationPercent} % (lib/stage-config.ts PROVISIONED_TABLE_CAPACITY): ${usd(r.provisioned.total)} USD = ` +
           `${fmt((100 * r.provisioned.total) / price!, 1)} % of the price; DynamoDB requests ${usd(dynamoRequestUsd(r.lines))} -> ${usd(dynamoRequestUsd(r.provisioned.lines))} USD`,
       );
       if (!met) {
@@ -1172,12 +1172,15 @@ function report(measurement: Measurement, say: (line: string) => void): void {
     say(`\n-- enterprise: ${ENTERPRISE_RPS} rps for one hour (${count(r.units.apiRequests)} API Gateway requests), the Growth mix's composition --`);
     say(table(lineRows(r, ops)));
     say(`total ${usd(r.total)} USD for the hour: ${usd((r.total / r.units.apiRequests) * 1e6)} USD per million API requests with the background work they imply (storage not included)`);
-    say(`  with the table on provisioned capacity autoscaled to ${PROVISIONED.targetUtilizationPercent} %: ${usd(r.provisioned.total)} USD for the hour`);
+    say(
+      `  with the table on provisioned capacity held at ${PROVISIONED.targetUtilizationPercent} % for the whole hour: ${usd(r.provisioned.total)} USD ` +
+        '(only if the capacity was raised before the hour: autoscaling from an idle minimum would throttle its first minutes)',
+    );
     summaries.push({
       plan: 'enterprise, 1 hour',
       'USD a month': `${usd(r.total)} (the hour)`,
       '% of price': '-',
-      'provisioned table: USD (% of price)': `${usd(r.provisioned.total)} (the hour)`,
+      'provisioned table: USD (% of price)': `${usd(r.provisioned.total)} (the hour, capacity raised beforehand)`,
       target: '-',
       'biggest 5': biggest(r.lines, 5).map((l) => `${l.label} ${usd(l.usd)}`).join('; '),
     });
@@ -1212,7 +1215,7 @@ function report(measurement: Measurement, say: (line: string) => void): void {
   // A provisioned table pays for its minimum capacity whatever the traffic (tenants' use is priced above).
   const minimumLines = priceQuantities(provisionedMinimumQuantities(PROVISIONED, TABLE.globalIndexes.length));
   say(
-    `with the table on provisioned capacity, add its idle minimum (${PROVISIONED.reads.min} RCU, ${PROVISIONED.writes.min} WCU, ${PROVISIONED.indexReads.min} RCU per index): ` +
+    `with the table on provisioned capacity, add its idle minimum (${PROVISIONED.reads.min} RCU and ${PROVISIONED.writes.min} WCU, and per index ${PROVISIONED.indexReads.min} RCU and ${PROVISIONED.indexWrites.min} WCU): ` +
       `${usd(totalUsd(minimumLines))} USD a month`,
   );
   summaries.push({ plan: 'fixed, per deployment', 'USD a month': usd(totalUsd(fixedLines)), '% of price': '-', 'provisioned table: USD (% of price)': usd(totalUsd(fixedLines) + totalUsd(minimumLines)), target: '-', 'biggest 5': biggest(fixedLines, 5).map((l) => `${l.label.replace(/ \(.*\)$/, '')} ${usd(l.usd)}`).join('; ') });

@@ -6,7 +6,7 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { TABLE } from '../functions/data/keys';
-import type { StageConfig } from './stage-config';
+import type { AutoscaledFigure, StageConfig } from './stage-config';
 
 export interface DataProps {
   config: StageConfig;
@@ -60,13 +60,13 @@ export class Data extends Construct {
     });
 
     const capacity = config.tableCapacity;
-    const autoscaled = ({ min, max }: { min: number; max: number }) =>
+    const autoscaled = ({ min, max, seed }: AutoscaledFigure) =>
       dynamodb.Capacity.autoscaled({
         minCapacity: min,
         maxCapacity: max,
         targetUtilizationPercent: capacity.mode === 'provisioned' ? capacity.targetUtilizationPercent : undefined,
-        // Switching an existing table between modes needs a starting point for each autoscaled figure.
-        seedCapacity: min,
+        // Where the figure starts when an on-demand table switches (AutoscaledFigure.seed).
+        seedCapacity: seed,
       });
     this.table = new dynamodb.TableV2(this, 'Table', {
       partitionKey: stringKey(TABLE.partitionKey),
@@ -75,8 +75,9 @@ export class Data extends Construct {
         indexName: index.indexName,
         partitionKey: stringKey(index.partitionKey),
         sortKey: stringKey(index.sortKey),
-        // A provisioned index scales its own reads; its writes follow the table's.
-        ...(capacity.mode === 'provisioned' ? { readCapacity: autoscaled(capacity.indexReads) } : {}),
+        // A provisioned index scales its own reads and writes (its writes would follow the table's
+        // bounds otherwise, doubling the account quota the table may take).
+        ...(capacity.mode === 'provisioned' ? { readCapacity: autoscaled(capacity.indexReads), writeCapacity: autoscaled(capacity.indexWrites) } : {}),
       })),
       timeToLiveAttribute: TABLE.ttlAttribute,
       billing:

@@ -5,7 +5,7 @@ import { type App, type Environment, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { ApiRouteOptions } from './api-construct';
 import { FincoreStack } from './fincore-stack';
-import { stageConfig, type StageOverrides } from './stage-config';
+import { stageConfig, type StageSettings } from './stage-config';
 import type { DeployedStage as Stage } from '../functions/contracts/stages';
 
 export function stackId(stage: Stage): string {
@@ -18,8 +18,8 @@ export function addFincoreStack(
   env: Required<Pick<Environment, 'account' | 'region'>>,
   /** Only the CDK tests pass these (a larger route table); the CLI deploys ROUTES. */
   routeOptions: ApiRouteOptions = {},
-  /** Per-deployment settings from CDK context (bin/app.ts). */
-  overrides: StageOverrides = {},
+  /** Per-deployment settings from CDK context (bin/app.ts); the CDK tests may also set the table's capacity mode. */
+  overrides: StageSettings = {},
 ): FincoreStack {
   const config = stageConfig(stage, overrides);
   const stack = new FincoreStack(app, stackId(stage), {

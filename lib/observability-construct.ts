@@ -141,8 +141,9 @@ export class Observability extends Construct {
       }),
     );
 
-    // --- Table throttles: requests DynamoDB refused for capacity (provisioned capacity autoscaling has
-    // not caught up, or a hot partition), of the table and of each index, summed ---
+    // --- Table throttles: throttle events (one per item a request could not read or write for
+    // capacity: provisioned capacity autoscaling has not caught up, or a hot partition), of the table
+    // and of each index, summed. Sparse metrics: a period without events counts as 0. ---
     const throttleMetrics: Record<string, cloudwatch.Metric> = {};
     for (const index of [undefined, ...TABLE.globalIndexes.map((i) => i.indexName)]) {
       for (const metricName of TABLE_THROTTLE_METRICS) {
@@ -155,18 +156,21 @@ export class Observability extends Construct {
         });
       }
     }
+    if (Object.keys(throttleMetrics).length > METRICS_PER_EXPRESSION) {
+      throw new Error(`TableThrottles would sum ${Object.keys(throttleMetrics).length} metrics; one alarm takes ${METRICS_PER_EXPRESSION}: split it by index`);
+    }
     const tableThrottles = new cloudwatch.MathExpression({
-      expression: Object.keys(throttleMetrics).join(' + '),
+      expression: Object.keys(throttleMetrics).map((id) => `FILL(${id}, 0)`).join(' + '),
       usingMetrics: throttleMetrics,
-      label: 'Table throttled requests',
+      label: 'Table throttle events',
       period,
     });
     alarm('TableThrottles', {
       metric: tableThrottles,
-      threshold: config.alarms.tableThrottles,
+      threshold: config.alarms.tableThrottleEvents,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       evaluationPeriods: 2,
-      alarmDescription: `DynamoDB refused at least ${config.alarms.tableThrottles} requests for capacity in each of two periods (${config.tableCapacity.mode} capacity)`,
+      alarmDescription: `DynamoDB throttled at least ${config.alarms.tableThrottleEvents} reads or writes of items in each of two periods (${config.tableCapacity.mode} capacity)`,
     });
 
     // --- Dead-letter queues: any message is an incident ---
@@ -196,7 +200,7 @@ export class Observability extends Construct {
     );
     this.dashboard.addWidgets(
       new cloudwatch.GraphWidget({ title: 'Lambda throttles', left: throttleGroups, stacked: true, width: 6 }),
-      new cloudwatch.GraphWidget({ title: 'Table throttled requests', left: [tableThrottles], width: 6 }),
+      new cloudwatch.GraphWidget({ title: 'Table throttle events', left: [tableThrottles], width: 6 }),
       new cloudwatch.GraphWidget({ title: 'Dead-letter queue depth', left: dlqDepth, width: 6 }),
       new cloudwatch.GraphWidget({ title: 'State machine failures', left: machineFailures, width: 6 }),
     );

@@ -7,52 +7,74 @@ import { LIMITS } from '../functions/contracts/limits';
 import { AI_MODEL_BY_STAGE, DEPLOYED_STAGES, type DeployedStage } from '../functions/contracts/stages';
 import { STAGE_REFRESH_CADENCE, type StageRefreshCadence } from '../functions/core/refresh-schedule';
 
+/** Autoscaling of one capacity figure: its bounds, and where it starts when the table switches to provisioned. */
+export interface AutoscaledFigure {
+  min: number;
+  max: number;
+  /**
+   * The capacity set when an on-demand table switches to provisioned, before autoscaling has seen any
+   * traffic. Size it from the table's peak consumed units of the last weeks divided by the target
+   * utilization: autoscaling tracks consumed capacity, and a throttled request consumes none, so from
+   * too low a start it climbs by about 1/0.7 per step, minutes apart.
+   */
+  seed: number;
+}
+
 /**
- * How the table's reads and writes are billed. On demand by default: a new deployment has no traffic
- * history to size capacity from, and on-demand absorbs a burst without throttling. Provisioned with
- * autoscaling bills capacity-hours instead, about 0.4 times the on-demand price of the same units at
- * a 70 % target utilization (bench/cost-model.ts prints both); worth it once the load is steady,
- * as the scheduled refreshes (most of the writes) are. An operator switches with `-c tableCapacity=`
- * (docs/operations.md, "Table capacity"); DynamoDB allows a few switches a day.
+ * How the table's reads and writes are billed, chosen per stage in CONFIGS below (committed, so every
+ * deploy of the stage, a rollback included, keeps it). On demand by default: a new deployment has no
+ * traffic history to size capacity from, and on demand absorbs a rise without throttling.
+ * Provisioned with autoscaling bills capacity-hours instead, about 0.41 of the on-demand price of the
+ * same units at a 70 % target utilization (bench/cost-model.ts prints both); worth it once the load
+ * is steady, as the scheduled refreshes (most of the writes) are. DynamoDB lets a table switch from
+ * on demand to provisioned at any time, and back at most 4 times in 24 hours (docs/operations.md,
+ * "Table capacity").
  */
 export type TableCapacity =
   | { mode: 'on-demand' }
   | {
       mode: 'provisioned';
-      /** Autoscaling bounds of the table's read and write capacity units, and of each index's reads. */
-      reads: { min: number; max: number };
-      writes: { min: number; max: number };
-      indexReads: { min: number; max: number };
+      /** The table's reads and writes, and each index's reads and writes. */
+      reads: AutoscaledFigure;
+      writes: AutoscaledFigure;
+      indexReads: AutoscaledFigure;
+      indexWrites: AutoscaledFigure;
       /** Autoscaling keeps consumed capacity near this share of what is provisioned (20 to 90). */
       targetUtilizationPercent: number;
     };
 
 export type TableCapacityMode = TableCapacity['mode'];
 
-export const TABLE_CAPACITY_MODES: readonly TableCapacityMode[] = ['on-demand', 'provisioned'];
-
 /**
- * The provisioned settings of each stage, used when `-c tableCapacity=provisioned` asks for them.
- * Minimums are what an idle deployment pays for every hour (each index's writes follow the
- * table's, so the write minimum is paid once per index too); maximums stay under the account's
- * default per-table quota (40,000 each). Autoscaling reacts within minutes; until it does, DynamoDB's
- * burst capacity (up to 5 minutes of unused capacity) absorbs a rise, and past that requests are
- * throttled (retried by the AWS client, and alarmed: TableThrottles).
+ * The provisioned settings of each stage: set a stage's `tableCapacity` in CONFIGS to its entry here
+ * to switch it. Minimums are what an idle deployment pays every hour. Maximums: the table's and its
+ * index's together stay within the account's default regional quota (80,000 read and 80,000 write
+ * units over all tables and indexes), each within the per-table 40,000. Autoscaling reacts within
+ * minutes; until it does, DynamoDB's burst capacity (up to 5 minutes of unused capacity) absorbs a
+ * rise, and past that requests are throttled (retried by the AWS client; the TableThrottles alarm).
  */
 export const PROVISIONED_TABLE_CAPACITY: Record<DeployedStage, Extract<TableCapacity, { mode: 'provisioned' }>> = {
-  sandbox: { mode: 'provisioned', reads: { min: 2, max: 1_000 }, writes: { min: 2, max: 1_000 }, indexReads: { min: 2, max: 1_000 }, targetUtilizationPercent: 70 },
+  sandbox: {
+    mode: 'provisioned',
+    reads: { min: 2, max: 1_000, seed: 10 },
+    writes: { min: 2, max: 1_000, seed: 10 },
+    indexReads: { min: 2, max: 500, seed: 5 },
+    indexWrites: { min: 2, max: 500, seed: 5 },
+    targetUtilizationPercent: 70,
+  },
   production: {
     mode: 'provisioned',
-    reads: { min: 10, max: 40_000 },
-    writes: { min: 10, max: 40_000 },
-    indexReads: { min: 5, max: 10_000 },
+    reads: { min: 10, max: 30_000, seed: 1_000 },
+    writes: { min: 10, max: 30_000, seed: 1_000 },
+    indexReads: { min: 5, max: 10_000, seed: 200 },
+    indexWrites: { min: 5, max: 10_000, seed: 500 },
     targetUtilizationPercent: 70,
   },
 };
 
 export interface StageConfig {
   stage: DeployedStage;
-  /** Billing of the table's reads and writes (on demand unless the operator chose provisioned). */
+  /** Billing of the table's reads and writes: on demand, or PROVISIONED_TABLE_CAPACITY[stage]. */
   tableCapacity: TableCapacity;
   /** Table, keys and log groups: sandbox is disposable, production data never is. */
   removalPolicy: RemovalPolicy;
@@ -105,8 +127,12 @@ export interface StageConfig {
     apiLatencyP99Ms: number;
     /** Sum of Lambda throttles across all functions in one period. */
     lambdaThrottles: number;
-    /** Requests DynamoDB throttled (table and indexes, reads and writes) in each of two periods. */
-    tableThrottles: number;
+    /**
+     * Throttle events of the table and its indexes (reads and writes; one per item, so a throttled
+     * batch of 25 counts 25) in each of two periods. High enough that a burst the AWS client's
+     * retries absorb (a history load's batches) does not page.
+     */
+    tableThrottleEvents: number;
     period: Duration;
     evaluationPeriods: number;
   };
@@ -134,7 +160,7 @@ const CONFIGS: Record<DeployedStage, StageConfig> = {
       api5xxRatePercent: 5,
       apiLatencyP99Ms: 3000,
       lambdaThrottles: 10,
-      tableThrottles: 50,
+      tableThrottleEvents: 250,
       period: Duration.minutes(5),
       evaluationPeriods: 3,
     },
@@ -157,7 +183,7 @@ const CONFIGS: Record<DeployedStage, StageConfig> = {
       api5xxRatePercent: 1,
       apiLatencyP99Ms: 1500,
       lambdaThrottles: 1,
-      tableThrottles: 25,
+      tableThrottleEvents: 100,
       period: Duration.minutes(1),
       evaluationPeriods: 5,
     },
@@ -179,17 +205,14 @@ export function parseStage(value: unknown): DeployedStage {
 }
 
 /** What an operator may set per deployment through CDK context (bin/app.ts), on top of the stage's config. */
-export type StageOverrides = Partial<Pick<StageConfig, 'alarmSubscription' | 'customDomain' | 'manageApiGatewayAccount'>> & {
-  /** `-c tableCapacity=provisioned` takes the stage's PROVISIONED_TABLE_CAPACITY. */
-  tableCapacity?: TableCapacityMode;
-};
+export type StageOverrides = Partial<Pick<StageConfig, 'alarmSubscription' | 'customDomain' | 'manageApiGatewayAccount'>>;
 
-export function stageConfig(stage: DeployedStage, overrides: StageOverrides = {}): StageConfig {
-  const { tableCapacity, ...rest } = overrides;
-  const defined = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
-  const capacity: TableCapacity | undefined =
-    tableCapacity === 'provisioned' ? PROVISIONED_TABLE_CAPACITY[stage] : tableCapacity === 'on-demand' ? { mode: 'on-demand' } : undefined;
-  return { ...CONFIGS[stage], ...defined, ...(capacity ? { tableCapacity: capacity } : {}) };
+/** The overrides plus what only code sets: the CDK tests synthesize a stage in its other capacity mode. */
+export type StageSettings = StageOverrides & Partial<Pick<StageConfig, 'tableCapacity'>>;
+
+export function stageConfig(stage: DeployedStage, overrides: StageSettings = {}): StageConfig {
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, v]) => v !== undefined));
+  return { ...CONFIGS[stage], ...defined };
 }
 
 /** Reads the optional overrides from CDK context values (strings, as `-c key=value` passes them). */
@@ -208,12 +231,12 @@ export function overridesFromContext(get: (key: string) => unknown): StageOverri
     throw new Error('A custom domain needs both -c domainName= and -c certificateArn= (an ACM certificate in the stack region)');
   }
   const account = get('apiGatewayAccount');
-  const capacity = text('tableCapacity');
-  if (capacity !== undefined && !(TABLE_CAPACITY_MODES as readonly string[]).includes(capacity)) {
-    throw new Error(`-c tableCapacity= must be one of ${TABLE_CAPACITY_MODES.join(', ')} (got ${JSON.stringify(capacity)})`);
+  // The table's capacity mode is a committed stage setting, never a flag: a deploy that forgot the
+  // flag (a rollback) would switch a loaded table back.
+  if (get('tableCapacity') !== undefined) {
+    throw new Error('The table capacity mode is set per stage in lib/stage-config.ts (CONFIGS, tableCapacity), not with -c tableCapacity=');
   }
   return {
-    tableCapacity: capacity as TableCapacityMode | undefined,
     alarmSubscription: email || topicArn ? { email, topicArn } : undefined,
     customDomain: domainName && certificateArn ? { domainName, certificateArn } : undefined,
     manageApiGatewayAccount: account === undefined ? undefined : account === true || account === 'true',

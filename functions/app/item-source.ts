@@ -48,12 +48,12 @@ export async function pullBatch(deps: Deps, item: ItemRecord, pull: (reached: It
 
 /**
  * After a committed pull: the connector's next position, and the item's freshness and health. A
- * commit that changed the feed set last_successful_sync already; a pull that changed nothing still
- * counts as a successful sync.
+ * commit that changed the feed set last_successful_sync and cleared last_sync_error already; a pull
+ * that changed nothing still counts as a successful sync.
  */
 async function afterSuccessfulPull(deps: Deps, item: ItemRecord, data: SourceData, committed: boolean, marksSynced = true): Promise<void> {
   if (data.cursor !== undefined && data.cursor !== item.connectorCursor) await saveConnectorState(deps, item.itemId, { cursor: data.cursor });
-  if (marksSynced && (!committed || item.lastSyncError)) await markSynced(deps, item.itemId, new Date(deps.clock.now()).toISOString());
+  if (marksSynced && !committed) await markSynced(deps, item.itemId, new Date(deps.clock.now()).toISOString());
 }
 
 /** The item's whole history as its connector reports it today. */

@@ -119,10 +119,10 @@ async function refreshHealthyItem(deps: Deps, item: ItemRecord, input: RefreshEx
   const refreshCount = await bumpRefreshCount(deps, item.itemId, today);
   const data = await pullBatch(deps, item, ({ connector, connection }) => connector.refresh(connection, today, refreshCount));
   const result = await syncFromSource(deps, item, data, false, afterCommitOf(deps, item, hooks));
-  // A commit wrote the item's freshness already (feed-repo's publishing write); a pull that changed
-  // nothing, or one that clears an earlier sync error, has it written with the next refresh's schedule.
+  // A commit wrote the item's freshness and cleared any sync error already (feed-repo's publishing
+  // write); a pull that changed nothing has them written with the next refresh's schedule.
   const committed = result?.committedSeq != null;
-  await scheduleNextRefresh(deps, item, committed && !item.lastSyncError ? {} : { syncedAt: new Date(deps.clock.now()).toISOString() });
+  await scheduleNextRefresh(deps, item, committed ? {} : { syncedAt: new Date(deps.clock.now()).toISOString() });
   return { refreshed: true, changed: result?.committedSeq != null, added: result?.added ?? 0, modified: result?.modified ?? 0, removed: result?.removed ?? 0 };
 }
 

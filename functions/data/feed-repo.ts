@@ -617,7 +617,8 @@ export async function commitTransactions(deps: Deps, itemId: string, source: Cha
     const commit = {
       TableName: table,
       Key: keys.item(itemId),
-      UpdateExpression: `SET committed_seq = :seq, reserved_seq = :seq, last_successful_sync = :at${extra.map((_, i) => `, #f${i} = :f${i}`).join('')} REMOVE ingest_lease_until`,
+      // A commit is a successful sync: it records the item's freshness and clears an earlier sync error.
+      UpdateExpression: `SET committed_seq = :seq, reserved_seq = :seq, last_successful_sync = :at${extra.map((_, i) => `, #f${i} = :f${i}`).join('')} REMOVE ingest_lease_until, last_sync_error`,
       ConditionExpression: 'ingest_lease_until = :until',
       ...(extra.length ? { ExpressionAttributeNames: Object.fromEntries(extra.map(([name], i) => [`#f${i}`, name])) } : {}),
       ExpressionAttributeValues: {

@@ -48,7 +48,7 @@ import { MAX_RECEIVE_COUNT, WEBHOOK_RETRY_DELAYS_SECONDS, WORKER_ACCESS, type Wo
 import { addFincoreStack } from '../../lib/fincore-app';
 import type { FincoreFunction } from '../../lib/fincore-function';
 import type { FincoreStack } from '../../lib/fincore-stack';
-import { overridesFromContext, parseStage, PROVISIONED_TABLE_CAPACITY, stageConfig, type StageOverrides } from '../../lib/stage-config';
+import { overridesFromContext, parseStage, PROVISIONED_TABLE_CAPACITY, stageConfig, type StageSettings } from '../../lib/stage-config';
 import { TABLE_THROTTLE_METRICS } from '../../lib/observability-construct';
 import { AI_MODEL_BY_STAGE, DEPLOYED_STAGES as STAGES, type DeployedStage as Stage } from '../../functions/contracts/stages';
 import {
@@ -104,7 +104,7 @@ interface Synthesized {
   resources: Resources;
 }
 
-function synthesize(stage: Stage, routeOptions?: ApiRouteOptions, overrides?: StageOverrides): Synthesized {
+function synthesize(stage: Stage, routeOptions?: ApiRouteOptions, overrides?: StageSettings): Synthesized {
   // Bundling is skipped: these tests read the templates, not the code assets.
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   const stack = addFincoreStack(app, stage, ENV, routeOptions, overrides);
@@ -1333,20 +1333,20 @@ describe.each(STAGES)('the %s stack', (stage) => {
       expect(client.LogoutURLs).toEqual(['https://api.example.com/console/']);
       expect(custom.template.toJSON().Outputs.ConsoleUrl.Value).toBe('https://api.example.com/console/');
     });
-    it('bills provisioned capacity with autoscaling when -c tableCapacity=provisioned asks for it, the index included', () => {
+    it('bills provisioned capacity with autoscaling when the stage config chooses it, the index scaled on its own', () => {
       const wanted = PROVISIONED_TABLE_CAPACITY[stage];
-      const provisioned = synthesize(stage, {}, overridesFromContext((key) => (key === 'tableCapacity' ? 'provisioned' : undefined)));
-      const scaling = ({ min, max }: { min: number; max: number }) => ({
+      const provisioned = synthesize(stage, {}, { tableCapacity: wanted });
+      const scaling = ({ min, max, seed }: { min: number; max: number; seed: number }) => ({
         MinCapacity: min,
         MaxCapacity: max,
-        SeedCapacity: min,
+        SeedCapacity: seed,
         TargetTrackingScalingPolicyConfiguration: { TargetValue: wanted.targetUtilizationPercent },
       });
       provisioned.template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
         BillingMode: 'PROVISIONED',
         WriteProvisionedThroughputSettings: { WriteCapacityAutoScalingSettings: scaling(wanted.writes) },
         GlobalSecondaryIndexes: TABLE.globalIndexes.map((index) =>
-          Match.objectLike({ IndexName: index.indexName, WriteProvisionedThroughputSettings: { WriteCapacityAutoScalingSettings: scaling(wanted.writes) } }),
+          Match.objectLike({ IndexName: index.indexName, WriteProvisionedThroughputSettings: { WriteCapacityAutoScalingSettings: scaling(wanted.indexWrites) } }),
         ),
         Replicas: [
           Match.objectLike({
@@ -1357,9 +1357,12 @@ describe.each(STAGES)('the %s stack', (stage) => {
           }),
         ],
       });
-      // The default stays on demand, and asking for it by name changes nothing.
+      // Within the account's default regional quota (80,000 of each over all tables and indexes).
+      expect(wanted.reads.max + wanted.indexReads.max * TABLE.globalIndexes.length).toBeLessThanOrEqual(80_000);
+      expect(wanted.writes.max + wanted.indexWrites.max * TABLE.globalIndexes.length).toBeLessThanOrEqual(80_000);
+      // Every stage is on demand until its committed config says otherwise.
       expect(stageConfig(stage).tableCapacity).toEqual({ mode: 'on-demand' });
-      expect(stageConfig(stage, { tableCapacity: 'on-demand' }).tableCapacity).toEqual({ mode: 'on-demand' });
+      get(stage).template.hasResourceProperties('AWS::DynamoDB::GlobalTable', { BillingMode: 'PAY_PER_REQUEST', WriteProvisionedThroughputSettings: Match.absent() });
     });
   });
 
@@ -1406,7 +1409,16 @@ describe.each(STAGES)('the %s stack', (stage) => {
       expect(throttleDimensions.sort()).toEqual(
         ['table', ...TABLE.globalIndexes.map((i) => i.indexName)].flatMap((on) => TABLE_THROTTLE_METRICS.map((name) => [name, on])).sort(),
       );
-      expect(tableThrottles[0].Threshold).toBe(stageConfig(stage).alarms.tableThrottles);
+      expect(tableThrottles[0].Threshold).toBe(stageConfig(stage).alarms.tableThrottleEvents);
+      expect(tableThrottles[0].ComparisonOperator).toBe('GreaterThanOrEqualToThreshold');
+      expect(tableThrottles[0].EvaluationPeriods).toBe(2);
+      // Every metric is of this stack's table, and the sum counts a metric without data as 0.
+      const throttleIds = tableThrottles[0].Metrics.filter((m: TemplateJson) => m.MetricStat).map((m: TemplateJson) => m.Id as string);
+      for (const m of tableThrottles[0].Metrics.filter((m: TemplateJson) => m.MetricStat)) {
+        expect(m.MetricStat.Metric.Dimensions.find((d: TemplateJson) => d.Name === 'TableName').Value).toEqual({ Ref: cfnId(stack.data.table) });
+      }
+      const sum = tableThrottles[0].Metrics.find((m: TemplateJson) => m.Expression).Expression as string;
+      expect(sum.split(' + ').sort()).toEqual(throttleIds.map((id: string) => `FILL(${id}, 0)`).sort());
 
       for (const alarm of alarms) expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(resources[topicId].Properties!.KmsMasterKeyId).toBeDefined();
@@ -1566,16 +1578,15 @@ function largerRouteTable(size: number): Route[] {
 describe('stage parsing', () => {
   it('reads the optional per-deployment settings from CDK context and refuses half a custom domain', () => {
     const context = (values: Record<string, unknown>) => (key: string) => values[key];
-    expect(overridesFromContext(context({}))).toEqual({ alarmSubscription: undefined, customDomain: undefined, manageApiGatewayAccount: undefined, tableCapacity: undefined });
+    expect(overridesFromContext(context({}))).toEqual({ alarmSubscription: undefined, customDomain: undefined, manageApiGatewayAccount: undefined });
     expect(overridesFromContext(context({ alarmEmail: 'ops@example.com', apiGatewayAccount: 'true', domainName: 'a.example', certificateArn: 'arn:c' }))).toEqual({
       alarmSubscription: { email: 'ops@example.com', topicArn: undefined },
       customDomain: { domainName: 'a.example', certificateArn: 'arn:c' },
       manageApiGatewayAccount: true,
-      tableCapacity: undefined,
     });
     expect(() => overridesFromContext(context({ domainName: 'a.example' }))).toThrow(/certificateArn/);
-    expect(overridesFromContext(context({ tableCapacity: 'provisioned' })).tableCapacity).toBe('provisioned');
-    expect(() => overridesFromContext(context({ tableCapacity: 'reserved' }))).toThrow(/tableCapacity= must be one of on-demand, provisioned \(got "reserved"\)/);
+    // The capacity mode is committed per stage: a flag that a later deploy could forget is refused.
+    expect(() => overridesFromContext(context({ tableCapacity: 'provisioned' }))).toThrow(/set per stage in lib\/stage-config.ts/);
     // Unset overrides keep the stage's own values.
     expect(stageConfig('production', overridesFromContext(context({}))).manageApiGatewayAccount).toBe(false);
   });

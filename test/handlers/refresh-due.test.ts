@@ -158,7 +158,7 @@ describe('the refresh-due row follows the item', () => {
     expect(await refreshDueOf(deps, 'item_plain')).toMatchObject({ dueAt: deps.clock.now() + refreshIntervalMs('local', PLAN) });
   });
 
-  it("records the item's freshness in the commit of a refresh that changed something, with no write of its own, unless an earlier error is to clear", async () => {
+  it("records the item's freshness and clears its sync error in the commit of a refresh that changed something, with no write of its own", async () => {
     const { itemId } = await connectedItem();
     const freshnessWrites: string[] = [];
     deps.ddb.use(async (call, next) => {
@@ -167,17 +167,27 @@ describe('the refresh-due row follows the item', () => {
       return next();
     });
     deps.clock.advance(2 * HOUR);
-    const changed = await refreshItem(deps, { item_id: itemId, reason: 'on_demand' });
-    expect(changed).toMatchObject({ refreshed: true, changed: true });
+    await expect(refreshItem(deps, { item_id: itemId, reason: 'on_demand' })).resolves.toMatchObject({ refreshed: true, changed: true });
     expect(freshnessWrites).toEqual([]);
     expect((await item(itemId)).lastSuccessfulSync).toBe(new Date(deps.clock.now()).toISOString());
     expect(await refreshDueOf(deps, itemId)).toMatchObject({ dueAt: deps.clock.now() + PLAN_REFRESH_HOURS[PLAN] * HOUR });
 
-    // An earlier failed pull left an error on the item: the next good refresh clears it.
-    await recordSyncError(deps, itemId, { code: 'institution_down', message: 'down', occurredAt: new Date(deps.clock.now()).toISOString() });
+    // An error recorded while the next refresh runs (a failed live balance read after the refresh read
+    // the item, here as the refresh counts itself): the refresh's commit clears it all the same.
+    let injected = false;
+    deps.ddb.use(async (call, next) => {
+      const out = await next();
+      const expression = String((call.input as { UpdateExpression?: unknown }).UpdateExpression ?? '');
+      if (!injected && call.operation === 'UpdateItem' && expression.includes('refresh_count')) {
+        injected = true;
+        await recordSyncError(deps, itemId, { code: 'institution_down', message: 'down', occurredAt: new Date(deps.clock.now()).toISOString() });
+      }
+      return out;
+    });
     deps.clock.advance(2 * HOUR);
-    await expect(refreshItem(deps, { item_id: itemId, reason: 'on_demand' })).resolves.toMatchObject({ refreshed: true });
-    expect(freshnessWrites).toHaveLength(1);
+    await expect(refreshItem(deps, { item_id: itemId, reason: 'on_demand' })).resolves.toMatchObject({ refreshed: true, changed: true });
+    expect(injected).toBe(true);
+    expect(freshnessWrites).toEqual([]);
     const cleared = await item(itemId);
     expect(cleared.lastSyncError).toBeNull();
     expect(cleared.lastSuccessfulSync).toBe(new Date(deps.clock.now()).toISOString());

@@ -52,16 +52,17 @@ describe('pricing units', () => {
     expect(provisioned).toEqual({ apiGatewayRequests: 5, dynamoProvisionedRcuHours: 2_000, dynamoProvisionedWcuHours: 4_000 });
     const usd = (q: Record<string, number>) => totalUsd(priceQuantities(q));
     expect(usd(provisioned as Record<string, number>) - usd({ apiGatewayRequests: 5 })).toBeCloseTo(2_000 * PRICES.dynamoProvisionedRcuHours.usd + 4_000 * PRICES.dynamoProvisionedWcuHours.usd, 10);
-    // At full utilization a provisioned write costs about 0.29 of an on-demand one, a read about 0.29.
-    const fullWrite = usd(asProvisioned({ dynamoWriteRequestUnits: 1e6 }, 1) as Record<string, number>) / usd({ dynamoWriteRequestUnits: 1e6 });
-    expect(fullWrite).toBeGreaterThan(0.2);
-    expect(fullWrite).toBeLessThan(0.4);
+    // At the 70 % target a provisioned unit costs 0.41 of the same unit on demand, reads and writes alike.
+    const ratio = (key: 'dynamoReadRequestUnits' | 'dynamoWriteRequestUnits') =>
+      usd(asProvisioned({ [key]: 1e6 }, 0.7) as Record<string, number>) / usd({ [key]: 1e6 });
+    expect(ratio('dynamoWriteRequestUnits')).toBeCloseTo(0.4127, 3);
+    expect(ratio('dynamoReadRequestUnits')).toBeCloseTo(0.4127, 3);
     expect(() => asProvisioned(onDemand, 0)).toThrow(/utilization/);
     expect(() => asProvisioned(onDemand, 1.2)).toThrow(/utilization/);
-    // Idle minimum: the table's reads and the index's reads; the table's writes, once more for the index.
-    expect(provisionedMinimumQuantities({ reads: { min: 10 }, writes: { min: 10 }, indexReads: { min: 5 } }, 1)).toEqual({
-      dynamoProvisionedRcuHours: 15 * 730,
-      dynamoProvisionedWcuHours: 20 * 730,
+    // Idle minimum: the table's reads and writes, and each index's.
+    expect(provisionedMinimumQuantities({ reads: { min: 10 }, writes: { min: 10 }, indexReads: { min: 5 }, indexWrites: { min: 4 } }, 2)).toEqual({
+      dynamoProvisionedRcuHours: 20 * 730,
+      dynamoProvisionedWcuHours: 18 * 730,
     });
   });
 
