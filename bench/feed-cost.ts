@@ -169,12 +169,18 @@ export async function runFeedCost(): Promise<void> {
 
       // (b) transactions/get pages of 100.
       const item = (await getItem(deps, it.itemId))!;
-      const account = it.window[0].account_id;
+      // The accounts by their share of the rows: a page of one account reads the others' rows between its own.
+      const rowsByAccount = new Map<string, number>();
+      for (const t of it.window) rowsByAccount.set(t.account_id, (rowsByAccount.get(t.account_id) ?? 0) + 1);
+      const byShare = [...rowsByAccount].sort((a, b) => b[1] - a[1]);
+      const share = (n: number) => `${Math.round((100 * n) / it.window.length)} % of the rows`;
+      const [busiest, quietest] = [byShare[0], byShare[byShare.length - 1]];
       const cases: Array<[string, Record<string, unknown>]> = [
         ['first page, whole history', { start_date: '2000-01-01', end_date: '2100-01-01', options: { count: 100 } }],
         ['deep page (offset = half)', { start_date: '2000-01-01', end_date: '2100-01-01', options: { count: 100, offset: Math.floor(held / 2) } }],
         ['last 30 days', { start_date: isoDay(Date.parse(today) - 30 * DAY), end_date: today, options: { count: 100 } }],
-        ['one account, whole history', { start_date: '2000-01-01', end_date: '2100-01-01', options: { count: 100, account_ids: [account] } }],
+        [`one account, whole history: the busiest (${share(busiest[1])})`, { start_date: '2000-01-01', end_date: '2100-01-01', options: { count: 100, account_ids: [busiest[0]] } }],
+        [`one account, whole history: the quietest (${share(quietest[1])})`, { start_date: '2000-01-01', end_date: '2100-01-01', options: { count: 100, account_ids: [quietest[0]] } }],
       ];
       for (const [label, body] of cases) {
         let returned = 0;

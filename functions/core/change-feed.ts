@@ -475,3 +475,77 @@ export function planPage(stats: FeedStats, loaded: ReadonlyMap<string, MonthDays
   }
   throw new Error('the month counts and their days disagree');
 }
+
+/** Consecutive days of the view to read with one Query, as inclusive dates (`from` the older). */
+export interface DayRange {
+  from: string;
+  to: string;
+}
+
+/**
+ * The days a page of some accounts' rows reads, when those accounts hold few of the item's rows: from
+ * the page's first day back to the request's `from`, only the days holding selected rows, until
+ * `wanted` selected rows are covered (the rows to skip on the first day and the page). Two such days
+ * share one range when the other accounts' rows between them are at most `joinBelowRows` (reading
+ * through them costs less than another Query). Months without selected rows are known from the
+ * counts alone; the others need their month rows (`load`, asked for a few at a time).
+ */
+export function pageDayRanges(
+  stats: FeedStats,
+  loaded: ReadonlyMap<string, MonthDays>,
+  req: Pick<PageRequest, 'from' | 'accounts'>,
+  start: PageStart,
+  wanted: number,
+  joinBelowRows: number,
+): { load: string[] } | { ranges: DayRange[] } {
+  const countOf = (n: readonly number[]) => req.accounts.reduce((sum, i) => sum + (n[i] ?? 0), 0);
+  const sumOf = (n: readonly number[]) => n.reduce((a, b) => a + (b ?? 0), 0);
+  const months = Object.keys(stats.months)
+    .filter((m) => m >= monthOf(req.from) && m <= monthOf(start.day))
+    .sort()
+    .reverse();
+  const ranges: DayRange[] = [];
+  let covered = 0;
+  let gap = Infinity;
+  for (let i = 0; i < months.length && covered < wanted; i += 1) {
+    const m = months[i];
+    const [, , ...counts] = stats.months[m];
+    if (countOf(counts) === 0) {
+      gap += sumOf(counts);
+      continue;
+    }
+    const month = loaded.get(m);
+    if (!month) {
+      // This month and the next ones likely to hold the rest of the page, in one read.
+      const load: string[] = [];
+      let expected = covered;
+      for (let j = i; j < months.length && (load.length === 0 || expected < wanted) && load.length < MONTHS_PER_LOAD; j += 1) {
+        const [, , ...c] = stats.months[months[j]];
+        if (countOf(c) > 0 && !loaded.has(months[j])) load.push(months[j]);
+        expected += countOf(c);
+      }
+      return { load };
+    }
+    const days = Object.entries(month.days)
+      .map(([d, day]) => [`${m}-${d}`, day] as const)
+      .filter(([date]) => date >= req.from && date <= start.day)
+      .sort(([a], [b]) => (a < b ? 1 : -1));
+    for (const [date, day] of days) {
+      const selected = countOf(day.n);
+      if (selected === 0) {
+        gap += sumOf(day.n);
+        continue;
+      }
+      const open = ranges[ranges.length - 1];
+      if (open && gap <= joinBelowRows) open.from = date;
+      else ranges.push({ from: date, to: date });
+      gap = 0;
+      covered += selected;
+      if (covered >= wanted) break;
+    }
+  }
+  return { ranges };
+}
+
+/** Month rows a page of a few accounts asks for in one read, at most. */
+const MONTHS_PER_LOAD = 25;

@@ -43,12 +43,14 @@ import {
   monthOf,
   monthSummary,
   pageCollector,
+  pageDayRanges,
   planBatch,
   planPage,
   windowChanges,
   windowDays,
   windowStartOf,
   windowStartsByAccount,
+  type DayRange,
   type Delivery,
   type FeedEntry,
   type FeedStats,
@@ -301,26 +303,41 @@ export async function readTransactionsPage(deps: Deps, itemId: string, committed
     const accounts = stats.accounts.flatMap((id, i) => (wanted.has(id) ? [i] : []));
     const everyAccount = accounts.length === stats.accounts.length;
     const loaded = new Map<string, MonthDays>();
+    /** Loads month rows as of the stats' sequence; false when a commit replaced one meanwhile. */
+    const loadMonths = async (months: readonly string[]): Promise<boolean> => {
+      const rows = await getRows(deps, months.map((m) => keys.feedMonth(itemId, m)));
+      const byMonth = new Map(rows.map((r) => [(r.sk as string).slice(2), r as unknown as MonthRow]));
+      for (const m of months) {
+        const version = monthAt(byMonth.get(m), stats.seq);
+        if (!version) return false;
+        loaded.set(m, version);
+      }
+      return true;
+    };
     let plan = planPage(stats, loaded, { from: req.from, to: req.to, accounts, offset: req.offset });
     let raced = false;
-    while ('load' in plan) {
-      const rows = await getRows(deps, plan.load.map((m) => keys.feedMonth(itemId, m)));
-      const byMonth = new Map(rows.map((r) => [(r.sk as string).slice(2), r as unknown as MonthRow]));
-      for (const m of plan.load) {
-        const version = monthAt(byMonth.get(m), stats.seq);
-        if (!version) raced = true;
-        else loaded.set(m, version);
-      }
-      if (raced) break;
-      plan = planPage(stats, loaded, { from: req.from, to: req.to, accounts, offset: req.offset });
+    while ('load' in plan && !raced) {
+      raced = !(await loadMonths(plan.load));
+      if (!raced) plan = planPage(stats, loaded, { from: req.from, to: req.to, accounts, offset: req.offset });
     }
     if (raced || 'load' in plan) continue;
     if (!plan.start) return { total: plan.total, transactions: [] };
     const take = Math.min(req.count, plan.total - req.offset);
-    // When other accounts' rows are interleaved, read ahead in proportion to their share.
+    const matches = (t: StoredTransaction) => everyAccount || wanted.has(t.account_id);
     const share = everyAccount ? 1 : shareOf(stats, accounts, req.from, req.to);
-    const transactions = await readFrom(deps, itemId, stats.seq, plan.start, req.from, take, (t) => everyAccount || wanted.has(t.account_id), share);
-    return { total: plan.total, transactions };
+    if (share >= SPARSE_BELOW_SHARE) {
+      // When other accounts' rows are interleaved, read ahead in proportion to their share.
+      return { total: plan.total, transactions: await readFrom(deps, itemId, stats.seq, plan.start, req.from, take, matches, share) };
+    }
+    // Accounts with few of the rows: read only the days holding theirs, so the page costs its own
+    // rows (and a month row per month it spans) rather than every other account's rows in between.
+    let days = pageDayRanges(stats, loaded, { from: req.from, accounts }, plan.start, plan.start.skip + take, JOIN_BELOW_ROWS);
+    while ('load' in days && !raced) {
+      raced = !(await loadMonths(days.load));
+      if (!raced) days = pageDayRanges(stats, loaded, { from: req.from, accounts }, plan.start, plan.start.skip + take, JOIN_BELOW_ROWS);
+    }
+    if (raced || 'load' in days) continue;
+    return { total: plan.total, transactions: await readDayRanges(deps, itemId, stats.seq, days.ranges, plan.start.skip, take, matches) };
   }
   throw new Error(`the transactions of ${itemId} kept changing while being read`);
 }
@@ -341,6 +358,45 @@ function shareOf(stats: FeedStats, accounts: readonly number[], from: string, to
     });
   }
   return all === 0 ? 1 : Math.max(selected / all, 0.02);
+}
+
+/**
+ * Below this share of the range's rows, a page of some accounts reads only the days holding their
+ * rows; at or above it, one Query reading through the others' rows costs at most 1/share of the
+ * page, less than a month row per month spanned and a Query per day range.
+ */
+const SPARSE_BELOW_SHARE = 0.25;
+/** Other accounts' rows between two selected days that one Query reads through rather than start another (about one 4 KB read unit). */
+const JOIN_BELOW_ROWS = 8;
+/** Day-range Queries of one page in flight at once. */
+const RANGE_CONCURRENCY = 8;
+
+/** The page's rows from day ranges (newest first): `skip` matching rows first, then `take`. */
+async function readDayRanges(
+  deps: Deps,
+  itemId: string,
+  committedSeq: number,
+  ranges: readonly DayRange[],
+  skip: number,
+  take: number,
+  matches: (t: StoredTransaction) => boolean,
+): Promise<StoredTransaction[]> {
+  const readRange = async (range: DayRange): Promise<StoredTransaction[]> => {
+    const keyRange = keys.feedByDateRange(itemId, range.from, range.to);
+    const rows = await queryRange(deps, itemId, keyRange.skFrom, keyRange.skTo);
+    return rows.filter((row) => visibleAt(row, committedSeq) && matches(row.txn as StoredTransaction)).map((row) => row.txn as StoredTransaction);
+  };
+  const out: StoredTransaction[] = [];
+  let toSkip = skip;
+  for (let i = 0; i < ranges.length && out.length < take; i += RANGE_CONCURRENCY) {
+    const batches = await Promise.all(ranges.slice(i, i + RANGE_CONCURRENCY).map(readRange));
+    for (const txn of batches.flat()) {
+      if (toSkip > 0) toSkip -= 1;
+      else if (out.length < take) out.push(txn);
+    }
+  }
+  if (out.length < take) throw new Error(`the date-ordered view of ${itemId} holds fewer rows than its counts`);
+  return out;
 }
 
 async function readFrom(
