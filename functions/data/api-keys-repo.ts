@@ -716,6 +716,8 @@ export interface StoredKey {
   shards: number;
   /** When the ApiKey row (shard 0) last admitted a request (Unix ms); the other shards: lastUsedOfKeys. */
   lastUsedOnKeyRow: number | null;
+  /** Its place in the application environment's succession of active keys (issueKey); absent on keys issued before it. */
+  activation?: number;
 }
 
 export async function listKeys(deps: Deps, applicationId: string, environment?: Environment): Promise<StoredKey[]> {
@@ -739,6 +741,7 @@ export async function listKeys(deps: Deps, applicationId: string, environment?: 
     keyHash: row.key_hash,
     shards: Number(row.shards ?? 1),
     lastUsedOnKeyRow: typeof row.last_used_at === 'number' ? row.last_used_at : null,
+    ...(typeof row.activation === 'number' ? { activation: row.activation } : {}),
   }));
 }
 
@@ -818,27 +821,64 @@ async function readMeterRows(deps: Deps, keyHash: string): Promise<Array<MeterRo
 const PROVISIONING_TRIES = 5;
 
 /**
- * Store a key for an application (only its hash and display parts). Idempotent for the same key
- * and application: the plan is refreshed and the usage counters are kept. Other active keys of the
- * same application and environment are revoked: one secret key per application and environment.
- *
- * The key's metering rows are written in one transaction: the ApiKey row and the plan's shards
- * (stamped with the plan and status), and any shard beyond the plan's count retired. Units a shard
- * admitted without borrowing them (under an unlimited quota) are added to this month's committed
- * count, so a plan with a quota counts every request of the month, whatever plan admitted it.
+ * Issues a key and makes it the application environment's one active key, revoking the one before.
+ * Creates that race form a chain, as if they ran one after another: the key becomes active in the
+ * same transaction that moves the `activeKeyOf` row on from the key it read there (and its activation
+ * count one up), so each create revokes exactly the key it replaced, and the last create's key is
+ * the one left active. Keys active from before that row existed, or left active by a create that
+ * stopped before revoking, are revoked too when their activation count is lower.
  */
-export async function issueKey(deps: Deps, app: ApplicationRecord, apiKey: string): Promise<StoredKey> {
+export async function issueKey(deps: Deps, app: ApplicationRecord, apiKey: string): Promise<StoredKey & { replacedKeyIds: string[] }> {
   const keyHash = sha256Hex(apiKey);
   const environment = environmentOfKey(apiKey);
   const keyId = keyIdFromHash(keyHash);
   const display = displayOfKey(apiKey);
   const createdAt = new Date(deps.clock.now()).toISOString();
-  await stampKeyRows(deps, app, { keyHash, environment, keyId, display }, 'issue');
-  for (const other of await listKeys(deps, app.applicationId, environment)) {
-    if (other.keyId !== keyId && other.status === 'active') await markRevoked(deps, other.keyHash);
+  let replaced: ActiveKey | undefined;
+  let activation = 0;
+  for (let attempt = 1; ; attempt += 1) {
+    replaced = await activeKeyOf(deps, app.applicationId, environment);
+    activation = (replaced?.activation ?? 0) + 1;
+    try {
+      await stampKeyRows(deps, app, { keyHash, environment, keyId, display }, 'issue', { after: replaced ?? null, activation });
+      break;
+    } catch (err) {
+      if (!(err instanceof ActiveKeyMoved) || attempt >= ISSUE_TRIES) throw err;
+      // Another create moved the row on: follow it (a short random wait spreads the racers out).
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+    }
   }
-  return { keyId, keyHash, environment, status: 'active', display: display.display, plan: app.plan, createdAt, shards: shardsFor(app.plan), lastUsedOnKeyRow: null };
+  const revoked = new Set<string>();
+  if (replaced && replaced.keyHash !== keyHash) {
+    await markRevoked(deps, replaced.keyHash);
+    revoked.add(keyIdFromHash(replaced.keyHash));
+  }
+  for (const other of await listKeys(deps, app.applicationId, environment)) {
+    if (other.keyId !== keyId && other.status === 'active' && (other.activation ?? 0) < activation) {
+      await markRevoked(deps, other.keyHash);
+      revoked.add(other.keyId);
+    }
+  }
+  const stored: StoredKey = { keyId, keyHash, environment, status: 'active', display: display.display, plan: app.plan, createdAt, shards: shardsFor(app.plan), lastUsedOnKeyRow: null, activation };
+  return { ...stored, replacedKeyIds: [...revoked] };
 }
+
+/** Creates racing on one application environment that issueKey follows before giving up. */
+const ISSUE_TRIES = 25;
+
+interface ActiveKey {
+  keyHash: string;
+  activation: number;
+}
+
+/** The application environment's active key as its `activeKeyOf` row names it (undefined before the first issue). */
+async function activeKeyOf(deps: Deps, applicationId: string, environment: Environment): Promise<ActiveKey | undefined> {
+  const res = await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: keys.activeKeyOf(applicationId, environment), ConsistentRead: true }));
+  return res.Item ? { keyHash: String(res.Item.key_hash), activation: Number(res.Item.activation) } : undefined;
+}
+
+/** The `activeKeyOf` row moved on between reading it and issuing: another create won that step. */
+class ActiveKeyMoved extends Error {}
 
 /**
  * Stamps the application's plan on a key that is active, without the key itself (the console holds
@@ -866,7 +906,14 @@ interface KeyIdentity {
  * `replan`: only while the key is active (the ApiKey row's status is part of the condition), so a
  * revocation that lands first wins; false then.
  */
-async function stampKeyRows(deps: Deps, app: ApplicationRecord, identity: KeyIdentity, mode: 'issue' | 'replan'): Promise<boolean> {
+async function stampKeyRows(
+  deps: Deps,
+  app: ApplicationRecord,
+  identity: KeyIdentity,
+  mode: 'issue' | 'replan',
+  /** issue: the active key this one replaces (null: none yet), and the activation count it gets. */
+  succession?: { after: ActiveKey | null; activation: number },
+): Promise<boolean> {
   const { keyHash, environment, keyId, display } = identity;
   const createdAt = new Date(deps.clock.now()).toISOString();
   const month = new Date(deps.clock.now());
@@ -916,6 +963,7 @@ async function stampKeyRows(deps: Deps, app: ApplicationRecord, identity: KeyIde
         last4: display.last4,
         display: display.display,
         ...keys.apiKeyByApplication(app.applicationId, environment, keyId),
+        ...(succession ? { activation: succession.activation } : {}),
       },
       setIfMissing: { created_at: createdAt, tat: 0, gate: 0 },
       add: { [counted[0]]: unlent[0], [counted[1]]: unlent[1] },
@@ -937,11 +985,13 @@ async function stampKeyRows(deps: Deps, app: ApplicationRecord, identity: KeyIde
               },
             },
             ...shardWrites,
+            ...(succession ? [activeKeyMove(deps, app.applicationId, environment, keyHash, succession)] : []),
           ],
         }),
       );
       break;
     } catch (err) {
+      if (succession && isTransactionCanceled(err) && err.CancellationReasons?.[1 + shardWrites.length]?.Code === 'ConditionalCheckFailed') throw new ActiveKeyMoved();
       // Something wrote the key's rows since they were read (traffic, another provisioning, a revocation): again.
       if (!isTransactionCanceled(err) || attempt >= PROVISIONING_TRIES) throw err;
     }
@@ -949,12 +999,27 @@ async function stampKeyRows(deps: Deps, app: ApplicationRecord, identity: KeyIde
   return true;
 }
 
+/** Moves the `activeKeyOf` row on to `keyHash`, only from the key (and activation count) it was read with. */
+function activeKeyMove(deps: Deps, applicationId: string, environment: Environment, keyHash: string, succession: { after: ActiveKey | null; activation: number }) {
+  return {
+    Update: {
+      TableName: deps.config.tableName,
+      Key: keys.activeKeyOf(applicationId, environment),
+      UpdateExpression: 'SET key_hash = :key, activation = :activation',
+      ConditionExpression: succession.after ? 'activation = :before' : 'attribute_not_exists(pk)',
+      ExpressionAttributeValues: { ':key': keyHash, ':activation': succession.activation, ...(succession.after ? { ':before': succession.after.activation } : {}) },
+    },
+  };
+}
+
 /** Revokes the ApiKey row and every shard of the key in one transaction: no shard admits after it. */
 async function markRevoked(deps: Deps, keyHash: string): Promise<void> {
   const revokedAt = new Date(deps.clock.now()).toISOString();
   for (let attempt = 1; ; attempt += 1) {
     const res = await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: keys.apiKey(keyHash), ConsistentRead: true }));
-    const shards = Number(res.Item?.shards ?? 1);
+    // A key never issued (an activeKeyOf row naming a key whose issue did not complete) has nothing to revoke.
+    if (!res.Item) return;
+    const shards = Number(res.Item.shards ?? 1);
     const unchanged = unchangedSince(res.Item, ['shards']);
     const revoke = (shard: number) => ({
       Update: {

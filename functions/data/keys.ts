@@ -8,6 +8,8 @@
 // |               |                     |          |                     |                   | list an application's keys per environment  |
 // | MeteringShard | KEY#<sha256(key)>#S<n> | SHARD |                     |                   | shard n (1..N-1) of a key's token bucket and |
 // |               |                     |          |                     |                   | quota allotments (shard 0 is the ApiKey row) |
+// | ActiveKey     | KEY#ACTIVE#<app>#<env> | ACTIVE |                     |                   | the environment's one active key and its    |
+// |               |                     |          |                     |                   | activation count (racing creates chain)     |
 // | LinkToken     | LINK#<sha256(tok)>  | LINK     |                     |                   | open a Link session; its state (TTL 30 min) |
 // | PublicToken   | PUB#<sha256(tok)>   | PUB      |                     |                   | spend once at exchange (TTL 30 min)         |
 // | AccessToken   | TOKEN#<sha256(tok)> | TOKEN    |                     |                   | access_token -> item (hash only)            |
@@ -99,6 +101,11 @@ export const TABLE = {
 export const keys = {
   application: (applicationId: string) => ({ pk: `APP#${applicationId}`, sk: 'APP' }),
   apiKey: (keyHash: string) => ({ pk: `KEY#${keyHash}`, sk: 'KEY' }),
+  /**
+   * Which key of an application environment is the active one, and the activation count that made it
+   * so (functions/data/api-keys-repo.ts issueKey). In the keys' own family (`KEY#`, never a hex hash).
+   */
+  activeKeyOf: (applicationId: string, environment: Environment) => ({ pk: `KEY#ACTIVE#${applicationId}#${environment}`, sk: 'ACTIVE' }),
   apiKeyByApplication: (applicationId: string, environment: Environment, keyId: string) => ({
     gsi1pk: `APPKEYS#${applicationId}`,
     gsi1sk: `${environment}#${keyId}`,

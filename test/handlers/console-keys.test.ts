@@ -53,6 +53,25 @@ describe('creating a key', () => {
     expect(testKeys.keys.map((k) => [k.key_id, k.status]).sort()).toEqual([[first.key_id, 'revoked'], [second.key_id, 'active']].sort());
   });
 
+  it('leaves exactly one active key when creates race, the last to replace, each create revoking the key it replaced', async () => {
+    for (const racers of [2, 5, 12]) {
+      const { deps, w, app } = await withApp('growth');
+      const before = await createKey(deps, w.as('developer'), { application_id: app.application_id, environment: 'test' });
+      const created = await Promise.all(Array.from({ length: racers }, () => createKey(deps, w.as('developer'), { application_id: app.application_id, environment: 'test' })));
+      const listed = (await listKeys(deps, w.as('viewer'), { application_id: app.application_id, environment: 'test' })).keys;
+      const active = listed.filter((k) => k.status === 'active');
+      expect(active).toHaveLength(1);
+      const survivor = created.find((c) => c.key_id === active[0].key_id)!;
+      await expect(authorizeAndMeter(deps, survivor.key, 'api')).resolves.toMatchObject({ keyId: survivor.key_id });
+      for (const other of [before, ...created].filter((c) => c.key_id !== survivor.key_id)) {
+        await expect(authorizeAndMeter(deps, other.key, 'api')).rejects.toMatchObject({ code: 'revoked_api_key' });
+      }
+      // The creates replaced one another in a chain: every key but the survivor was replaced exactly once.
+      const replaced = created.flatMap((c) => c.replaced_key_ids).sort();
+      expect(replaced).toEqual([before, ...created].filter((c) => c.key_id !== survivor.key_id).map((c) => c.key_id).sort());
+    }
+  }, 60_000);
+
   it('refuses a live key on a plan without live access with 403 live_access_not_in_plan, and stores nothing', async () => {
     const { deps, w, app } = await withApp('free');
     const err = await rejectionOf(createKey(deps, w.as('owner'), { application_id: app.application_id, environment: 'live' }));

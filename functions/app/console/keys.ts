@@ -40,9 +40,9 @@ export async function createKey(deps: Deps, actor: ConsoleActor, input: z.infer<
     target: { environment: input.environment },
   });
   if (input.environment === 'live' && !PLANS[application.plan].liveAccess) throw new ApiError('live_access_not_in_plan');
-  const replaced = (await keysOf(deps, application.applicationId, input.environment)).filter((k) => k.status === 'active').map((k) => k.keyId);
+  // The keys this create revoked: the one it replaced (creates that race replace one another in turn).
   const stored = await issueKey(deps, { applicationId: application.applicationId, name: application.name, plan: application.plan }, key);
-  return { ...publicKey(stored, null), key, replaced_key_ids: replaced };
+  return { ...publicKey(stored, null), key, replaced_key_ids: stored.replacedKeyIds };
 }
 
 export async function revokeKey(deps: Deps, actor: ConsoleActor, input: z.infer<typeof RevokeKeyInput>) {
