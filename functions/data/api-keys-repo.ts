@@ -835,7 +835,7 @@ export async function issueKey(deps: Deps, app: ApplicationRecord, apiKey: strin
   const display = displayOfKey(apiKey);
   const createdAt = new Date(deps.clock.now()).toISOString();
   let replaced: ActiveKey | undefined;
-  let activation = 0;
+  let activation: number;
   for (let attempt = 1; ; attempt += 1) {
     replaced = await activeKeyOf(deps, app.applicationId, environment);
     activation = (replaced?.activation ?? 0) + 1;
