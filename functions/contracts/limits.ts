@@ -97,6 +97,8 @@ export const LIMITS = {
   statementCsvMaxColumns: 200,
   /** Deepest nesting of OFX elements (a real statement nests about 8 deep; fuzzed input can nest without end). */
   statementOfxMaxDepth: 64,
+  /** Longest value of one OFX element, in characters (a memo is at most 255 in the OFX spec; one stored row must stay far below DynamoDB's 400 KB). */
+  statementOfxMaxValueChars: 10_000,
 } as const;
 
 /**

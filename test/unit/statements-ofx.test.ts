@@ -536,6 +536,19 @@ describe('OFX files that are refused', () => {
     expect(error.line).toBeGreaterThan(1);
   });
 
+  it('refuses an element value longer than the limit, in SGML and in CDATA, naming the tag and its line', () => {
+    const long = 'Y'.repeat(LIMITS.statementOfxMaxValueChars + 1);
+    for (const name of [long, `<![CDATA[${long}]]>`]) {
+      const file = sgmlFile([bankStatement([stmttrn({ DTPOSTED: '20240101', TRNAMT: '-1', FITID: 'L1', NAME: name })])]);
+      const error = expectStatementError(() => parseStatement(bytesOf(file)), 'statement_malformed');
+      expect(error.message).toContain('<NAME>');
+      expect(error.line).toBeGreaterThan(1);
+    }
+    // At the limit it is read whole.
+    const atLimit = sgmlFile([bankStatement([stmttrn({ DTPOSTED: '20240101', TRNAMT: '-1', FITID: 'L1', NAME: 'Y'.repeat(LIMITS.statementOfxMaxValueChars) })])]);
+    expect(parseStatement(bytesOf(atLimit)).accounts[0].transactions[0].description).toHaveLength(LIMITS.statementOfxMaxValueChars);
+  });
+
   it('never expands DOCTYPE entities (billion laughs) and answers in bounded time', () => {
     const laughs = Array.from({ length: 10 }, (_, level) =>
       level === 0 ? '<!ENTITY lol0 "lol">' : `<!ENTITY lol${level} "${`&lol${level - 1};`.repeat(10)}">`,

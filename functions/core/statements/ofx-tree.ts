@@ -142,7 +142,12 @@ export function readOfxTree(text: string, start: number): OfxTree {
   const popTop = (): void => {
     const element = stack.pop();
     if (element === undefined || element === root) return;
-    if (isLeaf(element)) element.value = element.pending.trim();
+    if (isLeaf(element)) {
+      element.value = element.pending.trim();
+      if (element.value.length > LIMITS.statementOfxMaxValueChars) {
+        throw new StatementError('statement_malformed', `The value of <${element.name}> is longer than ${LIMITS.statementOfxMaxValueChars} characters`, element.line);
+      }
+    }
     element.pending = '';
   };
 
