@@ -156,7 +156,11 @@ export async function signingSecrets(deps: Deps, t: Tenant): Promise<string[]> {
   return signingSecretsOf(deps, t, await getSecretRecord(deps, t.applicationId, t.environment));
 }
 
-const ROTATION_TRIES = 5;
+/**
+ * Rotations of one environment that race run one after another: each loser reads the winner's record
+ * and rotates on top of it (a short random wait spreads them). Enough tries for a burst of dozens.
+ */
+const ROTATION_TRIES = 40;
 
 /**
  * A new current secret. The replaced one keeps signing for the grace period, beside any replaced
@@ -165,6 +169,9 @@ const ROTATION_TRIES = 5;
  */
 export async function rotateSecret(deps: Deps, t: Tenant, graceHours: number) {
   const { created } = await ensureSecret(deps, t);
+  // Sealed once: a retry after losing a race writes the same new secret on top of the winner's.
+  const secret = newSecret();
+  const sealed = await encryptSecret(deps.keyProvider, secret, secretContext(t));
   for (let attempt = 1; ; attempt++) {
     // ensureSecret above wrote it if it was missing; secrets are never deleted.
     const record = await getSecretRecord(deps, t.applicationId, t.environment);
@@ -173,8 +180,6 @@ export async function rotateSecret(deps: Deps, t: Tenant, graceHours: number) {
     // A secret created by this very call was never shown to anyone: it need not keep signing.
     const previousExpiresAt = now + (created ? 0 : graceHours * 3600_000);
     const retiring = stillSigning([{ sealed: record.current, expiresAt: previousExpiresAt }, ...record.retiring], now);
-    const secret = newSecret();
-    const sealed = await encryptSecret(deps.keyProvider, secret, secretContext(t));
     if (await rotateSecretRecord(deps, t.applicationId, t.environment, record, sealed, retiring)) {
       return {
         secret,
@@ -184,6 +189,7 @@ export async function rotateSecret(deps: Deps, t: Tenant, graceHours: number) {
     }
     // Another rotation committed in between: rotate on top of it rather than drop its secret.
     if (attempt >= ROTATION_TRIES) throw new Error('webhook secret rotation kept racing other rotations');
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * Math.min(attempt, 10)));
   }
 }
 

@@ -145,6 +145,18 @@ describe('signing secrets across rotations', () => {
     expect([...signing].sort()).toEqual([original, ...rotations.map((r) => r.secret)].sort());
   });
 
+  it('runs 20 racing rotations one after another: every one answers, and the last to commit is the current secret', async () => {
+    const deps = await embeddedDeps(manualClock());
+    const t = newTenant();
+    await registerEndpoint(deps, t, url(1));
+    const rotations = await Promise.all(Array.from({ length: 20 }, () => rotateSecret(deps, t, 0)));
+    expect(new Set(rotations.map((r) => r.secret)).size).toBe(20);
+    // With no grace, only the current secret signs: one of the twenty, the one whose answer lists no other.
+    const signing = await signingSecrets(deps, t);
+    expect(signing).toHaveLength(1);
+    expect(rotations.map((r) => r.secret)).toContain(signing[0]);
+  }, 60_000);
+
   it('does not keep a secret signing that this very rotation created and nobody saw', async () => {
     const deps = await embeddedDeps(manualClock());
     const t = newTenant();
