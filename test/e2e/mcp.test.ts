@@ -251,6 +251,24 @@ describe('bad calls are MCP errors the client can read, never a 500', () => {
     expect(body).toMatchObject({ id: 7, error: { code: ErrorCode.InvalidParams } });
   });
 
+  it('protocol methods with bad params: a JSON-RPC invalid-params error naming the problem, not an internal error', async () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [{ jsonrpc: '2.0', id: 11, method: 'initialize' }, /^Invalid initialize request: params/],
+      [{ jsonrpc: '2.0', id: 12, method: 'initialize', params: {} }, /^Invalid initialize request: params\.protocolVersion/],
+      [{ jsonrpc: '2.0', id: 13, method: 'initialize', params: { protocolVersion: '2025-03-26' } }, /^Invalid initialize request: params\.(capabilities|clientInfo)/],
+      [{ jsonrpc: '2.0', id: 14, method: 'tools/list', params: { cursor: 5 } }, /^Invalid tools\/list request: params\.cursor/],
+      [{ jsonrpc: '2.0', id: 15, method: 'tools/call', params: { name: 7 } }, /^Invalid tools\/call request: params\.name/],
+    ];
+    for (const [message, expected] of cases) {
+      const res = await rawPost(JSON.stringify(message));
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { error: { code: number; message: string; data: { code: string } } };
+      expect(body.error.code).toBe(ErrorCode.InvalidParams);
+      expect(body.error.message).toMatch(expected);
+      expect(body.error.data.code).toBe('invalid_field');
+    }
+  });
+
   it('a body that is not JSON: a JSON-RPC parse error with status 400', async () => {
     const res = await rawPost('{"jsonrpc": "2.0", "id": 1, "method": ');
     expect(res.status).toBe(400);

@@ -22,7 +22,7 @@
 //   errors and HTTP statuses, with our fields put in `data` (ourErrorData) in place of whatever the
 //   SDK put there (its parse error's `data` is the exception's text).
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError, envelope, type ErrorCode as OurErrorCode } from '../../contracts/errors';
 import { MCP_SERVER_INFO, MCP_TOOLS, MCP_TOOLS_BY_NAME, type McpToolName } from '../../contracts/mcp-tools';
 import { mcpCall } from '../../contracts/routes';
@@ -61,7 +61,7 @@ const ECHOED_NAME_LENGTH = 100;
 /** A fresh server for one request, its tools running within that request's authenticated call. */
 export function createMcpServer(call: InlineCall): McpToolServer {
   const server = new McpToolServer({ ...MCP_SERVER_INFO }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpToolDefinitions() as Tool[] }));
+  server.onToolsList(() => ({ tools: mcpToolDefinitions() as Tool[] }));
   server.onToolCall(({ name, arguments: args }) => callTool(call, name, args));
   return server;
 }

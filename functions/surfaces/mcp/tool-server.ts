@@ -16,6 +16,7 @@ import {
   ErrorCode,
   InitializedNotificationSchema,
   InitializeRequestSchema,
+  ListToolsRequestSchema,
   LATEST_PROTOCOL_VERSION,
   McpError,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -24,6 +25,7 @@ import {
   type Implementation,
   type InitializeRequest,
   type InitializeResult,
+  type ListToolsResult,
   type ServerCapabilities,
   type ServerNotification,
   type ServerRequest,
@@ -35,10 +37,19 @@ import * as z from 'zod';
 const HANDLED_REQUESTS: ReadonlySet<string> = new Set(['initialize', 'ping', 'tools/list', 'tools/call']);
 
 /**
- * tools/call as Protocol parses it before the handler runs: only the method, so that bad params reach
- * onToolCall's own check (invalid params, -32602) rather than failing Protocol's parse (internal error).
+ * A request as Protocol parses it before the handler runs: only the method, so that bad params reach
+ * the handler's own check (invalid params, -32602, naming the problem) rather than failing Protocol's
+ * parse (internal error, -32603, its message a JSON dump of the issues).
  */
-const TOOLS_CALL = z.looseObject({ method: z.literal('tools/call') });
+const methodOnly = <M extends string>(method: M) => z.looseObject({ method: z.literal(method) });
+
+/** The first problems of a request that does not match its schema, readable in one line. */
+function problemsOf(error: unknown): string {
+  const issues = (error as { issues?: { path?: PropertyKey[]; message?: string }[] }).issues;
+  if (!Array.isArray(issues) || issues.length === 0) return messageOf(error);
+  const shown = issues.slice(0, 3).map((issue) => `${(issue.path ?? []).map(String).join('.') || 'request'}: ${issue.message ?? 'invalid'}`);
+  return `${shown.join('; ')}${issues.length > 3 ? ` (and ${issues.length - 3} more)` : ''}`;
+}
 
 /** Notifications the SDK's Server may send for a tools server (it never sends any unprompted). */
 const SENDABLE_NOTIFICATIONS: ReadonlySet<string> = new Set(['notifications/cancelled', 'notifications/progress', 'notifications/tools/list_changed']);
@@ -57,8 +68,21 @@ export class McpToolServer extends Protocol<ServerRequest, ServerNotification, S
   ) {
     // Strict: a request to the client is checked by assertCapabilityForMethod, which refuses all.
     super({ enforceStrictCapabilities: true });
-    this.setRequestHandler(InitializeRequestSchema, (request) => this.initialize(request));
+    this.setRequestHandler(methodOnly('initialize'), (request) => {
+      const checked = safeParse(InitializeRequestSchema, request);
+      if (!checked.success) throw new McpError(ErrorCode.InvalidParams, `Invalid initialize request: ${problemsOf(checked.error)}`);
+      return this.initialize(checked.data);
+    });
     this.setNotificationHandler(InitializedNotificationSchema, () => undefined);
+  }
+
+  /** tools/list: the request checked as the other methods are (a bad cursor is invalid params). */
+  onToolsList(list: () => ListToolsResult): void {
+    this.setRequestHandler(methodOnly('tools/list'), (request) => {
+      const checked = safeParse(ListToolsRequestSchema, request);
+      if (!checked.success) throw new McpError(ErrorCode.InvalidParams, `Invalid tools/list request: ${problemsOf(checked.error)}`);
+      return list();
+    });
   }
 
   /**
@@ -66,9 +90,9 @@ export class McpToolServer extends Protocol<ServerRequest, ServerNotification, S
    * answers it), then the tool runs and its result is checked against CallToolResult.
    */
   onToolCall(run: (params: CallToolRequest['params']) => Promise<CallToolResult>): void {
-    this.setRequestHandler(TOOLS_CALL, async (request) => {
+    this.setRequestHandler(methodOnly('tools/call'), async (request) => {
       const checked = safeParse(CallToolRequestSchema, request);
-      if (!checked.success) throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call request: ${messageOf(checked.error)}`);
+      if (!checked.success) throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call request: ${problemsOf(checked.error)}`);
       const result = safeParse(CallToolResultSchema, await run(checked.data.params));
       if (!result.success) throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call result: ${messageOf(result.error)}`);
       return result.data;
