@@ -2,6 +2,7 @@
 import { connect } from 'node:net';
 import { ROUTES, inPublicContract } from '../../functions/contracts/routes';
 import { API_VERSION } from '../../functions/contracts/schemas';
+import { createLocalServer, LOCAL_HEADERS_TIMEOUT_MS, LOCAL_REQUEST_TIMEOUT_MS } from '../../functions/platform/local/http-server';
 import { assertMatchesOpenApi } from '../support/openapi-validator';
 import { makeKey, startTestStack, type CallInit, type TestStack } from '../support/stack';
 
@@ -128,6 +129,27 @@ describe('requests Node cannot parse', () => {
     expect(res.headers['fc-version']).toBe(API_VERSION);
     expect(res.json.error).toMatchObject({ type: 'invalid_request', code: 'request_header_fields_too_large', request_id: res.headers['x-request-id'] });
     expect(res.json.error.request_id).toMatch(/^req_/);
+  });
+
+  it('refuses an Expect header other than 100-continue with 400 and the JSON envelope (no bare 417)', async () => {
+    const res = await rawRequest('GET /v1/health HTTP/1.1\r\nHost: localhost\r\nExpect: banana\r\n');
+    expect(res.status).toBe(400);
+    expect(res.headers['fc-version']).toBe(API_VERSION);
+    expect(res.json.error).toMatchObject({ type: 'invalid_request', code: 'request_rejected', request_id: res.headers['x-request-id'] });
+    expect(res.json.error.message).toContain('Expect');
+  });
+
+  it("answers a body over API Gateway's own limit with 413 naming that limit, on an upload route too", async () => {
+    const res = await stack.call('/v1/items/statements/upload', { rawBody: 'x'.repeat(11 * 1024 * 1024) });
+    expect(res.status).toBe(413);
+    expect(res.json.error).toMatchObject({ code: 'request_too_large' });
+    expect(res.json.error.message).toMatch(/10485760 bytes API Gateway accepts/);
+  });
+
+  it('drops a connection whose request never finishes arriving within the request timeout, not after minutes', () => {
+    const server = createLocalServer({ handlers: new Map(), fallback: async () => ({ statusCode: 404, body: '' }) });
+    expect({ request: server.requestTimeout, headers: server.headersTimeout }).toEqual({ request: LOCAL_REQUEST_TIMEOUT_MS, headers: LOCAL_HEADERS_TIMEOUT_MS });
+    expect(LOCAL_REQUEST_TIMEOUT_MS).toBeLessThanOrEqual(30_000);
   });
 
   it('answers a NUL in a header with 400 and the JSON envelope', async () => {

@@ -166,8 +166,15 @@ function localBaseUrl(req: IncomingMessage | undefined, localPort: number | unde
 function writeGatewayError(req: IncomingMessage, res: ServerResponse, err: ApiError): void {
   // What API Gateway's gateway responses answer before any Lambda runs (see lib/api-construct.ts).
   const requestId = `req_${randomUUID()}`;
-  res.writeHead(err.status, { 'Content-Type': 'application/json', 'X-Request-Id': requestId, 'FC-Version': API_VERSION, 'Cache-Control': 'no-store' });
-  res.end(JSON.stringify(envelope(err, requestId, localBaseUrl(req, req.socket.localPort))));
+  const body = JSON.stringify(envelope(err, requestId, localBaseUrl(req, req.socket.localPort)));
+  res.writeHead(err.status, {
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'X-Request-Id': requestId,
+    'FC-Version': API_VERSION,
+    'Cache-Control': 'no-store',
+  });
+  res.end(body);
 }
 
 /** A parse error of Node's HTTP parser (llhttp): `code` names it, e.g. HPE_HEADER_OVERFLOW. */
@@ -212,8 +219,16 @@ function answerClientError(err: ClientError, socket: Duplex): void {
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
 }
 
+/**
+ * How long a client has to send a whole request (headers, then body) before the connection is
+ * dropped: a stalled client holds a connection this long at most (Node's default is 5 minutes).
+ * Generous for the largest body (6 MB) over loopback; the handler's own time does not count.
+ */
+export const LOCAL_REQUEST_TIMEOUT_MS = 30_000;
+export const LOCAL_HEADERS_TIMEOUT_MS = 10_000;
+
 export function createLocalServer(table: { handlers: HandlerTable; fallback: LambdaHandler }): Server {
-  const server = createServer({ maxHeaderSize: LOCAL_MAX_HEADER_BYTES }, (req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
@@ -223,7 +238,10 @@ export function createLocalServer(table: { handlers: HandlerTable; fallback: Lam
       else chunks.push(chunk);
     });
     req.on('end', () => {
-      if (tooLarge) return writeGatewayError(req, res, new ApiError('request_too_large'));
+      if (tooLarge) {
+        // API Gateway's own limit, before any route's (most routes take 1 MiB, uploads about 6 MB).
+        return writeGatewayError(req, res, new ApiError('request_too_large', `The request body is larger than the ${GATEWAY_MAX_BODY_BYTES} bytes API Gateway accepts.`));
+      }
       const path = new URL(req.url ?? '/', 'http://local').pathname;
       const route = matchRoute(req.method ?? 'GET', path);
       const handler = route ? table.handlers.get(route.id)! : table.fallback;
@@ -240,8 +258,19 @@ export function createLocalServer(table: { handlers: HandlerTable; fallback: Lam
         .catch(() => writeGatewayError(req, res, new ApiError('internal_error')));
     });
     req.on('error', () => res.destroy());
-  });
+  };
+  const server = createServer(
+    // The timeouts are checked every connectionsCheckingInterval (Node's default: 30 s).
+    { maxHeaderSize: LOCAL_MAX_HEADER_BYTES, requestTimeout: LOCAL_REQUEST_TIMEOUT_MS, headersTimeout: LOCAL_HEADERS_TIMEOUT_MS, connectionsCheckingInterval: 2_000 },
+    onRequest,
+  );
   server.on('clientError', answerClientError);
+  // An Expect header other than 100-continue: refused with the envelope (400 request_rejected, as
+  // other malformed HTTP is), where Node would answer a bare 417 without one.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    res.setHeader('Connection', 'close');
+    writeGatewayError(req, res, new ApiError('request_rejected', `The Expect header may only be 100-continue (got ${JSON.stringify(String(req.headers.expect).slice(0, 40))}).`));
+  });
   server.keepAliveTimeout = 5_000;
   return server;
 }
