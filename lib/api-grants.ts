@@ -200,7 +200,9 @@ export const ROUTE_ROWS: Partial<Record<RouteId, readonly RowAccess[] | { wholeT
   'items.get': [],
   /** An upload: the item's accounts, its imported holdings row, its feed commit (with the lease on the item row) and the event. */
   'items.statements.upload': [{ item: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'BatchWriteItem'], feed: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'BatchWriteItem'], event: ['PutItem', 'UpdateItem'] }, CONNECTOR_FAILURE],
-  'items.remove': [{ accessToken: ['DeleteItem'], item: ['DeleteItem', 'Query', 'BatchWriteItem'], feed: ['Query', 'BatchWriteItem'] }],
+  // The token, schedule, item and listing deleted and the purge row put in one transaction; the rest
+  // of the item's rows are the refresh worker's to delete (a queued purge).
+  'items.remove': [{ accessToken: ['DeleteItem'], item: ['DeleteItem', 'PutItem'] }],
   'items.refresh': [],
   'accounts.get': [{ item: ['Query'] }],
   'accounts.balance.get': [{ item: ['Query', 'BatchWriteItem'] }, CONNECTOR_FAILURE],
@@ -534,12 +536,14 @@ const PLAID_WEBHOOK_KEY_ROUTES: readonly RouteId[] = ['plaid.call'];
  */
 export const ROUTE_CAPABILITIES = {
   /**
-   * `RefreshQueue.enqueue`: functions/app/lifecycle.ts requestRefresh, and Link (functions/app/link.ts),
+   * `RefreshQueue.enqueue`: functions/app/lifecycle.ts requestRefresh and removeItemEverywhere (the
+   * purge of a removed item's rows), and Link (functions/app/link.ts),
    * which queues a new item's history load, and in update mode leaves the sync to the refresh worker
    * while a refresh holds the item.
    */
   refreshQueue: withSurfaces([
     'items.refresh',
+    'items.remove',
     'link.connect',
     'link.mfa',
     'link.consent',

@@ -5,7 +5,7 @@ import type { RefreshExecutionInput } from '../contracts/worker-messages';
 import { connectorOfItem } from '../connectors';
 import { FILE_IMPORT_CONNECTOR_ID, SANDBOX_CONNECTOR_ID } from '../core/connectors';
 import { refreshDueShards } from '../core/refresh-schedule';
-import { bumpRefreshCount, claimDueRefresh, dueRefreshes, getItem, purgeRemovedItem, removeItem, scheduleNextRefresh, type ItemRecord } from '../data/items-repo';
+import { bumpRefreshCount, claimDueRefresh, dueRefreshes, getItem, listAbandonedRemovals, purgeRemovedItem, removeItem, scheduleNextRefresh, type ItemRecord } from '../data/items-repo';
 import { logger } from '../platform/observability';
 import type { Deps } from '../platform/runtime';
 import { ConnectorCallError, connectorEnvFor, loadHistory, pullBatch, syncFromSource, todayOf } from './item-source';
@@ -14,9 +14,12 @@ import { openProviderSecrets } from './provider-secrets';
 export { fireWebhook, markItemError, requestRefresh, requireHealthy, resetLogin } from './item-state';
 
 /**
- * POST /v1/items/remove: the item and everything it owns (its provider secrets live on its row) are
- * deleted. First, best effort, the consent is revoked at the provider where the connector can
- * (ConnectorPort.disconnect): a provider that fails or is slow never keeps the item from going.
+ * POST /v1/items/remove: the item is gone for every reader at once (its access token, schedule and
+ * row, its provider secrets with it), and everything else it owns is deleted by the refresh worker
+ * (a queued purge; the schedule's reaper if that is lost): a long history is tens of thousands of
+ * rows, too many for the request. First, best effort, the consent is revoked at the provider where
+ * the connector can (ConnectorPort.disconnect): a provider that fails or is slow never keeps the
+ * item from going.
  */
 export async function removeItemEverywhere(deps: Deps, item: ItemRecord): Promise<void> {
   if (item.connector !== SANDBOX_CONNECTOR_ID && item.connector !== FILE_IMPORT_CONNECTOR_ID) {
@@ -28,6 +31,19 @@ export async function removeItemEverywhere(deps: Deps, item: ItemRecord): Promis
     }
   }
   await removeItem(deps, item);
+  try {
+    await deps.ports.refreshQueue.enqueue({ item_id: item.itemId, reason: 'item_removed' });
+  } catch (err) {
+    // The purge row lists the item: the scheduled reaper deletes its rows after PURGE_DEADLINE_MS.
+    logger.warn('could not queue the purge of a removed item; the scheduled reaper will do it', { item_id: item.itemId, error: (err as Error).message });
+  }
+}
+
+/** Deletes the rows of removed items whose queued purge was lost or failed (run on the refresh schedule). */
+export async function purgeAbandonedRemovals(deps: Deps): Promise<number> {
+  const itemIds = await listAbandonedRemovals(deps, deps.clock.now());
+  for (const itemId of itemIds) await purgeRemovedItem(deps, itemId);
+  return itemIds.length;
 }
 
 /**
@@ -48,6 +64,8 @@ export async function refreshItem(deps: Deps, input: RefreshExecutionInput, hook
     await purgeRemovedItem(deps, input.item_id);
     return { refreshed: false, reason: 'removed' };
   }
+  // A purge queued by a removal finds the item row gone (above); never anything else.
+  if (input.reason === 'item_removed') return { refreshed: false, reason: 'not_removed' };
   if (item.status !== 'healthy') return { refreshed: false, reason: item.status };
   // An import item's data arrives with each uploaded file: there is nothing to pull.
   if (item.connector === FILE_IMPORT_CONNECTOR_ID) return { refreshed: false, reason: 'statement_import' };

@@ -80,7 +80,7 @@ export const RefreshExecutionInput = /* @__PURE__ */ (() =>
      * it connects an item, or the sync Link's update mode queues when it repairs one. Whatever the
      * reason, an item whose history is not loaded yet gets it loaded first (functions/app/lifecycle.ts refreshItem).
      */
-    reason: z.enum(['on_demand', 'scheduled', 'initial_history', 'login_repaired']),
+    reason: z.enum(['on_demand', 'scheduled', 'initial_history', 'login_repaired', 'item_removed']),
   }))();
 export type RefreshExecutionInput = z.infer<typeof RefreshExecutionInput>;
 

@@ -580,20 +580,9 @@ export async function dueRefreshes(
   now: number,
   page: { limit: number; start?: Record<string, unknown> },
 ): Promise<{ due: DueRefresh[]; next?: Record<string, unknown> }> {
-  const k = keys.refreshDueBefore(shard, now);
-  const res = await deps.ddb.send(
-    new QueryCommand({
-      TableName: deps.config.tableName,
-      IndexName: TABLE.globalIndexes[0].indexName,
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :before',
-      ExpressionAttributeValues: { ':pk': k.gsi1pk, ':before': k.gsi1skBefore },
-      ProjectionExpression: 'item_id, gsi1sk, refresh_interval_ms',
-      Limit: page.limit,
-      ExclusiveStartKey: page.start,
-    }),
-  );
-  const due = (res.Items ?? []).map((row) => ({ itemId: row.item_id as string, dueSortKey: row.gsi1sk as string, intervalMs: row.refresh_interval_ms as number }));
-  return { due, next: res.LastEvaluatedKey };
+  const { rows, next } = await listedBefore(deps, keys.refreshDueBefore(shard, now), { ...page, projection: 'item_id, gsi1sk, refresh_interval_ms' });
+  const due = rows.map((row) => ({ itemId: row.item_id as string, dueSortKey: row.gsi1sk as string, intervalMs: row.refresh_interval_ms as number }));
+  return { due, next };
 }
 
 /**
@@ -714,35 +703,80 @@ export class TokenSpentError extends Error {
   }
 }
 
-/** Deletes the item and everything it owns; its access token stops working at once. */
+/** How long the purge queued by a removal has before the scheduled reaper deletes the rows instead. */
+export const PURGE_DEADLINE_MS = 15 * 60_000;
+
+/**
+ * Removes an item at once for every reader: its access token, schedule, item row and listing go in
+ * one transaction, which also leaves a purge row (keys.itemPurge) listing the item for deletion of
+ * everything else it owns (accounts, products, the feed: thousands of rows for a long history, too
+ * many to delete within a request). The caller queues that purge (purgeRemovedItem); the purge row
+ * makes sure it happens even if the queueing is lost (purgeAbandonedRemovals, on the schedule).
+ */
 export async function removeItem(deps: Deps, item: ItemRecord): Promise<void> {
   const table = deps.config.tableName;
-  // First, so that a crash part-way never leaves the schedule refreshing an item that is going away.
-  await deps.ddb.send(new DeleteCommand({ TableName: table, Key: keys.refreshDue(item.itemId) }));
-  if (item.accessTokenHash) await deps.ddb.send(new DeleteCommand({ TableName: table, Key: keys.accessToken(item.accessTokenHash) }));
-  // The item row and its listing together: a crash between them would leave the application counting
-  // an item that can no longer be found or removed.
+  const itemPk = keys.item(item.itemId).pk;
   await deps.ddb.send(
     new TransactWriteCommand({
       TransactItems: [
+        { Delete: { TableName: table, Key: keys.refreshDue(item.itemId) } },
+        ...(item.accessTokenHash ? [{ Delete: { TableName: table, Key: keys.accessToken(item.accessTokenHash) } }] : []),
         { Delete: { TableName: table, Key: keys.item(item.itemId) } },
-        { Delete: { TableName: table, Key: { pk: keys.item(item.itemId).pk, sk: ITEM_LISTING_SK } } },
+        { Delete: { TableName: table, Key: { pk: itemPk, sk: ITEM_LISTING_SK } } },
+        {
+          Put: {
+            TableName: table,
+            Item: { ...keys.itemPurge(item.itemId), ...keys.purgingItem(deps.clock.now() + PURGE_DEADLINE_MS, item.itemId), item_id: item.itemId },
+          },
+        },
       ],
     }),
   );
-  await deletePartitions(deps, item.itemId);
 }
 
 /**
- * Deletes what is left of a removed item: rows a writer that was still running put into its
- * partitions after removeItem swept them. Only once the item row is gone: a live item is never
- * touched.
+ * Deletes what a removed item owns: everything in its partitions, the purge row last (so that a
+ * purge that stops part-way is listed still, and finished by the next). Also what a writer that was
+ * still running put there after an earlier purge. Only once the item row is gone: a live item is
+ * never touched.
  */
 export async function purgeRemovedItem(deps: Deps, itemId: string): Promise<void> {
   // The row itself, whatever its status: a connection still being made (CONNECTING) is not removed.
   const row = await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: keys.item(itemId), ConsistentRead: true, ProjectionExpression: 'pk' }));
   if (row.Item) return;
   await deletePartitions(deps, itemId);
+  await deps.ddb.send(new DeleteCommand({ TableName: deps.config.tableName, Key: keys.itemPurge(itemId) }));
+}
+
+/** Removed items whose purge passed its deadline (the queued purge was lost, or failed), oldest first. */
+export async function listAbandonedRemovals(deps: Deps, now: number, limit = 25): Promise<string[]> {
+  return itemsListedBefore(deps, keys.purgingBefore(now + 1), limit);
+}
+
+/** The item ids of a deadline-ordered gsi1 list (CONNECTING, PURGING) up to a deadline, oldest first. */
+async function itemsListedBefore(deps: Deps, k: { gsi1pk: string; gsi1skBefore: string }, limit: number): Promise<string[]> {
+  const { rows } = await listedBefore(deps, k, { limit, projection: 'item_id' });
+  return rows.map((row) => row.item_id as string);
+}
+
+/** One page of a gsi1 list whose sort keys start with a time (due, deadline): the entries before `gsi1skBefore`, oldest first. */
+async function listedBefore(
+  deps: Deps,
+  k: { gsi1pk: string; gsi1skBefore: string },
+  page: { limit: number; projection: string; start?: Record<string, unknown> },
+): Promise<{ rows: Row[]; next?: Record<string, unknown> }> {
+  const res = await deps.ddb.send(
+    new QueryCommand({
+      TableName: deps.config.tableName,
+      IndexName: TABLE.globalIndexes[0].indexName,
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :before',
+      ExpressionAttributeValues: { ':pk': k.gsi1pk, ':before': k.gsi1skBefore },
+      ProjectionExpression: page.projection,
+      Limit: page.limit,
+      ExclusiveStartKey: page.start,
+    }),
+  );
+  return { rows: (res.Items ?? []) as Row[], next: res.LastEvaluatedKey };
 }
 
 async function deletePartitions(deps: Deps, itemId: string, options: { keepItemRow?: boolean } = {}): Promise<void> {
@@ -760,7 +794,10 @@ async function deletePartitions(deps: Deps, itemId: string, options: { keepItemR
           ExclusiveStartKey: start,
         }),
       );
-      const rows = (res.Items ?? []).filter((r) => !(options.keepItemRow && r.pk === itemKey.pk && r.sk === itemKey.sk));
+      const purgeRow = keys.itemPurge(itemId);
+      const rows = (res.Items ?? []).filter(
+        (r) => !(options.keepItemRow && r.pk === itemKey.pk && r.sk === itemKey.sk) && !(r.pk === purgeRow.pk && r.sk === purgeRow.sk),
+      );
       // What DynamoDB leaves unprocessed is sent again (writeRows): nothing of a removed item stays.
       await writeRows(deps, rows.map((r) => ({ DeleteRequest: { Key: { pk: r.pk, sk: r.sk } } })));
       start = res.LastEvaluatedKey;
@@ -773,18 +810,7 @@ async function deletePartitions(deps: Deps, itemId: string, options: { keepItemR
 /** Items whose Link connection passed its deadline without committing (a crash, a lost request). */
 export async function listAbandonedConnections(deps: Deps, now: number, limit = 100): Promise<string[]> {
   // Sort keys start with the deadline, so "before now + 1" is every deadline at or before now.
-  const k = keys.connectingBefore(now + 1);
-  const res = await deps.ddb.send(
-    new QueryCommand({
-      TableName: deps.config.tableName,
-      IndexName: TABLE.globalIndexes[0].indexName,
-      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :before',
-      ExpressionAttributeValues: { ':pk': k.gsi1pk, ':before': k.gsi1skBefore },
-      ProjectionExpression: 'item_id',
-      Limit: limit,
-    }),
-  );
-  return (res.Items ?? []).map((row) => row.item_id as string);
+  return itemsListedBefore(deps, keys.connectingBefore(now + 1), limit);
 }
 
 /**

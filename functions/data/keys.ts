@@ -141,6 +141,14 @@ export const keys = {
   /** GSI entry of an item whose Link connection is not committed yet; the reaper finds expired ones. */
   connectingItem: (deadline: number, itemId: string) => ({ gsi1pk: 'CONNECTING', gsi1sk: `${String(deadline).padStart(15, '0')}#${itemId}` }),
   connectingBefore: (deadline: number) => ({ gsi1pk: 'CONNECTING', gsi1skBefore: String(deadline).padStart(15, '0') }),
+  /**
+   * A removed item whose rows are still to delete (functions/data/items-repo.ts removeItem): the row
+   * in its partition, listed by the deadline past which the scheduled reaper deletes them, should
+   * the queued purge not have.
+   */
+  itemPurge: (itemId: string) => ({ pk: `ITEM#${itemId}`, sk: 'PURGE' }),
+  purgingItem: (deadline: number, itemId: string) => ({ gsi1pk: 'PURGING', gsi1sk: `${String(deadline).padStart(15, '0')}#${itemId}` }),
+  purgingBefore: (deadline: number) => ({ gsi1pk: 'PURGING', gsi1skBefore: String(deadline).padStart(15, '0') }),
   linkCallWindow: (scope: 'token' | 'address', idHash: string, windowStart: number) => ({ pk: `LINKCALLS#${scope}#${idHash}`, sk: `W#${windowStart}` }),
   account: (itemId: string, accountId: string) => ({ pk: `ITEM#${itemId}`, sk: `ACCT#${accountId}` }),
   accountsOfItem: (itemId: string) => ({ pk: `ITEM#${itemId}`, skPrefix: 'ACCT#' }),

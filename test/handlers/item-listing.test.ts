@@ -3,11 +3,12 @@
 // then cost one write unit each instead of two (the item's write plus the index entry's). Items
 // listed the older way, on their item row, still count.
 import { GetCommand, PutCommand, QueryCommand } from '../../functions/platform/aws/dynamodb';
-import { bumpRefreshCount, getItem, removeItem } from '../../functions/data/items-repo';
+import { bumpRefreshCount, getItem, listAbandonedRemovals, purgeRemovedItem, PURGE_DEADLINE_MS, removeItem } from '../../functions/data/items-repo';
+import { purgeAbandonedRemovals } from '../../functions/app/lifecycle';
 import { keys } from '../../functions/data/keys';
 import { countConnectedItems } from '../../functions/data/request-log-repo';
 import type { Deps } from '../../functions/platform/runtime';
-import { createTestItem, embeddedDeps } from '../support/embedded';
+import { createTestItem, embeddedDeps, manualClock } from '../support/embedded';
 
 const scope = { applicationId: 'app_test', environment: 'test' as const };
 
@@ -55,10 +56,26 @@ it("updates a listed item's row for one write unit, where an item indexed on its
   expect(await countConnectedItems(deps, scope)).toBe(2);
 });
 
-it('removing an item removes its listing', async () => {
+it('removing an item removes its listing at once, and its purge removes the rest, the purge row last', async () => {
   const deps = await embeddedDeps();
   await createTestItem(deps, 'item_removed_listing');
   await removeItem(deps, (await getItem(deps, 'item_removed_listing'))!);
   expect(await countConnectedItems(deps, scope)).toBe(0);
+  expect(await getItem(deps, 'item_removed_listing')).toBeUndefined();
+  // What is left is the item's accounts and the row that lists it for purging.
+  expect((await partition(deps, 'item_removed_listing')).map((r) => r.sk)).toContain('PURGE');
+  await purgeRemovedItem(deps, 'item_removed_listing');
   expect(await partition(deps, 'item_removed_listing')).toEqual([]);
+});
+
+it('lists a removed item for the scheduled reaper until its purge has run, past the purge deadline only', async () => {
+  const deps = await embeddedDeps(manualClock());
+  await createTestItem(deps, 'item_purge_lost');
+  await removeItem(deps, (await getItem(deps, 'item_purge_lost'))!);
+  expect(await listAbandonedRemovals(deps, deps.clock.now())).not.toContain('item_purge_lost');
+  deps.clock.advance(PURGE_DEADLINE_MS + 1);
+  expect(await listAbandonedRemovals(deps, deps.clock.now())).toContain('item_purge_lost');
+  await purgeAbandonedRemovals(deps);
+  expect(await partition(deps, 'item_purge_lost')).toEqual([]);
+  expect(await listAbandonedRemovals(deps, deps.clock.now())).not.toContain('item_purge_lost');
 });

@@ -12,7 +12,7 @@ import { detectRecurring } from '../../functions/core/recurring';
 import { queryByPrefix } from '../../functions/data/dynamo';
 import { commitTransactions, currentTransactions, type StoredTransaction } from '../../functions/data/feed-repo';
 import { generateSandboxItem } from '../../functions/core/sandbox/generator';
-import { getItem, putAccounts, removeItem, type ItemRecord } from '../../functions/data/items-repo';
+import { getItem, purgeRemovedItem, putAccounts, removeItem, type ItemRecord } from '../../functions/data/items-repo';
 import { keys } from '../../functions/data/keys';
 import { MAX_PARTS, productVersion, readStoredProduct, storeProduct } from '../../functions/data/products-repo';
 import type { Deps } from '../../functions/platform/runtime';
@@ -403,6 +403,7 @@ describe('the product store', () => {
     // A part and a served marker each.
     expect((await productRows(deps, item.itemId)).length).toBe(4);
     await removeItem(deps, item);
+    await purgeRemovedItem(deps, item.itemId);
     expect(await productRows(deps, item.itemId)).toEqual([]);
     // A read that loaded the item before the removal finishes after it.
     expect(await storeProduct(deps, item.itemId, 'recurring', versionOf(deps, item), value)).toBe('item_gone');

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { reapAbandonedConnections } from '../../app/link';
 import { deadLetter, deliverAttempt, dispatchEvent, sweepOutbox } from '../../app/webhooks';
 import { REFRESH_HOOKS } from '../../app/derived-products';
-import { refreshItem } from '../../app/lifecycle';
+import { purgeAbandonedRemovals, refreshItem } from '../../app/lifecycle';
 import type { RefreshExecutionInput } from '../../contracts/worker-messages';
 import { IngestionBusyError, INGESTION_LEASE_MS } from '../../data/feed-repo';
 import { logger } from '../observability';
@@ -96,12 +96,14 @@ export function createLocalPorts(deps: () => Deps, opts: LocalPortsOptions): Loc
   const retryWaits = new Map<NodeJS.Timeout, () => void>();
   let lastQueuedAt = 0;
   let stopped = false;
-  // The periodic work the scheduled worker does on AWS: publish what the outbox still holds, and
-  // remove Link connections that a crash left uncommitted past their deadline.
+  // The periodic work the scheduled worker does on AWS: publish what the outbox still holds, remove
+  // Link connections that a crash left uncommitted past their deadline, and purge removed items
+  // whose queued purge was lost.
   const sweeper = setInterval(() => {
     if (stopped) return;
     void track(sweepOutbox(deps()), 'outbox sweep');
     void track(reapAbandonedConnections(deps()), 'abandoned connection reaper');
+    void track(purgeAbandonedRemovals(deps()), 'removed item purge');
   }, opts.sweepEveryMs ?? 10_000);
   sweeper.unref();
 
@@ -205,6 +207,7 @@ export function createLocalPorts(deps: () => Deps, opts: LocalPortsOptions): Loc
       }
       const republished = stopped ? 0 : await sweepOutbox(deps());
       if (!stopped) void track(reapAbandonedConnections(deps()), 'abandoned connection reaper');
+      if (!stopped) void track(purgeAbandonedRemovals(deps()), 'removed item purge');
       return { deliveries: executions.length, refreshes, republished };
     },
     idle: async () => {
