@@ -468,6 +468,17 @@ function operation(route: Route, requestIds: Map<Route, string>, responseIds: Ma
   for (const status of errorStatusesOf(route)) {
     responses[status] = protocol ? protocolErrorResponse(protocol, status) : { $ref: `#/components/responses/Error${status}` };
   }
+  // A page answers a request it cannot serve (a bad token in its URL, a form missing a field) with a
+  // page explaining it, for the person in front of it; what the platform refuses before the page
+  // runs is still the JSON envelope.
+  if (route.responseKind === 'html' && responses[400]) {
+    const envelope = errorResponses().Error400 as Json;
+    responses[400] = {
+      ...envelope,
+      description: `${envelope.description as string} A page answers with an HTML page explaining the problem instead (text/html); what is refused before the page runs is the JSON envelope.`,
+      content: { 'text/html': { schema: { type: 'string' } }, ...(envelope.content as Json) },
+    };
+  }
 
   const op: Json = {
     operationId: operationId(route),

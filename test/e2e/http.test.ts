@@ -146,6 +146,12 @@ describe('requests Node cannot parse', () => {
     expect(res.json.error.message).toMatch(/10485760 bytes API Gateway accepts/);
   });
 
+  it('answers a page request it cannot serve with an HTML page, as openapi.json declares for pages', async () => {
+    const res = await checked('GET', '/link?token=%00%ff', { key: null });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+  });
+
   it('drops a connection whose request never finishes arriving within the request timeout, not after minutes', () => {
     const server = createLocalServer({ handlers: new Map(), fallback: async () => ({ statusCode: 404, body: '' }) });
     expect({ request: server.requestTimeout, headers: server.headersTimeout }).toEqual({ request: LOCAL_REQUEST_TIMEOUT_MS, headers: LOCAL_HEADERS_TIMEOUT_MS });
