@@ -5,7 +5,7 @@ import type { RefreshExecutionInput } from '../contracts/worker-messages';
 import { connectorOfItem } from '../connectors';
 import { FILE_IMPORT_CONNECTOR_ID, SANDBOX_CONNECTOR_ID } from '../core/connectors';
 import { refreshDueShards } from '../core/refresh-schedule';
-import { bumpRefreshCount, claimDueRefresh, dueRefreshes, getItem, listAbandonedRemovals, purgeRemovedItem, removeItem, scheduleNextRefresh, type ItemRecord } from '../data/items-repo';
+import { bumpRefreshCount, claimDueRefresh, dueRefreshes, getItem, listDueRemovals, purgeRemovedItem, PURGE_DEADLINE_MS, relistRemoval, removeItem, scheduleNextRefresh, type ItemRecord } from '../data/items-repo';
 import { logger } from '../platform/observability';
 import type { Deps } from '../platform/runtime';
 import { ConnectorCallError, connectorEnvFor, loadHistory, pullBatch, syncFromSource, todayOf } from './item-source';
@@ -34,16 +34,29 @@ export async function removeItemEverywhere(deps: Deps, item: ItemRecord): Promis
   try {
     await deps.ports.refreshQueue.enqueue({ item_id: item.itemId, reason: 'item_removed' });
   } catch (err) {
-    // The purge row lists the item: the scheduled reaper deletes its rows after PURGE_DEADLINE_MS.
+    // The purge row lists the item: the scheduled sweep queues its purge again after PURGE_DEADLINE_MS.
     logger.warn('could not queue the purge of a removed item; the scheduled reaper will do it', { item_id: item.itemId, error: (err as Error).message });
   }
 }
 
-/** Deletes the rows of removed items whose queued purge was lost or failed (run on the refresh schedule). */
-export async function purgeAbandonedRemovals(deps: Deps): Promise<number> {
-  const itemIds = await listAbandonedRemovals(deps, deps.clock.now());
-  for (const itemId of itemIds) await purgeRemovedItem(deps, itemId);
-  return itemIds.length;
+/**
+ * Queues again the purge of removed items whose purge row is due (run on the refresh schedule): the
+ * second purge after a first one's grace, or the first when its queued job was lost. The purging
+ * itself stays in the refresh worker; each row is moved PURGE_DEADLINE_MS on as it is queued, so the
+ * next sweeps do not queue it again meanwhile.
+ */
+export async function requeueDueRemovals(deps: Deps): Promise<number> {
+  const now = deps.clock.now();
+  const due = await listDueRemovals(deps, now);
+  if (due.length === 0) return 0;
+  const refused = new Set((await deps.ports.refreshQueue.enqueueMany(due.map((d) => ({ item_id: d.itemId, reason: 'item_removed' as const })))).map((r) => r.item_id));
+  let queued = 0;
+  for (const d of due) {
+    if (refused.has(d.itemId)) continue;
+    await relistRemoval(deps, d.itemId, d.listed, now + PURGE_DEADLINE_MS);
+    queued += 1;
+  }
+  return queued;
 }
 
 /**

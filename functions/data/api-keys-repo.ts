@@ -849,22 +849,17 @@ export async function issueKey(deps: Deps, app: ApplicationRecord, apiKey: strin
     }
   }
   const revoked = new Set<string>();
-  if (replaced && replaced.keyHash !== keyHash) {
-    await markRevoked(deps, replaced.keyHash);
-    revoked.add(keyIdFromHash(replaced.keyHash));
-  }
+  // Only the keys this create itself moved from active to revoked are reported as replaced.
+  if (replaced && replaced.keyHash !== keyHash && (await markRevoked(deps, replaced.keyHash))) revoked.add(keyIdFromHash(replaced.keyHash));
   for (const other of await listKeys(deps, app.applicationId, environment)) {
-    if (other.keyId !== keyId && other.status === 'active' && (other.activation ?? 0) < activation) {
-      await markRevoked(deps, other.keyHash);
-      revoked.add(other.keyId);
-    }
+    if (other.keyId !== keyId && other.status === 'active' && (other.activation ?? 0) < activation && (await markRevoked(deps, other.keyHash))) revoked.add(other.keyId);
   }
   const stored: StoredKey = { keyId, keyHash, environment, status: 'active', display: display.display, plan: app.plan, createdAt, shards: shardsFor(app.plan), lastUsedOnKeyRow: null, activation };
   return { ...stored, replacedKeyIds: [...revoked] };
 }
 
 /** Creates racing on one application environment that issueKey follows before giving up. */
-const ISSUE_TRIES = 25;
+const ISSUE_TRIES = 40;
 
 interface ActiveKey {
   keyHash: string;
@@ -991,7 +986,10 @@ async function stampKeyRows(
       );
       break;
     } catch (err) {
-      if (succession && isTransactionCanceled(err) && err.CancellationReasons?.[1 + shardWrites.length]?.Code === 'ConditionalCheckFailed') throw new ActiveKeyMoved();
+      // The activeKeyOf row moved on (or another create holds it in a transaction right now): the
+      // caller follows it rather than retry here with what it read.
+      const moveReason = isTransactionCanceled(err) ? err.CancellationReasons?.[1 + shardWrites.length]?.Code : undefined;
+      if (succession && (moveReason === 'ConditionalCheckFailed' || moveReason === 'TransactionConflict')) throw new ActiveKeyMoved();
       // Something wrote the key's rows since they were read (traffic, another provisioning, a revocation): again.
       if (!isTransactionCanceled(err) || attempt >= PROVISIONING_TRIES) throw err;
     }
@@ -1013,14 +1011,16 @@ function activeKeyMove(deps: Deps, applicationId: string, environment: Environme
 }
 
 /** Revokes the ApiKey row and every shard of the key in one transaction: no shard admits after it. */
-async function markRevoked(deps: Deps, keyHash: string): Promise<void> {
+async function markRevoked(deps: Deps, keyHash: string): Promise<boolean> {
   const revokedAt = new Date(deps.clock.now()).toISOString();
   for (let attempt = 1; ; attempt += 1) {
     const res = await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: keys.apiKey(keyHash), ConsistentRead: true }));
-    // A key never issued (an activeKeyOf row naming a key whose issue did not complete) has nothing to revoke.
-    if (!res.Item) return;
+    // A key never issued (an activeKeyOf row naming a key whose issue did not complete) has nothing
+    // to revoke, and a revoked key keeps the time it was revoked.
+    if (!res.Item || res.Item.status !== 'active') return false;
     const shards = Number(res.Item.shards ?? 1);
-    const unchanged = unchangedSince(res.Item, ['shards']);
+    // Still active, with the shard count read: a revocation that lands first makes this one false.
+    const unchanged = unchangedSince(res.Item, ['shards', 'status']);
     const revoke = (shard: number) => ({
       Update: {
         TableName: deps.config.tableName,
@@ -1033,10 +1033,10 @@ async function markRevoked(deps: Deps, keyHash: string): Promise<void> {
     });
     try {
       await deps.ddb.send(new TransactWriteCommand({ TransactItems: Array.from({ length: shards }, (_, shard) => revoke(shard)) }));
-      return;
+      return true;
     } catch (err) {
-      // The key's shard count changed since it was read: again.
-      if (!isTransactionCanceled(err) || !res.Item || attempt >= PROVISIONING_TRIES) throw err;
+      // The key's shard count or status changed since it was read: again (a revoked key answers false).
+      if (!isTransactionCanceled(err) || attempt >= PROVISIONING_TRIES) throw err;
     }
   }
 }

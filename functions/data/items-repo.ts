@@ -703,15 +703,21 @@ export class TokenSpentError extends Error {
   }
 }
 
-/** How long the purge queued by a removal has before the scheduled reaper deletes the rows instead. */
+/** How long the purge queued by a removal has before the scheduled reaper queues it again. */
 export const PURGE_DEADLINE_MS = 15 * 60_000;
+/**
+ * How long after a purge its item is purged once more before its purge row goes: longer than any
+ * writer that resolved the item before its removal can still run (a route's 29 s, the refresh
+ * worker's 2 minutes), so rows such a writer puts after the first purge are deleted too.
+ */
+export const PURGE_GRACE_MS = 5 * 60_000;
 
 /**
  * Removes an item at once for every reader: its access token, schedule, item row and listing go in
  * one transaction, which also leaves a purge row (keys.itemPurge) listing the item for deletion of
  * everything else it owns (accounts, products, the feed: thousands of rows for a long history, too
  * many to delete within a request). The caller queues that purge (purgeRemovedItem); the purge row
- * makes sure it happens even if the queueing is lost (purgeAbandonedRemovals, on the schedule).
+ * makes sure it happens even if the queueing is lost (the scheduled reaper queues it again).
  */
 export async function removeItem(deps: Deps, item: ItemRecord): Promise<void> {
   const table = deps.config.tableName;
@@ -735,22 +741,58 @@ export async function removeItem(deps: Deps, item: ItemRecord): Promise<void> {
 }
 
 /**
- * Deletes what a removed item owns: everything in its partitions, the purge row last (so that a
- * purge that stops part-way is listed still, and finished by the next). Also what a writer that was
- * still running put there after an earlier purge. Only once the item row is gone: a live item is
- * never touched.
+ * Deletes what a removed item owns: everything in its partitions but the purge row. The first purge
+ * keeps the purge row and lists it again PURGE_GRACE_MS on (rows a writer still running may yet put
+ * are deleted by the next); a purge at least that long after the first deletes the purge row last.
+ * Only once the item row is gone: a live item is never touched. True once nothing is left.
  */
-export async function purgeRemovedItem(deps: Deps, itemId: string): Promise<void> {
+export async function purgeRemovedItem(deps: Deps, itemId: string): Promise<boolean> {
+  const table = deps.config.tableName;
   // The row itself, whatever its status: a connection still being made (CONNECTING) is not removed.
-  const row = await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: keys.item(itemId), ConsistentRead: true, ProjectionExpression: 'pk' }));
-  if (row.Item) return;
+  const row = await deps.ddb.send(new GetCommand({ TableName: table, Key: keys.item(itemId), ConsistentRead: true, ProjectionExpression: 'pk' }));
+  if (row.Item) return false;
   await deletePartitions(deps, itemId);
-  await deps.ddb.send(new DeleteCommand({ TableName: deps.config.tableName, Key: keys.itemPurge(itemId) }));
+  const purge = await deps.ddb.send(new GetCommand({ TableName: table, Key: keys.itemPurge(itemId), ConsistentRead: true }));
+  if (!purge.Item) return true;
+  const now = deps.clock.now();
+  const firstPurgedAt = purge.Item.purged_at as number | undefined;
+  if (firstPurgedAt !== undefined && now - firstPurgedAt >= PURGE_GRACE_MS) {
+    await deps.ddb.send(new DeleteCommand({ TableName: table, Key: keys.itemPurge(itemId) }));
+    return true;
+  }
+  await deps.ddb.send(
+    new UpdateCommand({
+      TableName: table,
+      Key: keys.itemPurge(itemId),
+      UpdateExpression: 'SET purged_at = if_not_exists(purged_at, :now), gsi1sk = :listed',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':now': now, ':listed': keys.purgingItem((firstPurgedAt ?? now) + PURGE_GRACE_MS, itemId).gsi1sk },
+    }),
+  ).catch((err: unknown) => {
+    if (!isConditionalCheckFailed(err)) throw err;
+  });
+  return false;
 }
 
-/** Removed items whose purge passed its deadline (the queued purge was lost, or failed), oldest first. */
-export async function listAbandonedRemovals(deps: Deps, now: number, limit = 25): Promise<string[]> {
-  return itemsListedBefore(deps, keys.purgingBefore(now + 1), limit);
+/** Moves a listed purge `by` on, so the next sweeps do not queue it again meanwhile (false when it is gone or moved already). */
+export async function relistRemoval(deps: Deps, itemId: string, listedSortKey: string, nextDeadline: number): Promise<boolean> {
+  return writeIf(() =>
+    deps.ddb.send(
+      new UpdateCommand({
+        TableName: deps.config.tableName,
+        Key: keys.itemPurge(itemId),
+        UpdateExpression: 'SET gsi1sk = :next',
+        ConditionExpression: 'gsi1sk = :listed',
+        ExpressionAttributeValues: { ':listed': listedSortKey, ':next': keys.purgingItem(nextDeadline, itemId).gsi1sk },
+      }),
+    ),
+  );
+}
+
+/** Removed items whose purge row is listed up to `now` (a first purge's grace ended, or the queued purge was lost), oldest first. */
+export async function listDueRemovals(deps: Deps, now: number, limit = 50): Promise<Array<{ itemId: string; listed: string }>> {
+  const { rows } = await listedBefore(deps, keys.purgingBefore(now + 1), { limit, projection: 'item_id, gsi1sk' });
+  return rows.map((r) => ({ itemId: r.item_id as string, listed: r.gsi1sk as string }));
 }
 
 /** The item ids of a deadline-ordered gsi1 list (CONNECTING, PURGING) up to a deadline, oldest first. */

@@ -670,12 +670,13 @@ describe.each(STAGES)('the %s stack', (stage) => {
       });
       // One statement per action carries every partition it may touch, so one batch may span them;
       // actions with the same partitions share a statement.
+      // items.remove makes the item unreachable in one transaction (its purge row a Put); the refresh
+      // worker deletes the rest, so the route reaches no feed row at all.
       expect(grants('items.remove')).toEqual({
         'table dynamodb:GetItem,dynamodb:DeleteItem': ['TOKEN#*', 'ITEM#*'],
-        'table dynamodb:Query': ['ITEM#*', 'FEED#*'],
         'table dynamodb:UpdateItem': ['KEY#*', 'EVT#*'],
-        'table dynamodb:PutItem': ['EVT#*', 'USAGENOTICE#*#*'],
-        'table dynamodb:BatchWriteItem': ['ITEM#*', 'FEED#*', 'REQLOG#*#*#*#*', 'REQID#*'],
+        'table dynamodb:PutItem': ['EVT#*', 'ITEM#*', 'USAGENOTICE#*#*'],
+        'table dynamodb:BatchWriteItem': ['REQLOG#*#*#*#*', 'REQID#*'],
       });
       // Console routes: the session (auth: 'session'), then the organisation check and audit row.
       expect(grants('console.keys.create')).toEqual({
@@ -844,13 +845,14 @@ describe.each(STAGES)('the %s stack', (stage) => {
       }
     });
 
-    it('lets only items.refresh and the connecting routes (among API routes) and the scheduled-refresh worker send to the refresh queue', () => {
-      // The Plaid-compatible API runs items.refresh (/transactions/refresh) and sandbox.public_token.create;
-      // link.accounts.select starts the history load of an item that waited for the user's choice.
+    it('lets only items.refresh, items.remove (its purge) and the connecting routes (among API routes) and the scheduled-refresh worker send to the refresh queue', () => {
+      // The Plaid-compatible API runs items.refresh (/transactions/refresh), items.remove (/item/remove)
+      // and sandbox.public_token.create; link.accounts.select starts the history load of an item that
+      // waited for the user's choice.
       expect(rolesReaching(refs().refreshQueue, 'sqs:SendMessage')).toEqual(
         [
           ...routeRoles((r) =>
-            ['items.refresh', 'console.items.refresh', 'link.accounts.select', 'link.connect', 'link.consent', 'link.mfa', 'link.oauth.complete', 'link.oauth.resume', 'link.upload', 'sandbox.public_token.create', 'plaid.call'].includes(r.id),
+            ['items.refresh', 'items.remove', 'console.items.refresh', 'link.accounts.select', 'link.connect', 'link.consent', 'link.mfa', 'link.oauth.complete', 'link.oauth.resume', 'link.upload', 'sandbox.public_token.create', 'plaid.call'].includes(r.id),
           ),
           ...workerRoles('scheduledRefresh'),
         ].sort(),

@@ -72,6 +72,17 @@ describe('creating a key', () => {
     }
   }, 60_000);
 
+  it('reports as replaced only a key it revoked itself: a key revoked before keeps its revocation time', async () => {
+    const { deps, w, app } = await withApp();
+    const first = await createKey(deps, w.as('developer'), { application_id: app.application_id, environment: 'test' });
+    await revokeKey(deps, w.as('developer'), { application_id: app.application_id, key_id: first.key_id });
+    const revokedAt = (await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: keys.apiKey(sha256Hex(first.key)) }))).Item!.revoked_at;
+    (deps.clock as unknown as { advance(ms: number): void }).advance(3_600_000);
+    const second = await createKey(deps, w.as('developer'), { application_id: app.application_id, environment: 'test' });
+    expect(second.replaced_key_ids).toEqual([]);
+    expect((await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: keys.apiKey(sha256Hex(first.key)) }))).Item!.revoked_at).toBe(revokedAt);
+  });
+
   it('refuses a live key on a plan without live access with 403 live_access_not_in_plan, and stores nothing', async () => {
     const { deps, w, app } = await withApp('free');
     const err = await rejectionOf(createKey(deps, w.as('owner'), { application_id: app.application_id, environment: 'live' }));

@@ -3,8 +3,9 @@
 // then cost one write unit each instead of two (the item's write plus the index entry's). Items
 // listed the older way, on their item row, still count.
 import { GetCommand, PutCommand, QueryCommand } from '../../functions/platform/aws/dynamodb';
-import { bumpRefreshCount, getItem, listAbandonedRemovals, purgeRemovedItem, PURGE_DEADLINE_MS, removeItem } from '../../functions/data/items-repo';
-import { purgeAbandonedRemovals } from '../../functions/app/lifecycle';
+import { bumpRefreshCount, getItem, listDueRemovals, purgeRemovedItem, PURGE_DEADLINE_MS, PURGE_GRACE_MS, putAccounts, removeItem } from '../../functions/data/items-repo';
+import { requeueDueRemovals } from '../../functions/app/lifecycle';
+import { generateSandboxItem } from '../../functions/core/sandbox/generator';
 import { keys } from '../../functions/data/keys';
 import { countConnectedItems } from '../../functions/data/request-log-repo';
 import type { Deps } from '../../functions/platform/runtime';
@@ -56,26 +57,37 @@ it("updates a listed item's row for one write unit, where an item indexed on its
   expect(await countConnectedItems(deps, scope)).toBe(2);
 });
 
-it('removing an item removes its listing at once, and its purge removes the rest, the purge row last', async () => {
-  const deps = await embeddedDeps();
+it('removing an item removes its listing at once; a purge removes the rest, and a second one after the grace the purge row', async () => {
+  const deps = await embeddedDeps(manualClock());
   await createTestItem(deps, 'item_removed_listing');
   await removeItem(deps, (await getItem(deps, 'item_removed_listing'))!);
   expect(await countConnectedItems(deps, scope)).toBe(0);
   expect(await getItem(deps, 'item_removed_listing')).toBeUndefined();
-  // What is left is the item's accounts and the row that lists it for purging.
   expect((await partition(deps, 'item_removed_listing')).map((r) => r.sk)).toContain('PURGE');
-  await purgeRemovedItem(deps, 'item_removed_listing');
+  // The first purge leaves only the purge row, listed again one grace on.
+  await expect(purgeRemovedItem(deps, 'item_removed_listing')).resolves.toBe(false);
+  expect((await partition(deps, 'item_removed_listing')).map((r) => r.sk)).toEqual(['PURGE']);
+  expect((await listDueRemovals(deps, deps.clock.now())).map((d) => d.itemId)).not.toContain('item_removed_listing');
+  // A writer that resolved the item before its removal puts a row after the first purge.
+  const { accounts } = generateSandboxItem({ institutionId: 'ins_sandbox_first_bank', username: 'user_good' }, '2026-11-20');
+  await putAccounts(deps, 'item_removed_listing', accounts.slice(0, 1), deps.clock.now());
+  expect((await partition(deps, 'item_removed_listing')).length).toBe(2);
+  deps.clock.advance(PURGE_GRACE_MS);
+  expect((await listDueRemovals(deps, deps.clock.now())).map((d) => d.itemId)).toContain('item_removed_listing');
+  await expect(purgeRemovedItem(deps, 'item_removed_listing')).resolves.toBe(true);
   expect(await partition(deps, 'item_removed_listing')).toEqual([]);
 });
 
-it('lists a removed item for the scheduled reaper until its purge has run, past the purge deadline only', async () => {
+it('queues again a removal whose purge is due (a lost job, or a second purge), once per deadline', async () => {
   const deps = await embeddedDeps(manualClock());
+  const queued: string[] = [];
+  deps.ports = { ...deps.ports, refreshQueue: { ...deps.ports.refreshQueue, enqueueMany: async (inputs) => (queued.push(...inputs.map((i) => `${i.item_id}:${i.reason}`)), []) } };
   await createTestItem(deps, 'item_purge_lost');
   await removeItem(deps, (await getItem(deps, 'item_purge_lost'))!);
-  expect(await listAbandonedRemovals(deps, deps.clock.now())).not.toContain('item_purge_lost');
+  await expect(requeueDueRemovals(deps)).resolves.toBe(0);
   deps.clock.advance(PURGE_DEADLINE_MS + 1);
-  expect(await listAbandonedRemovals(deps, deps.clock.now())).toContain('item_purge_lost');
-  await purgeAbandonedRemovals(deps);
-  expect(await partition(deps, 'item_purge_lost')).toEqual([]);
-  expect(await listAbandonedRemovals(deps, deps.clock.now())).not.toContain('item_purge_lost');
+  await expect(requeueDueRemovals(deps)).resolves.toBe(1);
+  expect(queued).toEqual(['item_purge_lost:item_removed']);
+  // Moved on as it was queued: the next sweep does not queue it again.
+  await expect(requeueDueRemovals(deps)).resolves.toBe(0);
 });

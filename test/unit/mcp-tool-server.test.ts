@@ -38,7 +38,7 @@ function sdkServer(): Server {
 
 function toolServer(): McpToolServer {
   const server = new McpToolServer(INFO, OPTIONS);
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOLS }));
+  server.onToolsList(() => ({ tools: TOOLS }));
   server.onToolCall(runTool);
   return server;
 }
@@ -70,7 +70,6 @@ const CASES: Array<[string, JSONRPCMessage[]]> = [
   ['initialize at the latest version', [initialize(1, LATEST_PROTOCOL_VERSION)]],
   ['initialize at the oldest supported version', [initialize(1, SUPPORTED_PROTOCOL_VERSIONS.at(-1)!)]],
   ['initialize at an unknown version (answered with the latest)', [initialize(1, '1999-01-01')]],
-  ['initialize without params', [request(1, 'initialize')]],
   [
     'the initialized notification, ping and tools/list',
     [initialize(1, LATEST_PROTOCOL_VERSION), { jsonrpc: '2.0', method: 'notifications/initialized' }, request(2, 'ping'), request(3, 'tools/list')],
@@ -78,9 +77,6 @@ const CASES: Array<[string, JSONRPCMessage[]]> = [
   ['a tool call', [request(1, 'tools/call', { name: 'echo', arguments: { a: 1 } })]],
   ['a tool call without arguments', [request(1, 'tools/call', { name: 'echo' })]],
   ['a tool result that is an error', [request(1, 'tools/call', { name: 'failing', arguments: {} })]],
-  ['a tool call without a name (invalid params)', [request(1, 'tools/call', { arguments: {} })]],
-  ['a tool call whose arguments are not an object (invalid params)', [request(1, 'tools/call', { name: 'echo', arguments: [1, 2] })]],
-  ['a tool call without params', [request(1, 'tools/call')]],
   ['a tool whose result is not a CallToolResult', [request(1, 'tools/call', { name: 'malformed', arguments: {} })]],
   ['a task-augmented tool call (no tasks capability)', [request(1, 'tools/call', { name: 'echo', arguments: {}, task: { ttl: 1000 } })]],
   ['methods of capabilities not declared', [request(1, 'resources/list'), request(2, 'prompts/list'), request(3, 'logging/setLevel', { level: 'info' }), request(4, 'completion/complete')]],
@@ -94,6 +90,23 @@ describe('the MCP tool server answers as the SDK\'s Server', () => {
     const reference = await answersOf(sdkServer() as unknown as Protocol<never, never, never>, messages);
     expect(ours).toEqual(reference);
     expect(ours).toHaveLength(messages.filter((m) => 'id' in m).length);
+  });
+
+  // Where it answers better on purpose: the SDK's Server answers bad initialize params with an
+  // internal error (-32603) whose message is a JSON dump of the issues, and bad tools/call params
+  // with that dump in the message; ours answers invalid params (-32602) naming the problems in a line.
+  it.each([
+    ['initialize without params', request(1, 'initialize'), /^MCP error -32602: Invalid initialize request: params: /],
+    ['initialize without clientInfo', request(1, 'initialize', { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {} }), /Invalid initialize request: params\.clientInfo: /],
+    ['a tool call without a name', request(1, 'tools/call', { arguments: {} }), /^MCP error -32602: Invalid tools\/call request: params\.name: /],
+    ['a tool call whose arguments are not an object', request(1, 'tools/call', { name: 'echo', arguments: [1, 2] }), /Invalid tools\/call request: params\.arguments: /],
+    ['a tool call without params', request(1, 'tools/call'), /Invalid tools\/call request: params: /],
+    ['tools/list with a cursor that is not a string', request(1, 'tools/list', { cursor: 5 }), /Invalid tools\/list request: params\.cursor: /],
+  ] as const)('%s: invalid params naming the problem in one line', async (_name, message, expected) => {
+    const [answer] = (await answersOf(toolServer() as unknown as Protocol<never, never, never>, [message])) as Array<{ error: { code: number; message: string } }>;
+    expect(answer.error.code).toBe(-32602);
+    expect(answer.error.message).toMatch(expected);
+    expect(answer.error.message).not.toContain('\n');
   });
 
   it('registers no handler for a capability it does not declare', () => {

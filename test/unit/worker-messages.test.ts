@@ -28,6 +28,7 @@ const sweepOutbox = jest.fn(async (_deps: unknown) => 0);
 const refreshItem = jest.fn(async (_deps: unknown, _input: unknown) => ({ refreshed: true }));
 const sweepDueRefreshes = jest.fn(async (_deps: unknown) => ({ due: 0, enqueued: 0, refused: 0 }));
 const reapAbandonedConnections = jest.fn(async (_deps: unknown) => 0);
+const requeueDueRemovals = jest.fn(async (_deps: unknown) => 0);
 
 jest.mock('../../functions/app/webhooks', () => ({
   dispatchEvent: (deps: unknown, eventId: string) => dispatchEvent(deps, eventId),
@@ -39,6 +40,7 @@ jest.mock('../../functions/app/link', () => ({ reapAbandonedConnections: (deps: 
 jest.mock('../../functions/app/lifecycle', () => ({
   refreshItem: (deps: unknown, input: unknown) => refreshItem(deps, input),
   sweepDueRefreshes: (deps: unknown) => sweepDueRefreshes(deps),
+  requeueDueRemovals: (deps: unknown) => requeueDueRemovals(deps),
 }));
 jest.mock('../../functions/platform/runtime', () => ({ runtime: () => ({ config: { tableName: 't' } }) }));
 
@@ -143,9 +145,10 @@ describe('the scheduled refresh worker', () => {
   const scheduleEvent = { version: '0', id: 'x', 'detail-type': 'Scheduled Event', source: 'aws.events', time: '2026-07-01T00:00:00Z', resources: [], detail: {} };
 
   it('runs on the EventBridge schedule event', async () => {
-    await expect(scheduled.handler(scheduleEvent)).resolves.toEqual({ enqueued: 0, republished: 0, reaped: 0 });
+    await expect(scheduled.handler(scheduleEvent)).resolves.toEqual({ enqueued: 0, republished: 0, reaped: 0, purges: 0 });
     expect(sweepOutbox).toHaveBeenCalledTimes(1);
     expect(reapAbandonedConnections).toHaveBeenCalledTimes(1);
+    expect(requeueDueRemovals).toHaveBeenCalledTimes(1);
   });
 
   it('refuses any other invocation before doing any work', async () => {
@@ -158,7 +161,7 @@ describe('the scheduled refresh worker', () => {
   it('queues the due refreshes through the refresh-due sweep and reports how many it queued', async () => {
     // The sweep itself (index reads, batches, claims) is tested against DynamoDB Local: test/handlers/refresh-due.test.ts.
     sweepDueRefreshes.mockResolvedValueOnce({ due: 4, enqueued: 3, refused: 1 });
-    await expect(scheduled.handler(scheduleEvent)).resolves.toEqual({ enqueued: 3, republished: 0, reaped: 0 });
+    await expect(scheduled.handler(scheduleEvent)).resolves.toEqual({ enqueued: 3, republished: 0, reaped: 0, purges: 0 });
     expect(sweepDueRefreshes).toHaveBeenCalledTimes(1);
   });
 });
@@ -182,7 +185,7 @@ describe('every worker handler', () => {
     await expect(refresh.handler({ item_id: 'item_1', reason: 'scheduled' }, lambdaContext)).resolves.toEqual({ refreshed: true });
     await expect(delivery.handler(attempt, lambdaContext)).resolves.toEqual({ delivered: true, status: 200 });
     await expect(deadLetterWorker.handler({ ...execution, attempts: 5 }, lambdaContext)).resolves.toEqual({ recorded: true });
-    await expect(scheduled.handler(scheduleEvent, lambdaContext)).resolves.toEqual({ enqueued: 0, republished: 0, reaped: 0 });
+    await expect(scheduled.handler(scheduleEvent, lambdaContext)).resolves.toEqual({ enqueued: 0, republished: 0, reaped: 0, purges: 0 });
     expect(addContext).toHaveBeenCalledTimes(5);
     for (const [context] of addContext.mock.calls) expect(context).toBe(lambdaContext);
   });

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { reapAbandonedConnections } from '../../app/link';
 import { deadLetter, deliverAttempt, dispatchEvent, sweepOutbox } from '../../app/webhooks';
 import { REFRESH_HOOKS } from '../../app/derived-products';
-import { purgeAbandonedRemovals, refreshItem } from '../../app/lifecycle';
+import { requeueDueRemovals, refreshItem } from '../../app/lifecycle';
 import type { RefreshExecutionInput } from '../../contracts/worker-messages';
 import { IngestionBusyError, INGESTION_LEASE_MS } from '../../data/feed-repo';
 import { logger } from '../observability';
@@ -97,13 +97,13 @@ export function createLocalPorts(deps: () => Deps, opts: LocalPortsOptions): Loc
   let lastQueuedAt = 0;
   let stopped = false;
   // The periodic work the scheduled worker does on AWS: publish what the outbox still holds, remove
-  // Link connections that a crash left uncommitted past their deadline, and purge removed items
-  // whose queued purge was lost.
+  // Link connections that a crash left uncommitted past their deadline, and queue the purges of
+  // removed items that are due again.
   const sweeper = setInterval(() => {
     if (stopped) return;
     void track(sweepOutbox(deps()), 'outbox sweep');
     void track(reapAbandonedConnections(deps()), 'abandoned connection reaper');
-    void track(purgeAbandonedRemovals(deps()), 'removed item purge');
+    void track(requeueDueRemovals(deps()), 'removed item purge requeue');
   }, opts.sweepEveryMs ?? 10_000);
   sweeper.unref();
 
@@ -207,7 +207,7 @@ export function createLocalPorts(deps: () => Deps, opts: LocalPortsOptions): Loc
       }
       const republished = stopped ? 0 : await sweepOutbox(deps());
       if (!stopped) void track(reapAbandonedConnections(deps()), 'abandoned connection reaper');
-      if (!stopped) void track(purgeAbandonedRemovals(deps()), 'removed item purge');
+      if (!stopped) void track(requeueDueRemovals(deps()), 'removed item purge requeue');
       return { deliveries: executions.length, refreshes, republished };
     },
     idle: async () => {
