@@ -181,6 +181,8 @@ const KEY_LISTING: RowAccess = { keysOfApplication: ['Query'], apiKey: ['BatchGe
  * reading them) and revoking keys (GetItem of the key row, then a transaction of UpdateItems).
  */
 const KEY_PROVISIONING: RowAccess = { apiKey: ['GetItem', 'BatchGetItem', 'UpdateItem'], keysOfApplication: ['Query'] };
+/** Issuing a key checks, in its transaction, that the application's plan and organisation are still what was read. */
+const KEY_ISSUING: RowAccess = { ...KEY_PROVISIONING, application: ['ConditionCheckItem'] };
 
 /**
  * The rows each live route with `dataAccess` touches beyond KEY_AUTH_ROWS, SESSION_AUTH_ROWS and
@@ -311,9 +313,10 @@ export const ROUTE_ROWS: Partial<Record<RouteId, readonly RowAccess[] | { wholeT
   'console.applications.list': [CONSOLE_AUTHORIZE, { applicationsOfOrganization: ['Query'] }],
   // The application row written (an UpdateItem that keeps what other writers set), then read back.
   'console.applications.create': [CONSOLE_AUTHORIZE, { application: ['UpdateItem', 'GetItem'] }],
-  'console.applications.update': [CONSOLE_AUTHORIZE_APPLICATION, { application: ['UpdateItem'] }, KEY_PROVISIONING],
+  // KEY_ISSUING: its replanning shares the stamping transaction whose issue mode checks the application (read-only).
+  'console.applications.update': [CONSOLE_AUTHORIZE_APPLICATION, { application: ['UpdateItem'] }, KEY_ISSUING],
   'console.keys.list': [CONSOLE_AUTHORIZE_APPLICATION, KEY_LISTING],
-  'console.keys.create': [CONSOLE_AUTHORIZE_APPLICATION, KEY_PROVISIONING],
+  'console.keys.create': [CONSOLE_AUTHORIZE_APPLICATION, KEY_ISSUING],
   'console.keys.revoke': [CONSOLE_AUTHORIZE_APPLICATION, { apiKey: ['GetItem', 'UpdateItem'], keysOfApplication: ['Query'] }],
   // Webhook management: the API's own webhook routes' rows (the same functions/app/webhooks.ts code).
   'console.webhooks.endpoints.list': [CONSOLE_AUTHORIZE_APPLICATION, { application: ['Query'] }],

@@ -29,7 +29,7 @@ import {
 } from '../core/rate-limit';
 import { allotmentChunk, borrowFor, crossedThreshold, type Borrow } from '../core/usage';
 import type { Deps } from '../platform/runtime';
-import type { Environment } from '../contracts/schemas';
+import { ENVIRONMENTS, type Environment } from '../contracts/schemas';
 import { queryIndexPartition } from './dynamo';
 import { allotmentAttribute, keys, TABLE, usageAttribute } from './keys';
 
@@ -876,6 +876,42 @@ async function activeKeyOf(deps: Deps, applicationId: string, environment: Envir
 class ActiveKeyMoved extends Error {}
 
 /**
+ * The application's plan or organisation changed after the caller read it (a plan change, the
+ * organisation deleted): no key is issued on what was read; read the application again.
+ */
+export class ApplicationChangedError extends Error {
+  constructor(applicationId: string) {
+    super(`application ${applicationId} changed while a key was being issued`);
+  }
+}
+
+/**
+ * A key is issued only on the plan the issuer read, and in the organisation it read where it read
+ * one (the console); the local seed, which knows no organisation, checks the plan only (a seeded
+ * application the local console owner adopted keeps its organisation across restarts).
+ */
+function applicationUnchanged(deps: Deps, app: ApplicationRecord) {
+  return {
+    ConditionCheck: {
+      TableName: deps.config.tableName,
+      Key: keys.application(app.applicationId),
+      ConditionExpression: `#plan = :plan${app.organizationId === undefined ? '' : ' AND organization_id = :org'}`,
+      ExpressionAttributeNames: { '#plan': 'plan' },
+      ExpressionAttributeValues: { ':plan': app.plan, ...(app.organizationId === undefined ? {} : { ':org': app.organizationId }) },
+    },
+  };
+}
+
+/**
+ * The hashes of the keys an application's `activeKeyOf` rows name, read consistently: a key issued a
+ * moment ago that the (eventually consistent) key listing may not show yet.
+ */
+export async function activeKeyHashes(deps: Deps, applicationId: string): Promise<string[]> {
+  const named = await Promise.all(ENVIRONMENTS.map((environment) => activeKeyOf(deps, applicationId, environment)));
+  return named.flatMap((k) => (k ? [k.keyHash] : []));
+}
+
+/**
  * Stamps the application's plan on a key that is active, without the key itself (the console holds
  * only its hash): the same transaction as issueKey's, so the ApiKey row and every shard change plan
  * together, shards beyond the new count retire, and the month's count stays whole. False when the
@@ -980,7 +1016,7 @@ async function stampKeyRows(
               },
             },
             ...shardWrites,
-            ...(succession ? [activeKeyMove(deps, app.applicationId, environment, keyHash, succession)] : []),
+            ...(succession ? [activeKeyMove(deps, app.applicationId, environment, keyHash, succession), applicationUnchanged(deps, app)] : []),
           ],
         }),
       );
@@ -990,6 +1026,8 @@ async function stampKeyRows(
       // caller follows it rather than retry here with what it read.
       const moveReason = isTransactionCanceled(err) ? err.CancellationReasons?.[1 + shardWrites.length]?.Code : undefined;
       if (succession && (moveReason === 'ConditionalCheckFailed' || moveReason === 'TransactionConflict')) throw new ActiveKeyMoved();
+      const applicationReason = isTransactionCanceled(err) ? err.CancellationReasons?.[2 + shardWrites.length]?.Code : undefined;
+      if (succession && applicationReason === 'ConditionalCheckFailed') throw new ApplicationChangedError(app.applicationId);
       // Something wrote the key's rows since they were read (traffic, another provisioning, a revocation): again.
       if (!isTransactionCanceled(err) || attempt >= PROVISIONING_TRIES) throw err;
     }
@@ -1046,8 +1084,9 @@ export async function revokeKey(deps: Deps, apiKey: string): Promise<void> {
 }
 
 /** Revokes a key known by its hash (the console lists keys, it never holds one). */
-export async function revokeKeyByHash(deps: Deps, keyHash: string): Promise<void> {
-  await markRevoked(deps, keyHash);
+/** True when this call revoked it (false: it was revoked already, or never issued). */
+export async function revokeKeyByHash(deps: Deps, keyHash: string): Promise<boolean> {
+  return markRevoked(deps, keyHash);
 }
 
 /** One metering row's counts this month: units it admitted, and (shards 1..N-1) units it was lent. */

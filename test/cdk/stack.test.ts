@@ -681,6 +681,8 @@ describe.each(STAGES)('the %s stack', (stage) => {
       // Console routes: the session (auth: 'session'), then the organisation check and audit row.
       expect(grants('console.keys.create')).toEqual({
         'table dynamodb:GetItem': ['KEY#*', 'APP#*', 'SESSION#*'],
+        // The issuing transaction checks the application's plan and organisation are still as read.
+        'table dynamodb:ConditionCheckItem': ['APP#*'],
         'table dynamodb:BatchGetItem': ['KEY#*', 'ORG#*'],
         'gsi1 dynamodb:Query': ['APPKEYS#*'],
         // AUDIT#: a repeated refusal is counted on the audit row of the first.

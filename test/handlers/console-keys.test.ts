@@ -3,7 +3,9 @@
 // plan with live access; revocation by key_id stops the key; "last used" comes from the one write
 // that meters each request, at no extra write.
 import { GetCommand } from '../../functions/platform/aws/dynamodb';
-import { createApplication } from '../../functions/app/console/applications';
+import { createApplication, updateApplication } from '../../functions/app/console/applications';
+import { deleteOrganization } from '../../functions/app/console/organizations';
+import type { Deps } from '../../functions/platform/runtime';
 import { createKey, listKeys, revokeKey } from '../../functions/app/console/keys';
 import { ApiError } from '../../functions/contracts/errors';
 import { sha256Hex } from '../../functions/core/api-keys';
@@ -19,6 +21,28 @@ async function withApp(plan: PlanName = 'startup') {
   const app = await createApplication(deps, w.as('admin'), { organization_id: w.organizationId, name: 'Keyed', plan });
   return { deps, w, app };
 }
+
+/**
+ * Deps whose first DynamoDB call matching `match` waits for release(): `reached` resolves when it is
+ * sent. Holds a key create between its authorisation and its issuing transaction.
+ */
+function held(deps: Deps, match: (command: { input?: { Key?: { pk?: unknown } } }) => boolean) {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let reach!: () => void;
+  const reached = new Promise<void>((resolve) => (reach = resolve));
+  let done = false;
+  const send = async (command: { input?: { Key?: { pk?: unknown } } }) => {
+    if (!done && match(command)) {
+      done = true;
+      reach();
+      await gate;
+    }
+    return (deps.ddb.send as (c: unknown) => Promise<unknown>)(command);
+  };
+  return { deps: { ...deps, ddb: { ...deps.ddb, send } as unknown as Deps['ddb'] }, reached, release };
+}
+const readsActiveKeyRow = (command: { input?: { Key?: { pk?: unknown } } }) => command instanceof GetCommand && String(command.input?.Key?.pk ?? '').startsWith('KEY#ACTIVE#');
 
 describe('creating a key', () => {
   it('answers the full key once; the listing and the table only ever hold its display and hash', async () => {
@@ -81,6 +105,32 @@ describe('creating a key', () => {
     const second = await createKey(deps, w.as('developer'), { application_id: app.application_id, environment: 'test' });
     expect(second.replaced_key_ids).toEqual([]);
     expect((await deps.ddb.send(new GetCommand({ TableName: deps.config.tableName, Key: keys.apiKey(sha256Hex(first.key)) }))).Item!.revoked_at).toBe(revokedAt);
+  });
+
+  it('issues no key on a plan that changed after the create read it (a live key on a downgrade to a plan without live access)', async () => {
+    const { deps, w, app } = await withApp('growth');
+    const hold = held(deps, readsActiveKeyRow);
+    const creating = rejectionOf(createKey(hold.deps, w.as('admin'), { application_id: app.application_id, environment: 'live' }));
+    await hold.reached;
+    await updateApplication(deps, w.as('admin'), { application_id: app.application_id, plan: 'free' });
+    hold.release();
+    // The create read the application again: its plan has no live access now.
+    expect(await creating).toMatchObject({ code: 'live_access_not_in_plan' });
+    const live = (await listKeys(deps, w.as('viewer'), { application_id: app.application_id, environment: 'live' })).keys;
+    expect(live.filter((k) => k.status === 'active')).toEqual([]);
+  });
+
+  it('leaves no working key when a create races the deletion of its organisation', async () => {
+    const { deps, w, app } = await withApp('growth');
+    const before = await createKey(deps, w.as('developer'), { application_id: app.application_id, environment: 'test' });
+    const hold = held(deps, readsActiveKeyRow);
+    const creating = rejectionOf(createKey(hold.deps, w.as('developer'), { application_id: app.application_id, environment: 'test' }));
+    await hold.reached;
+    const deleted = await deleteOrganization(deps, w.as('owner'), { organization_id: w.organizationId, confirm_name: w.name });
+    expect(deleted.revoked_keys).toBe(1);
+    hold.release();
+    expect(await creating).toBeInstanceOf(ApiError);
+    await expect(authorizeAndMeter(deps, before.key, 'api')).rejects.toMatchObject({ code: 'revoked_api_key' });
   });
 
   it('refuses a live key on a plan without live access with 403 live_access_not_in_plan, and stores nothing', async () => {

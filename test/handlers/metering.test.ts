@@ -120,6 +120,8 @@ describe('authorizing and metering a request in one write', () => {
   it('keeps usage when the same key is issued again (restart with the same seed)', async () => {
     const { deps, key, app } = await setup('startup');
     await authorizeAndMeter(deps, key, 'api');
+    // As the seed does on a restart with another plan: the application first, then its key.
+    await putApplication(deps, { ...app, plan: 'growth' });
     await issueKey(deps, { ...app, plan: 'growth' }, key);
     await expect(authorizeAndMeter(deps, key, 'api')).resolves.toMatchObject({ plan: 'growth', usage: { used: 2, quota: 5_000_000 } });
   });
@@ -296,6 +298,8 @@ describe('metering a key with several shards', () => {
   it('follows a downgrade: retired shards send requests back to the ApiKey row, and the month keeps its count', async () => {
     const { deps, key, app } = await setup('growth');
     await concurrently(deps, key, 50);
+    // As the seed does on a restart with another plan: the application first, then its key.
+    await putApplication(deps, { ...app, plan: 'startup' });
     await issueKey(deps, { ...app, plan: 'startup' }, key);
     deps.clock.advance(3000);
     const results = await concurrently(deps, key, 20);
@@ -311,6 +315,8 @@ describe('metering a key with several shards', () => {
   it('counts what an unlimited plan admitted against the quota of the plan that follows it', async () => {
     const { deps, key, app } = await setup('enterprise');
     await concurrently(deps, key, 400);
+    // As the seed does on a restart with another plan: the application first, then its key.
+    await putApplication(deps, { ...app, plan: 'growth' });
     await issueKey(deps, { ...app, plan: 'growth' }, key);
     const [keyRow] = await usageByShard(deps, key, month(deps));
     expect(keyRow.api.used).toBe(400); // every unit of the month is in the committed count

@@ -9,7 +9,7 @@ import type * as z from 'zod';
 import type { CreateApplicationInput, ListApplicationsInput, UpdateApplicationInput } from '../../contracts/console-schemas';
 import { ApiError } from '../../contracts/errors';
 import { PLANS } from '../../contracts/limits';
-import { getApplication, listApplicationsOf, listKeys, putApplication, replanKey, updateApplication as patchApplication, type StoredApplication } from '../../data/api-keys-repo';
+import { activeKeyHashes, getApplication, listApplicationsOf, listKeys, putApplication, replanKey, updateApplication as patchApplication, type StoredApplication } from '../../data/api-keys-repo';
 import type { Deps } from '../../platform/runtime';
 import type { ConsoleActor } from './actor';
 import { authorize, authorizeApplication } from './authorize';
@@ -50,8 +50,11 @@ export async function updateApplication(deps: Deps, actor: ConsoleActor, input: 
   if (!updated) throw new ApiError('application_not_found');
   let replannedKeys = 0;
   if (input.plan !== undefined && input.plan !== application.plan) {
-    for (const key of await listKeys(deps, application.applicationId)) {
-      if (key.status === 'active' && (await replanKey(deps, { applicationId: application.applicationId, name: updated.name, plan: updated.plan }, key.keyHash))) replannedKeys += 1;
+    // The listed active keys, and the ones the activeKeyOf rows name (read consistently: a key issued
+    // a moment ago may not be listed yet; one issued after the plan change carries the new plan).
+    const listed = (await listKeys(deps, application.applicationId)).filter((k) => k.status === 'active').map((k) => k.keyHash);
+    for (const keyHash of new Set([...listed, ...(await activeKeyHashes(deps, application.applicationId))])) {
+      if (await replanKey(deps, { applicationId: application.applicationId, name: updated.name, plan: updated.plan }, keyHash)) replannedKeys += 1;
     }
   }
   return { ...publicApplication(updated), replanned_keys: replannedKeys };

@@ -9,7 +9,7 @@ import type { CreateKeyInput, ListKeysInput, RevokeKeyInput } from '../../contra
 import { ApiError } from '../../contracts/errors';
 import { PLANS } from '../../contracts/limits';
 import { generateApiKey, keyIdFromHash, sha256Hex } from '../../core/api-keys';
-import { issueKey, lastUsedOfKeys, listKeys as keysOf, revokeKeyByHash, type StoredKey } from '../../data/api-keys-repo';
+import { ApplicationChangedError, issueKey, lastUsedOfKeys, listKeys as keysOf, revokeKeyByHash, type StoredKey } from '../../data/api-keys-repo';
 import type { Deps } from '../../platform/runtime';
 import type { ConsoleActor } from './actor';
 import { authorizeApplication } from './authorize';
@@ -30,19 +30,29 @@ export async function listKeys(deps: Deps, actor: ConsoleActor, input: z.infer<t
   return { keys: stored.map((key) => publicKey(key, lastUsed.get(key.keyHash))) };
 }
 
+/** Creates that found the application changed under them (a plan change, the organisation deleted) read it again this often. */
+const CREATE_TRIES = 3;
+
 /** Issues a new key; the answer is the only place the full key ever appears. */
 export async function createKey(deps: Deps, actor: ConsoleActor, input: z.infer<typeof CreateKeyInput>) {
   const key = generateApiKey(input.environment);
   const keyId = keyIdFromHash(sha256Hex(key));
-  const { application } = await authorizeApplication(deps, actor, input.application_id, {
-    action: 'console.keys.create',
-    subject: { environment: input.environment, key_id: keyId },
-    target: { environment: input.environment },
-  });
-  if (input.environment === 'live' && !PLANS[application.plan].liveAccess) throw new ApiError('live_access_not_in_plan');
-  // The keys this create revoked: the one it replaced (creates that race replace one another in turn).
-  const stored = await issueKey(deps, { applicationId: application.applicationId, name: application.name, plan: application.plan }, key);
-  return { ...publicKey(stored, null), key, replaced_key_ids: stored.replacedKeyIds };
+  for (let attempt = 1; ; attempt += 1) {
+    const { application } = await authorizeApplication(deps, actor, input.application_id, {
+      action: 'console.keys.create',
+      subject: { environment: input.environment, key_id: keyId },
+      target: { environment: input.environment },
+    });
+    if (input.environment === 'live' && !PLANS[application.plan].liveAccess) throw new ApiError('live_access_not_in_plan');
+    try {
+      // The keys this create revoked: the one it replaced (creates that race replace one another in turn).
+      // Issued on the plan and organisation just read, or not at all (ApplicationChangedError).
+      const stored = await issueKey(deps, { applicationId: application.applicationId, name: application.name, plan: application.plan, organizationId: application.organizationId }, key);
+      return { ...publicKey(stored, null), key, replaced_key_ids: stored.replacedKeyIds };
+    } catch (err) {
+      if (!(err instanceof ApplicationChangedError) || attempt >= CREATE_TRIES) throw err;
+    }
+  }
 }
 
 export async function revokeKey(deps: Deps, actor: ConsoleActor, input: z.infer<typeof RevokeKeyInput>) {

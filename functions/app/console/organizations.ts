@@ -14,7 +14,7 @@ import type * as z from 'zod';
 import type { CreateOrganizationInput, DeleteOrganizationInput } from '../../contracts/console-schemas';
 import { ApiError, ERRORS } from '../../contracts/errors';
 import { ENVIRONMENTS } from '../../contracts/schemas';
-import { detachApplication, listApplicationsOf, listKeys, revokeKeyByHash } from '../../data/api-keys-repo';
+import { activeKeyHashes, detachApplication, listApplicationsOf, listKeys, revokeKeyByHash } from '../../data/api-keys-repo';
 import {
   applicationHasItems,
   createOrganization as insertOrganization,
@@ -62,12 +62,14 @@ export async function deleteOrganization(deps: Deps, actor: ConsoleActor, input:
   }
   let revokedKeys = 0;
   for (const app of applications) {
-    for (const key of await listKeys(deps, app.applicationId)) {
-      if (key.status !== 'active') continue;
-      await revokeKeyByHash(deps, key.keyHash);
-      revokedKeys += 1;
-    }
+    // Detached first: a key create racing this one is refused from then on (it checks the
+    // organisation in its own transaction); a key issued before is listed, or named by the
+    // application's activeKeyOf rows (read consistently: the listing may not show it yet).
     await detachApplication(deps, app.applicationId, organization.organizationId);
+    const listed = (await listKeys(deps, app.applicationId)).filter((k) => k.status === 'active').map((k) => k.keyHash);
+    for (const keyHash of new Set([...listed, ...(await activeKeyHashes(deps, app.applicationId))])) {
+      if (await revokeKeyByHash(deps, keyHash)) revokedKeys += 1;
+    }
   }
   await deleteInvitationsAndMembers(deps, organization.organizationId, actor.user.userId);
   await deleteOrganizationRow(deps, organization.organizationId, actor.user.userId);
