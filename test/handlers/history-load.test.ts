@@ -15,7 +15,7 @@ import type { RefreshExecutionInput } from '../../functions/contracts/worker-mes
 import { firstRefreshIntervalMs } from '../../functions/core/refresh-schedule';
 import { putApplication, type AuthContext } from '../../functions/data/api-keys-repo';
 import { commitTransactions } from '../../functions/data/feed-repo';
-import { getItem, publicItem, putAccounts, refreshDueOf, removeItem, type ItemRecord } from '../../functions/data/items-repo';
+import { getItem, publicItem, purgeRemovedItem, PURGE_GRACE_MS, putAccounts, refreshDueOf, removeItem, type ItemRecord } from '../../functions/data/items-repo';
 import type { BackgroundPorts } from '../../functions/platform/ports';
 import type { Deps } from '../../functions/platform/runtime';
 import { createTestItem, embeddedDeps, type ManualClock } from '../support/embedded';
@@ -241,12 +241,19 @@ describe('the history load', () => {
     await expect(refreshItem(deps, { item_id: itemId, reason: 'initial_history' })).resolves.toEqual({ refreshed: false, reason: 'removed' });
     deps.ddb.send = send as typeof deps.ddb.send;
     expect(removed).toBe(true);
-    const left = await deps.ddb.send(
-      new ScanCommand({ TableName: deps.config.tableName, FilterExpression: 'contains(pk, :item)', ExpressionAttributeValues: { ':item': itemId }, ConsistentRead: true }),
-    );
-    expect(left.Items ?? []).toEqual([]);
+    const left = async () =>
+      (
+        await deps.ddb.send(
+          new ScanCommand({ TableName: deps.config.tableName, FilterExpression: 'contains(pk, :item)', ExpressionAttributeValues: { ':item': itemId }, ConsistentRead: true }),
+        )
+      ).Items ?? [];
+    // Only the purge row, for the second purge a grace later (functions/data/items-repo.ts purgeRemovedItem).
+    expect((await left()).map((row) => row.sk)).toEqual(['PURGE']);
     // A retry of the job finds the item gone and stops.
     await expect(refreshItem(deps, { item_id: itemId, reason: 'initial_history' })).resolves.toEqual({ refreshed: false, reason: 'removed' });
+    deps.clock.advance(PURGE_GRACE_MS);
+    await purgeRemovedItem(deps, itemId);
+    expect(await left()).toEqual([]);
   });
 
   it('leaves an announcement a crash kept from publishing to the outbox sweep, and does not repeat it', async () => {
