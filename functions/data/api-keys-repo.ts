@@ -827,6 +827,13 @@ const PROVISIONING_TRIES = 5;
  * count one up), so each create revokes exactly the key it replaced, and the last create's key is
  * the one left active. Keys active from before that row existed, or left active by a create that
  * stopped before revoking, are revoked too when their activation count is lower.
+ *
+ * Idempotent for the same key and application (the local seed on a restart): the plan is refreshed
+ * and the usage counters are kept. The key's metering rows are written in one transaction: the
+ * ApiKey row and the plan's shards (stamped with the plan and status), and any shard beyond the
+ * plan's count retired. Units a shard admitted without borrowing them (under an unlimited quota)
+ * are added to this month's committed count, so a plan with a quota counts every request of the
+ * month, whatever plan admitted it.
  */
 export async function issueKey(deps: Deps, app: ApplicationRecord, apiKey: string): Promise<StoredKey & { replacedKeyIds: string[] }> {
   const keyHash = sha256Hex(apiKey);
@@ -1083,8 +1090,10 @@ export async function revokeKey(deps: Deps, apiKey: string): Promise<void> {
   await markRevoked(deps, sha256Hex(apiKey));
 }
 
-/** Revokes a key known by its hash (the console lists keys, it never holds one). */
-/** True when this call revoked it (false: it was revoked already, or never issued). */
+/**
+ * Revokes a key known by its hash (the console lists keys, it never holds one). True when this call
+ * revoked it; false when it was revoked already, or never issued.
+ */
 export async function revokeKeyByHash(deps: Deps, keyHash: string): Promise<boolean> {
   return markRevoked(deps, keyHash);
 }

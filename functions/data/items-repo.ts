@@ -774,7 +774,7 @@ export async function purgeRemovedItem(deps: Deps, itemId: string): Promise<bool
   return false;
 }
 
-/** Moves a listed purge `by` on, so the next sweeps do not queue it again meanwhile (false when it is gone or moved already). */
+/** Lists a removal's purge row again at `nextDeadline`, so the next sweeps do not queue it again meanwhile (false when it is gone or was moved already). */
 export async function relistRemoval(deps: Deps, itemId: string, listedSortKey: string, nextDeadline: number): Promise<boolean> {
   return writeIf(() =>
     deps.ddb.send(

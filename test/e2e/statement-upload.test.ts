@@ -153,6 +153,21 @@ describe('POST /v1/items/statements/upload', () => {
     expect([none.added, none.modified, none.removed]).toEqual([[], [], []]);
   });
 
+  it('refuses an OFX value longer than the limit with 400 statement_malformed naming the tag, on both upload routes, and writes nothing', async () => {
+    const accessToken = await importItem('jan.ofx', base64(ofx('100.00', '20260220', trn('A1', '-10.00', 'COFFEE SHOP'))));
+    const before = await syncAll(accessToken);
+    // About 420 KB in one NAME: it answered 500 (DynamoDB's item size) before values were capped.
+    const huge = base64(ofx('90.00', '20260221', trn('A2', '-1.00', 'Y'.repeat(420_000))));
+    const res = await upload(accessToken, 'huge.ofx', huge);
+    expect([res.status, res.json.error.code]).toEqual([400, 'statement_malformed']);
+    expect(res.json.error.message).toContain('<NAME>');
+    const link = await post('/v1/link/token/create', { user: { client_user_id: 'u_huge' }, products: ['transactions'] });
+    const viaLink = await post('/link/api/upload', { link_token: link.json.link_token, institution_id: CHASE, file_name: 'huge.ofx', file_base64: huge }, null);
+    expect([viaLink.status, viaLink.json.error.code]).toEqual([400, 'statement_malformed']);
+    const after = await syncAll(accessToken, before.cursor);
+    expect([after.added, after.modified, after.removed]).toEqual([[], [], []]);
+  });
+
   it('refuses a damaged file with the problem and its line, and writes nothing', async () => {
     const accessToken = await importItem('jan.ofx', base64(ofx('100.00', '20260220', trn('A1', '-10.00', 'COFFEE SHOP'))));
     const before = await syncAll(accessToken);

@@ -43,6 +43,13 @@ const HANDLED_REQUESTS: ReadonlySet<string> = new Set(['initialize', 'ping', 'to
  */
 const methodOnly = <M extends string>(method: M) => z.looseObject({ method: z.literal(method) });
 
+/** The request checked against its method's schema; a mismatch is invalid params naming the first problems. */
+function checkedRequest<S extends Parameters<typeof safeParse>[0]>(schema: S, method: string, request: unknown) {
+  const checked = safeParse(schema, request);
+  if (!checked.success) throw new McpError(ErrorCode.InvalidParams, `Invalid ${method} request: ${problemsOf(checked.error)}`);
+  return checked.data;
+}
+
 /** The first problems of a request that does not match its schema, readable in one line. */
 function problemsOf(error: unknown): string {
   const issues = (error as { issues?: { path?: PropertyKey[]; message?: string }[] }).issues;
@@ -68,19 +75,14 @@ export class McpToolServer extends Protocol<ServerRequest, ServerNotification, S
   ) {
     // Strict: a request to the client is checked by assertCapabilityForMethod, which refuses all.
     super({ enforceStrictCapabilities: true });
-    this.setRequestHandler(methodOnly('initialize'), (request) => {
-      const checked = safeParse(InitializeRequestSchema, request);
-      if (!checked.success) throw new McpError(ErrorCode.InvalidParams, `Invalid initialize request: ${problemsOf(checked.error)}`);
-      return this.initialize(checked.data);
-    });
+    this.setRequestHandler(methodOnly('initialize'), (request) => this.initialize(checkedRequest(InitializeRequestSchema, 'initialize', request)));
     this.setNotificationHandler(InitializedNotificationSchema, () => undefined);
   }
 
   /** tools/list: the request checked as the other methods are (a bad cursor is invalid params). */
   onToolsList(list: () => ListToolsResult): void {
     this.setRequestHandler(methodOnly('tools/list'), (request) => {
-      const checked = safeParse(ListToolsRequestSchema, request);
-      if (!checked.success) throw new McpError(ErrorCode.InvalidParams, `Invalid tools/list request: ${problemsOf(checked.error)}`);
+      checkedRequest(ListToolsRequestSchema, 'tools/list', request);
       return list();
     });
   }
@@ -91,9 +93,8 @@ export class McpToolServer extends Protocol<ServerRequest, ServerNotification, S
    */
   onToolCall(run: (params: CallToolRequest['params']) => Promise<CallToolResult>): void {
     this.setRequestHandler(methodOnly('tools/call'), async (request) => {
-      const checked = safeParse(CallToolRequestSchema, request);
-      if (!checked.success) throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call request: ${problemsOf(checked.error)}`);
-      const result = safeParse(CallToolResultSchema, await run(checked.data.params));
+      const { params } = checkedRequest(CallToolRequestSchema, 'tools/call', request);
+      const result = safeParse(CallToolResultSchema, await run(params));
       if (!result.success) throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call result: ${messageOf(result.error)}`);
       return result.data;
     });
